@@ -1,0 +1,31 @@
+# The two commands of README.md. Both set the machine up first (idempotent), then build.
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+ARCH ?= configs/arch/simba-6x6.json
+WORKLOAD ?= resnet50
+OUT ?= out
+
+.PHONY: all deps build run test bench clean
+
+all: build
+
+deps:
+	bash scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# The default simulation: a Simba-like 6x6 package running ResNet-50.
+run: build
+	$(BUILD_DIR)/sim/mcmsim run --arch $(ARCH) --workload $(WORKLOAD) --out $(OUT)
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target benchmarks
+	bash bench/run_all.sh $(BUILD_DIR)
+
+clean:
+	rm -rf $(BUILD_DIR) $(OUT)

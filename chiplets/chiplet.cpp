@@ -1,0 +1,203 @@
+#include "chiplets/chiplet.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace mcmsim {
+
+namespace {
+/// Bytes on the wire of a DRAM read request or a write acknowledgement (one header flit).
+constexpr std::int64_t kControlPacketBytes = 16;
+}  // namespace
+
+Chiplet::Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg,
+                 std::int64_t max_packet_bytes, Network& net, EnergyLedger& ledger,
+                 const PlanIndex& plan, std::vector<OpTiming>& timing)
+    : sc_core::sc_module(name), index_(index), cfg_(cfg), max_packet_(max_packet_bytes), net_(net),
+      ledger_(ledger), energy_(ledger.account(std::string("chiplet.") + std::to_string(index))),
+      plan_(plan), timing_(timing), queue_(wake_event_) {
+    for (std::size_t g = 0; g < plan.size(); ++g) {
+        const PlanOp* op = plan.ops[g];
+        if (op->chiplet != index) continue;
+        local_of_global_[g] = ops_.size();
+        ops_.push_back(LocalOp{g, op, static_cast<int>(op->deps.size()), op->bytes, false, false, {}});
+        if (op->kind == OpKind::Recv) recv_of_flow_[op->flow] = ops_.size() - 1;
+    }
+    for (std::size_t l = 0; l < ops_.size(); ++l)
+        for (std::int64_t dep : ops_[l].op->deps)
+            ops_[local_of_global_.at(plan.index(dep))].dependents.push_back(l);
+    net_.attach(net_.chiplet_node(index_), this);
+    SC_METHOD(wake);
+    sensitive << wake_event_;
+}
+
+void Chiplet::arrive(Packet* p, Tick when) {
+    Event e;
+    e.packet = p;
+    queue_.push(when, e);
+}
+
+void Chiplet::wake() {
+    queue_.woke();
+    Tick now = now_ticks();
+    if (!started_) {
+        started_ = true;
+        for (std::size_t l = 0; l < ops_.size(); ++l)
+            if (ops_[l].deps_left == 0) start(l, now);
+    }
+    Event e;
+    while (queue_.pop_due(now, e)) {
+        if (e.packet) on_packet(e.packet, now);
+        else finish(e.finished, now);
+    }
+    queue_.rearm();
+}
+
+Tick Chiplet::compute_ticks(std::int64_t macs) const {
+    std::int64_t per_cycle = cfg_.macs_per_cycle();
+    std::int64_t cycles = (macs + per_cycle - 1) / per_cycle;
+    return static_cast<Tick>(std::llround(static_cast<double>(cycles) * 1000.0 / cfg_.clock_ghz));
+}
+
+void Chiplet::start(std::size_t l, Tick now) {
+    LocalOp& o = ops_[l];
+    const PlanOp& op = *o.op;
+    EnergyAccount& layer = ledger_.layer_account(static_cast<std::size_t>(plan_.layer_of[o.global]));
+    auto finish_at = [&](Tick t) {
+        Event e;
+        e.finished = l;
+        queue_.push(t, e);
+    };
+    switch (op.kind) {
+        case OpKind::Compute:
+            compute_ready_.push_back(l);
+            try_compute(now);
+            return;  // timing starts when the compute unit takes it
+        case OpKind::Recv:
+            // Bytes may have arrived before the op's own dependencies were met.
+            o.started = true;
+            timing_[o.global].start = now;
+            if (o.bytes_left == 0) finish_at(now);
+            return;
+        case OpKind::Send: {
+            Tick last = now;
+            for (std::int64_t left = op.bytes; left > 0;) {
+                std::int64_t n = chunk(left);
+                Packet* p = net_.new_packet();
+                p->kind = PacketKind::Data;
+                p->payload_bytes = p->wire_bytes = n;
+                p->tag = op.flow;
+                p->layer_energy = &layer;
+                last = net_.inject(net_.chiplet_node(index_), net_.chiplet_node(op.peer), p, now);
+                left -= n;
+            }
+            o.started = true;
+            timing_[o.global].start = now;
+            finish_at(last);
+            return;
+        }
+        case OpKind::DramRead:
+        case OpKind::DramWrite: {
+            bool read = op.kind == OpKind::DramRead;
+            std::uint64_t address = op.address;
+            for (std::int64_t left = op.bytes; left > 0;) {
+                std::int64_t n = chunk(left);
+                Packet* p = net_.new_packet();
+                p->kind = read ? PacketKind::DramReadReq : PacketKind::DramWriteData;
+                p->payload_bytes = read ? 0 : n;
+                p->wire_bytes = read ? kControlPacketBytes : n;
+                p->request_bytes = n;
+                p->address = address;
+                p->tag = static_cast<std::int64_t>(o.global);
+                p->layer_energy = &layer;
+                net_.inject(net_.chiplet_node(index_), net_.memory_node(op.memory), p, now);
+                address += static_cast<std::uint64_t>(n);
+                left -= n;
+            }
+            o.started = true;
+            timing_[o.global].start = now;
+            return;
+        }
+    }
+}
+
+void Chiplet::try_compute(Tick now) {
+    if (compute_busy_now_ || compute_ready_.empty()) return;
+    std::size_t l = compute_ready_.front();
+    compute_ready_.pop_front();
+    LocalOp& o = ops_[l];
+    const PlanOp& op = *o.op;
+    compute_busy_now_ = true;
+    o.started = true;
+    timing_[o.global].start = now;
+    Tick dur = compute_ticks(op.macs);
+    compute_busy_ += dur;
+    double mac_pj = static_cast<double>(op.macs) * cfg_.mac_energy_pj;
+    double sram_pj = static_cast<double>(op.sram_bytes) * cfg_.sram_energy_pj_per_byte;
+    EnergyAccount& layer = ledger_.layer_account(static_cast<std::size_t>(plan_.layer_of[o.global]));
+    energy_.add(EnergyCategory::Compute, mac_pj);
+    energy_.add(EnergyCategory::Sram, sram_pj);
+    layer.add(EnergyCategory::Compute, mac_pj);
+    layer.add(EnergyCategory::Sram, sram_pj);
+    Event e;
+    e.finished = l;
+    queue_.push(now + dur, e);
+}
+
+void Chiplet::finish(std::size_t l, Tick now) {
+    LocalOp& o = ops_[l];
+    if (o.done) throw std::logic_error(std::string(name()) + ": op finished twice");
+    o.done = true;
+    ++done_count_;
+    timing_[o.global].end = now;
+    if (o.op->kind == OpKind::Compute) {
+        macs_done_ += o.op->macs;
+        compute_busy_now_ = false;
+    }
+    for (std::size_t d : o.dependents)
+        if (--ops_[d].deps_left == 0) start(d, now);
+    if (o.op->kind == OpKind::Compute) try_compute(now);
+}
+
+void Chiplet::account_bytes(std::size_t l, std::int64_t bytes, Tick now) {
+    LocalOp& o = ops_[l];
+    o.bytes_left -= bytes;
+    if (o.bytes_left < 0)
+        throw std::logic_error(std::string(name()) + ": more bytes than op " + std::to_string(o.op->id) + " expects");
+    if (o.bytes_left == 0 && o.started) finish(l, now);
+}
+
+void Chiplet::on_packet(Packet* p, Tick now) {
+    switch (p->kind) {
+        case PacketKind::Data: {
+            auto it = recv_of_flow_.find(p->tag);
+            if (it == recv_of_flow_.end())
+                throw std::logic_error(std::string(name()) + ": data for unknown flow " + std::to_string(p->tag));
+            account_bytes(it->second, p->payload_bytes, now);
+            break;
+        }
+        case PacketKind::DramReadResp:
+        case PacketKind::DramWriteAck:
+            account_bytes(local_of_global_.at(static_cast<std::size_t>(p->tag)), p->request_bytes, now);
+            break;
+        default:
+            throw std::logic_error(std::string(name()) + ": unexpected packet kind");
+    }
+    net_.delivered(p);
+}
+
+void Chiplet::describe_waiting(std::vector<std::string>& out, std::size_t limit) const {
+    for (const LocalOp& o : ops_) {
+        if (o.done || out.size() >= limit) continue;
+        const PlanOp& op = *o.op;
+        std::string what = std::string(name()) + " op " + std::to_string(op.id) + " (" + to_string(op.kind);
+        if (op.kind == OpKind::Recv) what += " flow " + std::to_string(op.flow) + " from chiplet " + std::to_string(op.peer);
+        what += ")";
+        if (o.deps_left > 0) what += " waits for " + std::to_string(o.deps_left) + " dependencies";
+        else if (!o.started) what += " waits for the compute unit";
+        else what += " waits for " + std::to_string(o.bytes_left) + " bytes";
+        out.push_back(what);
+    }
+}
+
+}  // namespace mcmsim

@@ -1,0 +1,91 @@
+#pragma once
+// A compute chiplet executing its share of the execution plan (thin model, deepened into a
+// PE array with buffers and a tile engine later).
+//
+// Engines: one compute unit (ops run one at a time, in plan order of readiness), a DMA that
+// issues DRAM reads/writes as request packets, and a network interface that injects sends.
+// An op starts when its dependencies are done; a recv completes when all its flow's bytes have
+// arrived. Event-driven: the chiplet sleeps until a packet arrives or an op finishes.
+#include "hw/config/arch_config.h"
+#include "hw/energy/energy_ledger.h"
+#include "hw/time/timed_queue.h"
+#include "noc/network.h"
+#include "traces/plan_index.h"
+
+#include <systemc>
+
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+namespace mcmsim {
+
+/// Per-op timing shared by all chiplets, indexed by the plan's dense op index.
+struct OpTiming {
+    Tick start = kNever;
+    Tick end = kNever;
+};
+
+class Chiplet : public sc_core::sc_module, public NetworkEndpoint {
+public:
+    SC_HAS_PROCESS(Chiplet);
+    Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg,
+            std::int64_t max_packet_bytes, Network& net, EnergyLedger& ledger, const PlanIndex& plan,
+            std::vector<OpTiming>& timing);
+
+    void arrive(Packet* p, Tick when) override;
+
+    std::size_t ops_total() const { return ops_.size(); }
+    std::size_t ops_done() const { return done_count_; }
+    std::int64_t macs_done() const { return macs_done_; }
+    Tick compute_busy() const { return compute_busy_; }
+    /// One line per op that has not finished, saying what it waits for (deadlock report).
+    void describe_waiting(std::vector<std::string>& out, std::size_t limit) const;
+
+private:
+    struct LocalOp {
+        std::size_t global;       ///< dense plan index
+        const PlanOp* op;
+        int deps_left;
+        std::int64_t bytes_left;  ///< recv / dram ops: bytes still to arrive or be acknowledged
+        bool started = false, done = false;
+        std::vector<std::size_t> dependents;  ///< local indices
+    };
+    struct Event {
+        Packet* packet = nullptr;  ///< an arrival, or
+        std::size_t finished = 0;  ///< an op (local index) that finishes now
+    };
+
+    void wake();
+    void start(std::size_t local, Tick now);
+    void finish(std::size_t local, Tick now);
+    void try_compute(Tick now);
+    void on_packet(Packet* p, Tick now);
+    void account_bytes(std::size_t local, std::int64_t bytes, Tick now);
+    Tick compute_ticks(std::int64_t macs) const;
+    std::int64_t chunk(std::int64_t remaining) const { return std::min(remaining, max_packet_); }
+
+    int index_;
+    ChipletConfig cfg_;
+    std::int64_t max_packet_;
+    Network& net_;
+    EnergyLedger& ledger_;
+    EnergyAccount& energy_;
+    const PlanIndex& plan_;
+    std::vector<OpTiming>& timing_;
+
+    std::vector<LocalOp> ops_;
+    std::unordered_map<std::size_t, std::size_t> local_of_global_;
+    std::unordered_map<std::int64_t, std::size_t> recv_of_flow_;
+    std::deque<std::size_t> compute_ready_;
+    bool compute_busy_now_ = false;
+    bool started_ = false;
+    std::size_t done_count_ = 0;
+    std::int64_t macs_done_ = 0;
+    Tick compute_busy_ = 0;
+
+    sc_core::sc_event wake_event_;
+    TimedQueue<Event> queue_;
+};
+
+}  // namespace mcmsim

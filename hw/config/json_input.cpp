@@ -1,0 +1,254 @@
+#include "hw/config/json_input.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace mcmsim {
+
+namespace {
+
+std::string line_of_offset(const std::string& text, std::size_t offset) {
+    std::size_t line = 1;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i)
+        if (text[i] == '\n') ++line;
+    return "line " + std::to_string(line);
+}
+
+std::string format_number(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+}  // namespace
+
+json parse_json_text(const std::string& text, const std::string& file) {
+    try {
+        return json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/true,
+                           /*ignore_comments=*/true);
+    } catch (const json::parse_error& e) {
+        // e.byte is 1-based and points just past the offending character.
+        std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+        std::string found = "malformed JSON";
+        if (offset < text.size()) {
+            found += " near '";
+            found += text[offset];
+            found += "'";
+        } else {
+            found += " (unexpected end of file)";
+        }
+        throw InputError(file, line_of_offset(text, offset), "valid JSON", found);
+    }
+}
+
+json load_json_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path, "", "a readable file", "none (cannot open)");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return parse_json_text(ss.str(), path);
+}
+
+std::string describe_json(const json& v) {
+    switch (v.type()) {
+        case json::value_t::null: return "null";
+        case json::value_t::boolean: return std::string("boolean ") + (v.get<bool>() ? "true" : "false");
+        case json::value_t::number_integer:
+        case json::value_t::number_unsigned:
+        case json::value_t::number_float: return "number " + format_number(v.get<double>());
+        case json::value_t::string: {
+            std::string s = v.get<std::string>();
+            if (s.size() > 40) s = s.substr(0, 37) + "...";
+            return "string \"" + s + "\"";
+        }
+        case json::value_t::array: return "an array";
+        case json::value_t::object: return "an object";
+        default: return "an unsupported value";
+    }
+}
+
+std::string json_pointer_token(const std::string& key) {
+    std::string out;
+    for (char c : key) {
+        if (c == '~') out += "~0";
+        else if (c == '/') out += "~1";
+        else out += c;
+    }
+    return out;
+}
+
+JsonNode json_root(const json& doc, const std::string& file) {
+    return JsonNode(std::make_shared<const std::string>(file), &doc, "");
+}
+
+// ---- JsonNode -------------------------------------------------------------------------
+
+void JsonNode::fail(const std::string& expected) const { fail(expected, describe_json(*value_)); }
+
+void JsonNode::fail(const std::string& expected, const std::string& found) const {
+    throw InputError(*file_, pointer_.empty() ? "/" : pointer_, expected, found);
+}
+
+JsonNode JsonNode::child(const std::string& key, const json* v) const {
+    return JsonNode(file_, v, pointer_ + "/" + json_pointer_token(key));
+}
+
+JsonNode JsonNode::element(std::size_t i, const json* v) const {
+    return JsonNode(file_, v, pointer_ + "/" + std::to_string(i));
+}
+
+double JsonNode::number() const {
+    if (!value_->is_number()) fail("a number");
+    double v = value_->get<double>();
+    if (!std::isfinite(v)) fail("a finite number");
+    return v;
+}
+
+double JsonNode::number_in(double lo, double hi, const std::string& what) const {
+    double v = number();
+    if (v < lo || v > hi) fail(what);
+    return v;
+}
+
+double JsonNode::positive() const {
+    double v = number();
+    if (!(v > 0)) fail("a positive number");
+    return v;
+}
+
+double JsonNode::non_negative() const {
+    double v = number();
+    if (v < 0) fail("a non-negative number");
+    return v;
+}
+
+std::int64_t JsonNode::integer() const {
+    if (value_->is_number_integer() || value_->is_number_unsigned()) {
+        if (value_->is_number_unsigned() &&
+            value_->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            fail("an integer below 2^63");
+        return value_->get<std::int64_t>();
+    }
+    if (value_->is_number_float()) {
+        double v = value_->get<double>();
+        if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.0e15)
+            return static_cast<std::int64_t>(v);
+    }
+    fail("an integer");
+}
+
+std::int64_t JsonNode::integer_in(std::int64_t lo, std::int64_t hi) const {
+    std::int64_t v = integer();
+    if (v < lo || v > hi) {
+        std::string range = "an integer in [" + std::to_string(lo) + ", " +
+                            (hi == std::numeric_limits<std::int64_t>::max() ? std::string("inf")
+                                                                             : std::to_string(hi)) +
+                            "]";
+        fail(range);
+    }
+    return v;
+}
+
+bool JsonNode::boolean() const {
+    if (!value_->is_boolean()) fail("true or false");
+    return value_->get<bool>();
+}
+
+std::string JsonNode::string() const {
+    if (!value_->is_string()) fail("a string");
+    return value_->get<std::string>();
+}
+
+std::string JsonNode::one_of(std::initializer_list<const char*> choices) const {
+    std::string expected = "one of";
+    bool first = true;
+    for (const char* c : choices) {
+        expected += first ? " \"" : ", \"";
+        expected += c;
+        expected += "\"";
+        first = false;
+    }
+    if (!value_->is_string()) fail(expected);
+    std::string s = value_->get<std::string>();
+    for (const char* c : choices)
+        if (s == c) return s;
+    fail(expected);
+}
+
+JsonObject JsonNode::object() const {
+    if (!value_->is_object()) fail("an object");
+    return JsonObject(*this);
+}
+
+std::vector<JsonNode> JsonNode::array() const {
+    if (!value_->is_array()) fail("an array");
+    std::vector<JsonNode> out;
+    out.reserve(value_->size());
+    for (std::size_t i = 0; i < value_->size(); ++i) out.push_back(element(i, &(*value_)[i]));
+    return out;
+}
+
+// ---- JsonObject -----------------------------------------------------------------------
+
+bool JsonObject::has(const std::string& key) const { return node_.raw().contains(key); }
+
+JsonNode JsonObject::required(const std::string& key) {
+    seen_.insert(key);
+    auto it = node_.raw().find(key);
+    if (it == node_.raw().end())
+        throw InputError(node_.file(), node_.pointer().empty() ? "/" : node_.pointer(),
+                         "a key \"" + key + "\"", "none");
+    return node_.child(key, &*it);
+}
+
+std::optional<JsonNode> JsonObject::optional(const std::string& key) {
+    seen_.insert(key);
+    auto it = node_.raw().find(key);
+    if (it == node_.raw().end()) return std::nullopt;
+    return node_.child(key, &*it);
+}
+
+double JsonObject::number(const std::string& key, double fallback) {
+    auto n = optional(key);
+    return n ? n->number() : fallback;
+}
+
+double JsonObject::positive(const std::string& key, double fallback) {
+    auto n = optional(key);
+    return n ? n->positive() : fallback;
+}
+
+double JsonObject::non_negative(const std::string& key, double fallback) {
+    auto n = optional(key);
+    return n ? n->non_negative() : fallback;
+}
+
+std::int64_t JsonObject::integer_in(const std::string& key, std::int64_t fallback, std::int64_t lo,
+                                    std::int64_t hi) {
+    auto n = optional(key);
+    return n ? n->integer_in(lo, hi) : fallback;
+}
+
+bool JsonObject::boolean(const std::string& key, bool fallback) {
+    auto n = optional(key);
+    return n ? n->boolean() : fallback;
+}
+
+std::string JsonObject::string(const std::string& key, const std::string& fallback) {
+    auto n = optional(key);
+    return n ? n->string() : fallback;
+}
+
+void JsonObject::finish() const {
+    for (auto it = node_.raw().begin(); it != node_.raw().end(); ++it) {
+        if (seen_.count(it.key())) continue;
+        std::string known;
+        for (const auto& k : seen_) known += (known.empty() ? "" : ", ") + k;
+        throw InputError(node_.file(), node_.pointer() + "/" + json_pointer_token(it.key()),
+                         "one of the known keys (" + known + ")", "unknown key \"" + it.key() + "\"");
+    }
+}
+
+}  // namespace mcmsim

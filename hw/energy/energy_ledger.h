@@ -1,0 +1,48 @@
+#pragma once
+// The energy ledger: every model books its energy here, under one of the report's categories
+// and its own component account. The simulation and the analytical model book into the same
+// categories, so their breakdowns compare line by line. Pure C++.
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mcmsim {
+
+enum class EnergyCategory : int { Compute = 0, Sram, Noc, D2d, Dram };
+constexpr int kEnergyCategories = 5;
+const char* to_string(EnergyCategory c);
+
+/// Energy booked by one component (a chiplet, a router, a link, a memory).
+struct EnergyAccount {
+    std::array<double, kEnergyCategories> pj{};
+    void add(EnergyCategory c, double energy_pj) { pj[static_cast<int>(c)] += energy_pj; }
+    double total() const;
+};
+
+class EnergyLedger {
+public:
+    /// Stable reference to the named account (created on first use). Modules keep it and add
+    /// to it directly on their hot paths.
+    EnergyAccount& account(const std::string& component);
+
+    /// Energy attributed to plan layer `layer` (a second view of the same bookings).
+    EnergyAccount& layer_account(std::size_t layer);
+    const std::vector<std::unique_ptr<EnergyAccount>>& layer_accounts() const { return layers_; }
+
+    double total_pj() const;
+    double category_pj(EnergyCategory c) const;
+    /// {"compute": .., "sram": .., "noc": .., "d2d": .., "dram": ..}
+    nlohmann::json breakdown_json() const;
+    /// {"component": {"total": .., "<category>": ..}} for components with energy, sorted by name.
+    nlohmann::json components_json() const;
+
+private:
+    std::map<std::string, std::unique_ptr<EnergyAccount>> accounts_;
+    std::vector<std::unique_ptr<EnergyAccount>> layers_;
+};
+
+}  // namespace mcmsim

@@ -1,0 +1,33 @@
+#pragma once
+// The analytical model behind `mcmsim estimate`: prices a plan in microseconds of wall time.
+//
+// Every op gets a duration from closed-form figures, and the plan's dependency graph (plus
+// send->recv edges and one compute unit per chiplet) is list-scheduled in order of readiness:
+//  - compute: ceil(MACs / MACs-per-cycle) cycles, as the chiplet model;
+//  - transfers: zero-load head latency along the routed path (routers, links, PHYs) plus a
+//    congestion term: the flow cannot finish before the most loaded link on its path has
+//    moved that layer's whole load (per-link loads: bytes over bandwidth), nor before its own
+//    bytes have crossed its network interface;
+//  - DRAM: access latency plus the memory's load in that layer over its bandwidth.
+// Energy is exact: the same packets, flits, hops and bytes the simulation books, in the same
+// ledger categories. Pure C++.
+#include "hw/config/arch_config.h"
+#include "hw/energy/energy_ledger.h"
+#include "traces/plan.h"
+#include "traces/plan_index.h"
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace mcmsim {
+
+struct Estimate {
+    std::vector<OpTimes> ops;  ///< by dense plan index
+    EnergyLedger ledger;
+    double latency_ns = 0;
+    nlohmann::json stats;  ///< per-layer bottleneck links and loads
+};
+
+Estimate estimate_plan(const ArchConfig& arch, const Plan& plan);
+
+}  // namespace mcmsim

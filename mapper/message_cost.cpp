@@ -1,0 +1,79 @@
+#include "mapper/message_cost.h"
+
+#include <algorithm>
+
+namespace mcmsim {
+
+namespace {
+/// Control packets (DRAM read requests, write acks) carry a 16-byte header; same as the
+/// chiplet and memory-port models.
+constexpr std::int64_t kControlPacketBytes = 16;
+}  // namespace
+
+PackageLinks::PackageLinks(const ArchConfig& arch, const MeshTopology& topo)
+    : mesh_slots(topo.link_slots()), chiplets(arch.chiplet_count()),
+      memories(static_cast<int>(arch.memories.size())) {
+    bandwidth_gbps.assign(static_cast<std::size_t>(count()), arch.package.link.bandwidth_gbps);
+    latency_ns.assign(static_cast<std::size_t>(count()), arch.package.link.latency_ns);
+    energy_pj_per_bit.assign(static_cast<std::size_t>(count()), arch.package.link.energy_pj_per_bit);
+    is_d2d.assign(static_cast<std::size_t>(count()), true);
+    auto set = [&](int id, double bw, double lat, double pj, bool d2d) {
+        auto i = static_cast<std::size_t>(id);
+        bandwidth_gbps[i] = bw;
+        latency_ns[i] = lat;
+        energy_pj_per_bit[i] = pj;
+        is_d2d[i] = d2d;
+    };
+    for (int c = 0; c < chiplets; ++c) {
+        set(ni_in(c), arch.chiplet.ni_bandwidth_gbps, 0, 0, false);
+        set(ni_out(c), arch.chiplet.ni_bandwidth_gbps, 0, 0, false);
+    }
+    for (int m = 0; m < memories; ++m) {
+        const MemoryConfig& mc = arch.memories[static_cast<std::size_t>(m)];
+        set(phy_to_noc(m), mc.phy_bandwidth_gbps, mc.phy_latency_ns, mc.phy_energy_pj_per_bit, true);
+        set(phy_from_noc(m), mc.phy_bandwidth_gbps, mc.phy_latency_ns, mc.phy_energy_pj_per_bit, true);
+    }
+}
+
+MessageCost::MessageCost(const ArchConfig& arch)
+    : topo_(arch.package.rows, arch.package.cols,
+            arch.package.routing == "yx" ? Routing::YX : Routing::XY),
+      links_(arch, topo_), flit_bytes_(arch.package.router.flit_bytes),
+      max_packet_(arch.package.max_packet_bytes), router_ns_(arch.package.router.latency_ns()) {
+    for (const auto& m : arch.memories) memory_router_.push_back(topo_.id(m.attach_row, m.attach_col));
+}
+
+MessageCost::Route MessageCost::route(Endpoint src, Endpoint dst) const {
+    int a = src.memory ? memory_router_[static_cast<std::size_t>(src.index)] : src.index;
+    int b = dst.memory ? memory_router_[static_cast<std::size_t>(dst.index)] : dst.index;
+    Route r;
+    r.links.push_back(src.memory ? links_.phy_to_noc(src.index) : links_.ni_in(src.index));
+    for (int l : topo_.path_links(a, b)) r.links.push_back(l);
+    r.links.push_back(dst.memory ? links_.phy_from_noc(dst.index) : links_.ni_out(dst.index));
+    r.routers = topo_.hops(a, b) + 1;
+    return r;
+}
+
+std::int64_t MessageCost::wire_bytes(std::int64_t bytes) const {
+    auto per_packet = [&](std::int64_t b) { return (b + flit_bytes_ - 1) / flit_bytes_ * flit_bytes_; };
+    std::int64_t full = bytes / max_packet_, rest = bytes % max_packet_;
+    return full * per_packet(max_packet_) + (rest ? per_packet(rest) : 0);
+}
+
+std::int64_t MessageCost::control_wire_bytes() const {
+    return (kControlPacketBytes + flit_bytes_ - 1) / flit_bytes_ * flit_bytes_;
+}
+
+double MessageCost::head_latency_ns(const Route& r, std::int64_t packet_wire_bytes) const {
+    double t = r.routers * router_ns_;
+    double tail = 0;
+    for (int l : r.links) {
+        double bw = links_.bandwidth_gbps[static_cast<std::size_t>(l)];
+        double flit = static_cast<double>(flit_bytes_) / bw;
+        t += links_.latency_ns[static_cast<std::size_t>(l)] + flit;
+        tail = std::max(tail, static_cast<double>(packet_wire_bytes) / bw - flit);
+    }
+    return t + tail;
+}
+
+}  // namespace mcmsim

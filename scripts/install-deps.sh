@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages mcmsim builds and tests with. Idempotent: it asks dpkg which
+# packages are missing and runs apt-get only for those, so a ready machine pays nothing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libsystemc-dev
+  nlohmann-json3-dev
+  libboost-dev libboost-program-options-dev
+  libgtest-dev googletest
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,43 @@
+#pragma once
+// Shared pieces of the `mcmsim` subcommands: option parsing, loading inputs, writing outputs.
+#include "hw/config/arch_config.h"
+#include "mapper/workload.h"
+#include "traces/plan.h"
+
+#include <boost/program_options.hpp>
+
+#include <string>
+#include <vector>
+
+namespace mcmsim::cli {
+
+namespace po = boost::program_options;
+
+/// Exit codes: 0 ok, 1 internal error, 2 bad input, 3 the simulation failed its self-checks.
+constexpr int kExitOk = 0, kExitInternal = 1, kExitBadInput = 2, kExitCheckFailed = 3;
+
+/// Parses `args` (the words after the subcommand) against `opts`. Returns false when --help
+/// was asked for (the help has been printed). Bad options throw InputError.
+bool parse(const std::string& command, const std::string& usage, po::options_description& opts,
+           const std::vector<std::string>& args, po::variables_map& vm);
+
+/// Requires an option; its absence is an InputError naming it.
+std::string required(const po::variables_map& vm, const std::string& name);
+
+/// Loads the workload named by --workload / --batch (a zoo name or a file).
+Workload load_workload(const po::variables_map& vm);
+
+/// Simulates `plan`, writes the reports into `out_dir`, prints the console table.
+/// Returns the exit code (kExitCheckFailed when a self-check failed).
+int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir,
+                        double watchdog_ns, bool quiet);
+/// Same with the analytical model.
+int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, bool quiet);
+
+int cmd_run(const std::vector<std::string>& args);
+int cmd_map(const std::vector<std::string>& args);
+int cmd_simulate(const std::vector<std::string>& args);
+int cmd_estimate(const std::vector<std::string>& args);
+int cmd_config(const std::vector<std::string>& args);
+
+}  // namespace mcmsim::cli

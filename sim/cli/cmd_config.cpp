@@ -1,0 +1,24 @@
+// mcmsim config --arch FILE --dump
+#include "sim/cli/cli_common.h"
+
+#include <iostream>
+
+namespace mcmsim::cli {
+
+int cmd_config(const std::vector<std::string>& args) {
+    po::options_description o("config options");
+    o.add_options()("arch", po::value<std::string>(), "architecture config: a file, or a name in configs/arch/")(
+        "dump", po::bool_switch(), "print the resolved configuration (presets expanded, defaults filled in)");
+    po::variables_map vm;
+    if (!parse("config", "--arch FILE --dump", o, args, vm)) return kExitOk;
+    ArchConfig arch = load_arch_config(required(vm, "arch"));
+    if (vm["dump"].as<bool>()) {
+        std::cout << arch_to_json(arch).dump(2) << "\n";
+    } else {
+        std::cout << arch.name << ": " << arch.package.rows << "x" << arch.package.cols << " chiplets, "
+                  << arch.memories.size() << " memories; configuration is valid (--dump prints it)\n";
+    }
+    return kExitOk;
+}
+
+}  // namespace mcmsim::cli

@@ -1,0 +1,117 @@
+// mcmsim run | map | simulate | estimate
+#include "hw/common/input_error.h"
+#include "mapper/mapper.h"
+#include "sim/cli/cli_common.h"
+
+#include <filesystem>
+#include <iostream>
+
+namespace mcmsim::cli {
+
+namespace {
+
+void add_arch(po::options_description& o) {
+    o.add_options()("arch", po::value<std::string>(), "architecture config: a file, or a name in configs/arch/");
+}
+
+void add_workload(po::options_description& o) {
+    o.add_options()("workload", po::value<std::string>(), "zoo model name (resnet50) or workload JSON file")(
+        "batch", po::value<std::int64_t>(), "batch size (default: the workload's own, 1 for zoo models)")(
+        "optimizer", po::value<std::string>()->default_value("uniform"), "mapper: uniform")(
+        "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers");
+}
+
+void add_sim(po::options_description& o) {
+    o.add_options()("watchdog-ns", po::value<double>()->default_value(1e7),
+                    "stop when no op finishes for this long (simulated ns)")(
+        "quiet,q", po::bool_switch(), "do not print the report table");
+}
+
+Plan map_from_options(const po::variables_map& vm, const ArchConfig& arch) {
+    Workload w = load_workload(vm);
+    return map_workload(arch, w, vm["optimizer"].as<std::string>(), vm["seed"].as<std::uint64_t>());
+}
+
+/// The plan must address the package it is run on.
+void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string& plan_file) {
+    if (plan.chiplets != arch.chiplet_count())
+        throw InputError(plan_file, "/chiplets", std::to_string(arch.chiplet_count()) + " chiplets (as " + arch.name + ")",
+                         std::to_string(plan.chiplets));
+    if (plan.memories != static_cast<int>(arch.memories.size()))
+        throw InputError(plan_file, "/memories", std::to_string(arch.memories.size()) + " memories (as " + arch.name + ")",
+                         std::to_string(plan.memories));
+}
+
+double watchdog(const po::variables_map& vm) {
+    double ns = vm["watchdog-ns"].as<double>();
+    if (!(ns > 0)) throw InputError("", "--watchdog-ns", "a positive time", std::to_string(ns));
+    return ns;
+}
+
+}  // namespace
+
+int cmd_run(const std::vector<std::string>& args) {
+    po::options_description o("run options");
+    add_arch(o);
+    add_workload(o);
+    add_sim(o);
+    o.add_options()("out", po::value<std::string>()->default_value("out"), "output directory");
+    po::variables_map vm;
+    if (!parse("run", "--arch FILE --workload NAME|FILE [--optimizer uniform] [--seed N] [--out DIR]", o, args, vm))
+        return kExitOk;
+    ArchConfig arch = load_arch_config(required(vm, "arch"));
+    Plan plan = map_from_options(vm, arch);
+    std::string out = vm["out"].as<std::string>();
+    std::filesystem::create_directories(out);
+    write_plan(plan, out + "/plan.json");
+    return simulate_and_report(arch, plan, out, watchdog(vm), vm["quiet"].as<bool>());
+}
+
+int cmd_map(const std::vector<std::string>& args) {
+    po::options_description o("map options");
+    add_arch(o);
+    add_workload(o);
+    o.add_options()("out", po::value<std::string>(), "where to write the plan (JSON)");
+    po::variables_map vm;
+    if (!parse("map", "--arch FILE --workload NAME|FILE [--optimizer NAME] --out PLAN.json", o, args, vm))
+        return kExitOk;
+    ArchConfig arch = load_arch_config(required(vm, "arch"));
+    std::string out = required(vm, "out");
+    Plan plan = map_from_options(vm, arch);
+    write_plan(plan, out);
+    std::cout << "plan         " << out << ": " << plan.layers.size() << " layers, " << plan.op_count() << " ops on "
+              << plan.chiplets << " chiplets (" << plan.optimizer << ")\n";
+    return kExitOk;
+}
+
+int cmd_simulate(const std::vector<std::string>& args) {
+    po::options_description o("simulate options");
+    add_arch(o);
+    add_sim(o);
+    o.add_options()("plan", po::value<std::string>(), "execution plan (JSON) to simulate")(
+        "out", po::value<std::string>()->default_value("out"), "output directory");
+    po::variables_map vm;
+    if (!parse("simulate", "--arch FILE --plan PLAN.json [--out DIR]", o, args, vm)) return kExitOk;
+    ArchConfig arch = load_arch_config(required(vm, "arch"));
+    std::string plan_file = required(vm, "plan");
+    Plan plan = read_plan(plan_file);
+    check_plan_fits(plan, arch, plan_file);
+    return simulate_and_report(arch, plan, vm["out"].as<std::string>(), watchdog(vm), vm["quiet"].as<bool>());
+}
+
+int cmd_estimate(const std::vector<std::string>& args) {
+    po::options_description o("estimate options");
+    add_arch(o);
+    o.add_options()("plan", po::value<std::string>(), "execution plan (JSON) to price")(
+        "out", po::value<std::string>()->default_value("out"), "output directory")(
+        "quiet,q", po::bool_switch(), "do not print the report table");
+    po::variables_map vm;
+    if (!parse("estimate", "--arch FILE --plan PLAN.json [--out DIR]", o, args, vm)) return kExitOk;
+    ArchConfig arch = load_arch_config(required(vm, "arch"));
+    std::string plan_file = required(vm, "plan");
+    Plan plan = read_plan(plan_file);
+    check_plan_fits(plan, arch, plan_file);
+    return estimate_and_report(arch, plan, vm["out"].as<std::string>(), vm["quiet"].as<bool>());
+}
+
+}  // namespace mcmsim::cli

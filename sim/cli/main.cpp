@@ -1,0 +1,66 @@
+// `mcmsim`: map workloads onto chiplet packages, simulate them, estimate them, report.
+// Every subcommand has --help. Bad input ends with exit code 2 and one line on stderr:
+//   mcmsim: error: <file>: <JSON pointer or line>: expected <...>, found <...>
+#include "hw/common/input_error.h"
+#include "sim/cli/cli_common.h"
+
+#include <systemc>
+
+#include <cstdlib>
+#include <iostream>
+#include <map>
+
+namespace {
+
+const char* kUsage =
+    "usage: mcmsim <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run        map a workload, simulate it in SystemC, report\n"
+    "  map        map a workload and write the execution plan\n"
+    "  simulate   simulate a given execution plan (trace-driven)\n"
+    "  estimate   price a given execution plan with the analytical model\n"
+    "  config     print the resolved architecture configuration\n"
+    "\n"
+    "`mcmsim <command> --help` describes each command.\n";
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+    using namespace mcmsim::cli;
+    std::map<std::string, int (*)(const std::vector<std::string>&)> commands = {
+        {"run", cmd_run}, {"map", cmd_map}, {"simulate", cmd_simulate},
+        {"estimate", cmd_estimate}, {"config", cmd_config}};
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return kExitBadInput;
+    }
+    std::string cmd = argv[1];
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        std::cout << kUsage;
+        return kExitOk;
+    }
+    auto it = commands.find(cmd);
+    if (it == commands.end()) {
+        std::cerr << "mcmsim: error: expected a command (run, map, simulate, estimate, config), found \"" << cmd
+                  << "\"\n";
+        return kExitBadInput;
+    }
+    std::vector<std::string> args(argv + 2, argv + argc);
+    try {
+        return it->second(args);
+    } catch (const mcmsim::InputError& e) {
+        std::cerr << "mcmsim: error: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "mcmsim: internal error: " << e.what() << "\n";
+        return kExitInternal;
+    }
+}
+
+// Our own main (it takes precedence over the one in libsystemc) so that the SystemC banner can
+// be silenced before the kernel starts; then SystemC runs sc_main as usual.
+int main(int argc, char** argv) {
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "DISABLE", 0);
+    return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,358 @@
+// Plan JSON round trip, strict reading, validation messages, and the trace-event writer.
+#include "traces/perfetto_trace.h"
+#include "traces/plan.h"
+
+#include "hw/common/input_error.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace mcmsim {
+namespace {
+
+using nlohmann::json;
+
+const char* const kBadFile = "bad_plan.json";
+
+PlanOp make_op(std::int64_t id, int chiplet, OpKind kind, std::vector<std::int64_t> deps = {}) {
+    PlanOp op;
+    op.id = id;
+    op.chiplet = chiplet;
+    op.kind = kind;
+    op.deps = std::move(deps);
+    return op;
+}
+
+// 2 chiplets, 1 memory. Layer 0 on chiplet 0: read, compute, send to chiplet 1 (which
+// receives it). Layer 1 on chiplet 1: compute on the received data, write back.
+// JSON positions: /layers/0/ops/0..3 = ops 1..4, /layers/1/ops/0..1 = ops 5..6.
+Plan sample_plan() {
+    Plan plan;
+    plan.arch = "mcm-2x1";
+    plan.workload = "tiny-mlp";
+    plan.optimizer = "hand";
+    plan.seed = (1ULL << 63) + 5;  // beyond int64: exercises the unsigned path
+    plan.chiplets = 2;
+    plan.memories = 1;
+
+    PlanLayer l0;
+    l0.name = "fc1";
+    l0.macs = 1000;
+    PlanOp rd = make_op(1, 0, OpKind::DramRead);
+    rd.bytes = 4096;
+    rd.memory = 0;
+    rd.address = 1ULL << 40;
+    PlanOp mm = make_op(2, 0, OpKind::Compute, {1});
+    mm.macs = 1000;
+    mm.sram_bytes = 8192;
+    mm.tile = "k[0:64)";
+    PlanOp tx = make_op(3, 0, OpKind::Send, {2});
+    tx.bytes = 2048;
+    tx.flow = 0;
+    tx.peer = 1;
+    tx.route = {0, 1};
+    PlanOp rx = make_op(4, 1, OpKind::Recv);
+    rx.bytes = 2048;
+    rx.flow = 0;
+    rx.peer = 0;
+    l0.ops = {rd, mm, tx, rx};
+
+    PlanLayer l1;
+    l1.name = "fc2";
+    l1.macs = 500;
+    PlanOp mm2 = make_op(5, 1, OpKind::Compute, {4});
+    mm2.macs = 500;
+    mm2.sram_bytes = 100;
+    PlanOp wr = make_op(6, 1, OpKind::DramWrite, {5});
+    wr.bytes = 1024;
+    wr.memory = 0;
+    wr.address = 65536;
+    l1.ops = {mm2, wr};
+
+    plan.layers = {l0, l1};
+    return plan;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The message of the InputError that reading `doc` raises, or "no error".
+std::string error_of(const json& doc) {
+    try {
+        plan_from_json(doc, kBadFile);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+std::string error_of(const Plan& plan) {
+    try {
+        validate_plan(plan, kBadFile);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+// Every bad-plan message must name the file, the offending pointer, and the given parts.
+::testing::AssertionResult names(const std::string& msg, const std::string& pointer,
+                                 std::initializer_list<const char*> parts) {
+    std::vector<std::string> want{kBadFile, std::string(": ") + pointer + ": "};
+    for (const char* p : parts) want.emplace_back(p);
+    for (const auto& w : want)
+        if (msg.find(w) == std::string::npos)
+            return ::testing::AssertionFailure() << "\"" << w << "\" missing in: " << msg;
+    return ::testing::AssertionSuccess();
+}
+
+json& op_at(json& doc, int layer, int index) { return doc["layers"][layer]["ops"][index]; }
+
+TEST(Plan, KindNamesAndOpCount) {
+    EXPECT_STREQ(to_string(OpKind::Compute), "compute");
+    EXPECT_STREQ(to_string(OpKind::Send), "send");
+    EXPECT_STREQ(to_string(OpKind::Recv), "recv");
+    EXPECT_STREQ(to_string(OpKind::DramRead), "dram_read");
+    EXPECT_STREQ(to_string(OpKind::DramWrite), "dram_write");
+    EXPECT_EQ(sample_plan().op_count(), 6u);
+}
+
+TEST(Plan, JsonRoundTrip) {
+    const Plan plan = sample_plan();
+    const json doc = plan_to_json(plan);
+    EXPECT_EQ(doc["format"], "mcmsim-plan");
+    EXPECT_EQ(doc["version"], 1);
+    // Empty optional fields are omitted; kind-specific keys only where they belong.
+    EXPECT_FALSE(doc["layers"][0]["ops"][0].contains("deps"));
+    EXPECT_FALSE(doc["layers"][1]["ops"][0].contains("tile"));
+    EXPECT_FALSE(doc["layers"][0]["ops"][2].contains("macs"));
+    EXPECT_EQ(doc["layers"][0]["ops"][2]["to"], 1);
+    EXPECT_EQ(doc["layers"][0]["ops"][3]["from"], 0);
+
+    const Plan back = plan_from_json(doc, "mem.json");
+    EXPECT_EQ(plan_to_json(back), doc);
+    EXPECT_EQ(back.seed, plan.seed);
+    EXPECT_EQ(back.layers[0].ops[0].address, 1ULL << 40);
+    EXPECT_EQ(back.layers[0].ops[2].route, (std::vector<int>{0, 1}));
+    EXPECT_EQ(back.layers[0].ops[1].tile, "k[0:64)");
+    EXPECT_EQ(back.layers[1].ops[0].deps, (std::vector<std::int64_t>{4}));
+    EXPECT_EQ(back.layers[1].ops[1].kind, OpKind::DramWrite);
+}
+
+TEST(Plan, WriteReadIsByteStable) {
+    const std::string a = ::testing::TempDir() + "mcmsim_plan_a.json";
+    const std::string b = ::testing::TempDir() + "mcmsim_plan_b.json";
+    write_plan(sample_plan(), a);
+    write_plan(read_plan(a), b);
+    const std::string bytes = read_file(a);
+    ASSERT_FALSE(bytes.empty());
+    EXPECT_EQ(bytes.back(), '\n');
+    EXPECT_EQ(bytes, read_file(b));
+    EXPECT_EQ(plan_to_json(read_plan(b)), plan_to_json(sample_plan()));
+}
+
+TEST(Plan, ReadPlanReportsMissingFile) {
+    try {
+        read_plan("/nonexistent/dir/plan.json");
+        FAIL() << "expected InputError";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.file(), "/nonexistent/dir/plan.json");
+    }
+}
+
+TEST(PlanErrors, UnknownTopLevelKey) {
+    json doc = plan_to_json(sample_plan());
+    doc["comment"] = "hi";
+    EXPECT_TRUE(names(error_of(doc), "/comment", {"unknown key \"comment\""}));
+}
+
+TEST(PlanErrors, MacsOnSendOp) {
+    json doc = plan_to_json(sample_plan());
+    op_at(doc, 0, 2)["macs"] = 5;
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/2/macs", {"unknown key \"macs\"", "op 3"}));
+}
+
+TEST(PlanErrors, WrongFormatAndVersion) {
+    json doc = plan_to_json(sample_plan());
+    doc["version"] = 2;
+    doc["future_key"] = true;  // the version message wins over unknown keys
+    EXPECT_TRUE(names(error_of(doc), "/version", {"expected version 1", "found number 2"}));
+    doc = plan_to_json(sample_plan());
+    doc["format"] = "other";
+    EXPECT_TRUE(names(error_of(doc), "/format", {"mcmsim-plan", "\"other\""}));
+}
+
+TEST(PlanErrors, NegativeMacsNamesOp) {
+    json doc = plan_to_json(sample_plan());
+    op_at(doc, 0, 1)["macs"] = -1;
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/1/macs", {"number -1", "op 2"}));
+}
+
+TEST(PlanErrors, EmptyRoute) {
+    json doc = plan_to_json(sample_plan());
+    op_at(doc, 0, 2)["route"] = json::array();
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/2/route", {"non-empty", "op 3"}));
+}
+
+TEST(PlanErrors, DepOnLaterOp) {
+    json doc = plan_to_json(sample_plan());
+    op_at(doc, 0, 1)["deps"] = {3};
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/1/deps/0",
+                      {"op 2 depends on op 3, which is not an earlier op on chiplet 0"}));
+}
+
+TEST(PlanErrors, DepOnOtherChipletsOp) {
+    json doc = plan_to_json(sample_plan());
+    op_at(doc, 1, 0)["deps"] = {4, 2};
+    EXPECT_TRUE(names(error_of(doc), "/layers/1/ops/0/deps/1",
+                      {"op 5 depends on op 2, which is not an earlier op on chiplet 1"}));
+}
+
+TEST(PlanErrors, SendWithoutRecv) {
+    json doc = plan_to_json(sample_plan());
+    doc["layers"][0]["ops"].erase(3);
+    op_at(doc, 1, 0).erase("deps");
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/2", {"op 3 sends flow 0", "no recv"}));
+}
+
+TEST(PlanErrors, RecvWithoutSend) {
+    json doc = plan_to_json(sample_plan());
+    doc["layers"][0]["ops"].erase(2);
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/2", {"op 4 receives flow 0", "no send"}));
+}
+
+TEST(PlanErrors, RecvBytesDiffer) {
+    json doc = plan_to_json(sample_plan());
+    op_at(doc, 0, 3)["bytes"] = 1000;
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/3/bytes", {"op 4", "op 3", "1000"}));
+}
+
+TEST(PlanErrors, RecvOnWrongChiplet) {
+    Plan plan = sample_plan();
+    plan.layers[0].ops[3].peer = 1;  // recv "from" itself is caught first
+    EXPECT_TRUE(names(error_of(plan), "/layers/0/ops/3/from", {"op 4", "own chiplet 1"}));
+    plan = sample_plan();
+    plan.chiplets = 3;
+    plan.layers[0].ops[2].peer = 2;  // send goes to chiplet 2, recv sits on chiplet 1
+    EXPECT_TRUE(names(error_of(plan), "/layers/0/ops/3", {"op 4 on chiplet 1", "op 3"}));
+}
+
+TEST(PlanErrors, TwoSendsShareAFlow) {
+    Plan plan = sample_plan();
+    PlanOp tx = make_op(7, 0, OpKind::Send);
+    tx.bytes = 2048;
+    tx.flow = 0;
+    tx.peer = 1;
+    plan.layers[1].ops.push_back(tx);
+    EXPECT_TRUE(names(error_of(plan), "/layers/1/ops/2/flow", {"op 7 reuses flow 0 of op 3"}));
+}
+
+TEST(PlanErrors, ChipletOutOfRange) {
+    json doc = plan_to_json(sample_plan());
+    op_at(doc, 1, 1)["chiplet"] = 2;
+    EXPECT_TRUE(names(error_of(doc), "/layers/1/ops/1/chiplet", {"[0, 2)", "op 6 on chiplet 2"}));
+}
+
+TEST(PlanErrors, MemoryOutOfRange) {
+    json doc = plan_to_json(sample_plan());
+    op_at(doc, 0, 0)["memory"] = 1;
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/0/memory", {"[0, 1)", "op 1 on memory 1"}));
+}
+
+TEST(PlanErrors, ZeroBytes) {
+    json doc = plan_to_json(sample_plan());
+    op_at(doc, 1, 1)["bytes"] = 0;
+    EXPECT_TRUE(names(error_of(doc), "/layers/1/ops/1/bytes", {"positive", "op 6 with 0 bytes"}));
+}
+
+TEST(PlanErrors, DuplicateAndDecreasingIds) {
+    json doc = plan_to_json(sample_plan());
+    op_at(doc, 0, 3)["id"] = 3;
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/3/id",
+                      {"unique", "op 3, already used at /layers/0/ops/2"}));
+    doc = plan_to_json(sample_plan());
+    op_at(doc, 1, 0)["id"] = 0;
+    EXPECT_TRUE(names(error_of(doc), "/layers/1/ops/0/id", {"increasing", "op 0 after op 4"}));
+}
+
+TEST(PlanErrors, LayerMacsMismatch) {
+    json doc = plan_to_json(sample_plan());
+    doc["layers"][1]["macs"] = 499;
+    EXPECT_TRUE(names(error_of(doc), "/layers/1/macs", {"(500)", "found 499"}));
+}
+
+TEST(TraceWriter, TracksEventsAndUnits) {
+    TraceWriter w;
+    const int compute = w.track("chiplet 0", "compute");
+    const int dma = w.track("chiplet 0", "dma");
+    const int link = w.track("noc", "link 0->1");
+    EXPECT_EQ(w.track("chiplet 0", "compute"), compute);  // stable on reuse
+    EXPECT_NE(compute, dma);
+
+    w.complete(compute, "gemm", "compute", 1500.0, 250.0, {{"macs", 1000}});
+    w.complete(link, "flow 0", "noc", 2000.0, 1000.0);
+    w.counter(dma, "queue depth", 3000.0, 4.0);
+
+    const json doc = w.to_json();
+    EXPECT_EQ(doc["displayTimeUnit"], "ns");
+    const json& events = doc["traceEvents"];
+    ASSERT_TRUE(events.is_array());
+    EXPECT_EQ(events.size(), w.event_count());
+
+    std::map<std::string, std::pair<int, int>> thread_ids;  // thread name -> (pid, tid)
+    std::map<int, std::string> process_names;
+    const json* gemm = nullptr;
+    const json* flow = nullptr;
+    for (const json& e : events) {
+        if (e["ph"] == "M" && e["name"] == "process_name")
+            process_names[e["pid"].get<int>()] = e["args"]["name"];
+        if (e["ph"] == "M" && e["name"] == "thread_name")
+            thread_ids[e["args"]["name"]] = {e["pid"].get<int>(), e["tid"].get<int>()};
+        if (e["ph"] == "X" && e["name"] == "gemm") gemm = &e;
+        if (e["ph"] == "X" && e["name"] == "flow 0") flow = &e;
+    }
+    EXPECT_EQ(process_names, (std::map<int, std::string>{{1, "chiplet 0"}, {2, "noc"}}));
+    EXPECT_EQ(thread_ids["compute"], std::make_pair(1, 1));
+    EXPECT_EQ(thread_ids["dma"], std::make_pair(1, 2));
+    EXPECT_EQ(thread_ids["link 0->1"], std::make_pair(2, 1));
+
+    ASSERT_NE(gemm, nullptr);
+    EXPECT_DOUBLE_EQ((*gemm)["ts"].get<double>(), 1.5);  // ns -> us
+    EXPECT_DOUBLE_EQ((*gemm)["dur"].get<double>(), 0.25);
+    EXPECT_EQ((*gemm)["cat"], "compute");
+    EXPECT_EQ((*gemm)["args"]["macs"], 1000);
+    EXPECT_EQ((*gemm)["pid"], 1);
+    EXPECT_EQ((*gemm)["tid"], 1);
+    ASSERT_NE(flow, nullptr);
+    EXPECT_DOUBLE_EQ((*flow)["ts"].get<double>(), 2.0);
+    EXPECT_DOUBLE_EQ((*flow)["dur"].get<double>(), 1.0);
+    EXPECT_EQ((*flow)["pid"], 2);
+    EXPECT_FALSE(flow->contains("args"));
+
+    EXPECT_THROW(w.complete(99, "x", "y", 0, 1), std::out_of_range);
+}
+
+TEST(TraceWriter, OutputIsDeterministic) {
+    auto build = [] {
+        TraceWriter w;
+        int t = w.track("p", "t");
+        w.complete(t, "a", "c", 0.0, 1.0);
+        w.complete(t, "b", "c", 1.0, 2.0, {{"k", "v"}});
+        return w;
+    };
+    const std::string path = ::testing::TempDir() + "mcmsim_trace.json";
+    build().write(path);
+    const std::string first = read_file(path);
+    build().write(path);
+    EXPECT_EQ(first, read_file(path));
+    EXPECT_EQ(json::parse(first), build().to_json());
+}
+
+}  // namespace
+}  // namespace mcmsim

@@ -1,1 +1,79 @@
+// End-to-end: ResNet-50, mapped uniformly onto the 2x2 test package, simulated in SystemC.
+// Expectations come from the workload's formulas and from the independent analytical model.
+#include "hw/config/arch_config.h"
+#include "mapper/analytical_model.h"
+#include "mapper/mapper.h"
+#include "mapper/workload.h"
+#include "sim/system.h"
+#include "traces/layer_summary.h"
+
 #include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace mcmsim;
+
+namespace {
+
+struct ResNetRun {
+    ArchConfig arch = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json");
+    Workload w = zoo_workload("resnet50", 1);
+    Plan plan = map_uniform(arch, w, 1);
+    SimResult sim = simulate_plan(arch, plan);
+};
+
+}  // namespace
+
+// Every op runs, every packet arrives, and the bytes the plan moves are the bytes moved.
+TEST(System, ResNet50RunsToCompletionAndConserves) {
+    ResNetRun r;
+    EXPECT_TRUE(r.sim.completed);
+    EXPECT_TRUE(r.sim.conservation_ok);
+    EXPECT_EQ(r.sim.checks["ops_executed"], r.sim.checks["ops_total"]);
+    EXPECT_EQ(r.sim.checks["packets_injected"], r.sim.checks["packets_delivered"]);
+    EXPECT_FALSE(r.sim.checks["deadlock"].get<bool>());
+    // DRAM traffic of the uniform mapping, from the workload alone: all weights once, the
+    // network input once per chiplet, the network output once.
+    const Layer& first = r.w.layers.front();
+    const Layer& last = r.w.layers.back();
+    std::int64_t expected = r.w.total_weight_bytes() + 4 * first.input_bytes() + last.output_bytes();
+    EXPECT_EQ(r.sim.checks["dram_bytes_served"].get<std::int64_t>(), expected);
+}
+
+// Compute energy is MACs x energy per MAC: nothing more, nothing less.
+TEST(System, ComputeEnergyIsMacsTimesMacEnergy) {
+    ResNetRun r;
+    EXPECT_NEAR(r.sim.ledger.category_pj(EnergyCategory::Compute),
+                4089184256.0 * r.arch.chiplet.mac_energy_pj, 1e-6 * 4089184256.0 * r.arch.chiplet.mac_energy_pj);
+}
+
+// The simulation can never beat the compute bound: total MACs over the package's peak rate.
+TEST(System, LatencyIsAtLeastTheComputeBound) {
+    ResNetRun r;
+    double bound_ns = 4089184256.0 / (r.arch.chiplet.peak_macs_per_ns() * r.arch.chiplet_count());
+    EXPECT_GE(r.sim.simulated_ns, bound_ns);
+}
+
+// The analytical model books the same packets, flits and bytes, so energy agrees to rounding;
+// latency agrees within 10 % on this compute-bound package.
+TEST(System, AgreesWithTheAnalyticalModel) {
+    ResNetRun r;
+    Estimate e = estimate_plan(r.arch, r.plan);
+    for (int c = 0; c < kEnergyCategories; ++c) {
+        auto cat = static_cast<EnergyCategory>(c);
+        EXPECT_NEAR(r.sim.ledger.category_pj(cat), e.ledger.category_pj(cat), 1e-6 * e.ledger.total_pj())
+            << to_string(cat);
+    }
+    EXPECT_NEAR(r.sim.simulated_ns, e.latency_ns, 0.10 * e.latency_ns);
+}
+
+// Layer latencies are a partition of the run: they add up to the total latency.
+TEST(System, LayerLatenciesAddUpToTheTotal) {
+    ResNetRun r;
+    PlanIndex idx(r.plan);
+    auto layers = summarize_layers(r.plan, idx, r.sim.ops);
+    ASSERT_EQ(layers.size(), 54u);
+    double sum = 0;
+    for (const auto& l : layers) sum += l.latency_ns;
+    EXPECT_NEAR(sum, r.sim.simulated_ns, 1e-6 * r.sim.simulated_ns);
+}

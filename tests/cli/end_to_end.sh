@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# End-to-end through the CLI, as a user runs it:
+#  - `run` writes report.json with the required fields and passing checks;
+#  - `map` then `simulate` on the written plan gives a byte-identical report.json;
+#  - running twice gives byte-identical report.json (determinism);
+#  - `estimate` on the same plan reports the same energy;
+#  - every subcommand answers --help.
+# usage: end_to_end.sh <mcmsim> <configs dir>
+set -u
+mcmsim=$1
+configs=$2
+arch=$configs/arch/mcm-2x2.json
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+ok() { echo "ok $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
+
+"$mcmsim" run --arch "$arch" --workload resnet50 --out "$work/run1" --quiet
+check "run exits 0" "[ $? -eq 0 ]"
+"$mcmsim" run --arch "$arch" --workload resnet50 --out "$work/run2" --quiet
+check "same inputs give a byte-identical report.json" "cmp -s '$work/run1/report.json' '$work/run2/report.json'"
+
+"$mcmsim" map --arch "$arch" --workload resnet50 --out "$work/plan.json" > /dev/null
+check "map exits 0" "[ $? -eq 0 ]"
+"$mcmsim" simulate --arch "$arch" --plan "$work/plan.json" --out "$work/sim" --quiet
+check "simulate exits 0" "[ $? -eq 0 ]"
+check "map + simulate gives the report of run" "cmp -s '$work/run1/report.json' '$work/sim/report.json'"
+check "run writes the plan it simulated" "cmp -s '$work/run1/plan.json' '$work/plan.json'"
+"$mcmsim" estimate --arch "$arch" --plan "$work/plan.json" --out "$work/est" --quiet
+check "estimate exits 0" "[ $? -eq 0 ]"
+
+python3 - "$work" <<'PY'
+import json, sys
+w = sys.argv[1]
+r = json.load(open(f"{w}/run1/report.json"))
+e = json.load(open(f"{w}/est/report.json"))
+info = json.load(open(f"{w}/run1/run-info.json"))
+trace = json.load(open(f"{w}/run1/trace.json"))
+fails = []
+def need(cond, what):
+    print(("ok " if cond else "FAIL ") + what)
+    if not cond: fails.append(what)
+need(r["latency_ns"] > 0, "latency_ns > 0")
+need(r["energy_pj"] > 0, "energy_pj > 0")
+need(abs(r["edp_j_s"] - r["energy_pj"] * 1e-12 * r["latency_ns"] * 1e-9) <= 1e-12 * r["edp_j_s"], "edp_j_s = energy (J) x latency (s)")
+need(set(r["energy_breakdown_pj"]) >= {"compute", "sram", "noc", "d2d", "dram"}, "energy breakdown has compute, sram, noc, d2d, dram")
+need(abs(sum(r["energy_breakdown_pj"].values()) - r["energy_pj"]) <= 1e-9 * r["energy_pj"], "breakdown adds up to energy_pj")
+need(len(r["layers"]) == 54, "one layer entry per ResNet-50 MAC layer (54)")
+need(all({"name", "latency_ns", "energy_pj", "compute_ns", "comm_ns", "dram_ns"} <= set(l) for l in r["layers"]), "layer entries carry the required fields")
+need(r["checks"]["conservation_ok"] is True, "checks.conservation_ok")
+need(r["sim"]["events"] > 0 and r["sim"]["simulated_ns"] > 0, "sim.events and sim.simulated_ns")
+need("config" in r and r["config"]["package"]["rows"] == 2, "resolved config embedded")
+need("wall_s" not in json.dumps(r), "no wall-clock figure in report.json")
+need(info["wall_s"] > 0, "run-info.json has wall_s")
+need(abs(e["energy_pj"] - r["energy_pj"]) <= 1e-6 * r["energy_pj"], "estimate books the same energy as the simulation")
+names = {ev["args"]["name"] for ev in trace["traceEvents"] if ev.get("ph") == "M" and ev.get("name") == "process_name"}
+need(any(n.startswith("chiplet") for n in names) and any(n.startswith("dram") for n in names), "trace has chiplet and DRAM tracks")
+sys.exit(1 if fails else 0)
+PY
+check "report.json content" "[ $? -eq 0 ]"
+
+for cmd in run map simulate estimate config; do
+  out=$("$mcmsim" $cmd --help 2>&1)
+  check "$cmd --help" "[ $? -eq 0 ] && echo \"\$out\" | grep -q 'usage: mcmsim $cmd'"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

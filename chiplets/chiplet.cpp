@@ -116,6 +116,7 @@ void Chiplet::start(std::size_t l, Tick now) {
             }
             o.started = true;
             timing_[o.global].start = now;
+            if (op.bytes <= 0) finish_at(now);
             return;
         }
     }

@@ -37,6 +37,7 @@ public:
 
     std::size_t ops_total() const { return ops_.size(); }
     std::size_t ops_done() const { return done_count_; }
+    std::size_t pending_events() const { return queue_.size(); }
     std::int64_t macs_done() const { return macs_done_; }
     Tick compute_busy() const { return compute_busy_; }
     /// One line per op that has not finished, saying what it waits for (deadlock report).

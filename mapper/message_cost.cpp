@@ -30,8 +30,8 @@ PackageLinks::PackageLinks(const ArchConfig& arch, const MeshTopology& topo)
     }
     for (int m = 0; m < memories; ++m) {
         const MemoryConfig& mc = arch.memories[static_cast<std::size_t>(m)];
-        set(phy_to_noc(m), mc.phy_bandwidth_gbps, mc.phy_latency_ns, mc.phy_energy_pj_per_bit, true);
-        set(phy_from_noc(m), mc.phy_bandwidth_gbps, mc.phy_latency_ns, mc.phy_energy_pj_per_bit, true);
+        set(phy_to_noc(m), mc.phy_bandwidth(), mc.phy_latency_ns, mc.phy_energy_pj_per_bit, true);
+        set(phy_from_noc(m), mc.phy_bandwidth(), mc.phy_latency_ns, mc.phy_energy_pj_per_bit, true);
     }
 }
 

@@ -26,9 +26,11 @@ public:
         Tick tail_lag;     ///< serialisation of the rest of the packet
         Tick end;          ///< last bit leaves: the link is free again
     };
-    /// Reserves the link for a packet of `wire_bytes` ready at `ready`; books energy and stats
-    /// (also into `layer_energy`, the account of the layer the packet works for, if given).
-    Transit send(Tick ready, std::int64_t wire_bytes, EnergyAccount* layer_energy);
+    /// Reserves the link for a packet of `wire_bytes` whose head is ready at `ready` and whose
+    /// tail trails the head by `tail_lag` (set by slower links upstream); books energy and
+    /// stats (also into `layer_energy`, the account of the layer the packet works for).
+    /// The link stays occupied until the tail has passed: max(own serialisation, upstream lag).
+    Transit send(Tick ready, std::int64_t wire_bytes, EnergyAccount* layer_energy, Tick tail_lag = 0);
 
     const std::string& name() const { return name_; }
     const LinkParams& params() const { return params_; }

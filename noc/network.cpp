@@ -40,7 +40,7 @@ Network::Network(sc_core::sc_module_name name, const ArchConfig& arch, EnergyLed
     // Memory PHYs: the link between a DRAM interface and the router it attaches to.
     for (const MemoryConfig& m : arch.memories) {
         node_router_.push_back(topo_.id(m.attach_row, m.attach_col));
-        LinkParams phy{m.phy_bandwidth_gbps, m.phy_latency_ns, m.phy_energy_pj_per_bit, EnergyCategory::D2d};
+        LinkParams phy{m.phy_bandwidth(), m.phy_latency_ns, m.phy_energy_pj_per_bit, EnergyCategory::D2d};
         std::string base = "phy." + m.name;
         EnergyAccount* acc = &ledger.account(base);
         inject_.push_back(make_link(base + ".to_noc", phy, acc));

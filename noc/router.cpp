@@ -43,9 +43,9 @@ void Router::forward(Packet* p, Tick now) {
     if (p->dst_router == id_) {
         for (const Local& l : locals_) {
             if (l.node != p->dst_node) continue;
-            Link::Transit t = l.eject->send(ready, p->wire_bytes, p->layer_energy);
+            Link::Transit t = l.eject->send(ready, p->wire_bytes, p->layer_energy, p->tail_lag);
             stats_.max_wait = std::max(stats_.max_wait, t.start - ready);
-            l.endpoint->arrive(p, t.head_arrival + std::max(p->tail_lag, t.tail_lag));
+            l.endpoint->arrive(p, t.head_arrival + t.tail_lag);
             return;
         }
         throw std::logic_error("router " + topo_.router_name(id_) + ": no endpoint for node " +
@@ -53,9 +53,9 @@ void Router::forward(Packet* p, Tick now) {
     }
     Port port = topo_.next_port(id_, p->dst_router);
     int i = static_cast<int>(port);
-    Link::Transit t = out_[i]->send(ready, p->wire_bytes, p->layer_energy);
+    Link::Transit t = out_[i]->send(ready, p->wire_bytes, p->layer_energy, p->tail_lag);
     stats_.max_wait = std::max(stats_.max_wait, t.start - ready);
-    p->tail_lag = std::max(p->tail_lag, t.tail_lag);
+    p->tail_lag = t.tail_lag;
     ++p->hops;
     next_[i]->receive(p, t.head_arrival);
 }

@@ -23,6 +23,7 @@ public:
 
     void arrive(Packet* p, Tick when) override;
     std::int64_t requests() const { return requests_; }
+    std::size_t pending_events() const { return queue_.size(); }
 
 private:
     struct Event {

@@ -32,7 +32,17 @@ public:
             ports.back()->socket.bind(drams.back()->socket);
         }
         watchdog = std::make_unique<Watchdog>("watchdog", ns_to_ticks(opt.watchdog_ns),
-                                              [this] { return ops_done(); }, index.size());
+                                              [this] { return ops_done(); }, index.size(),
+                                              [this] { return pending(); });
+    }
+
+    /// Some model still has an event scheduled (a packet in flight, an op finishing later).
+    bool pending() const {
+        for (const auto& c : chiplets)
+            if (c->pending_events() > 0) return true;
+        for (const auto& p : ports)
+            if (p->pending_events() > 0) return true;
+        return !network.busy_routers().empty();
     }
 
     std::size_t ops_done() const {

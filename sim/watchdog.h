@@ -1,8 +1,10 @@
 #pragma once
 // Stops a simulation that makes no progress. Every `interval` it compares the number of
-// finished ops with the last look; if nothing finished and work remains, it stops the kernel
-// and records what is waiting (the caller names the stuck ops). While work remains it keeps
-// the kernel alive, so a deadlock (no events left) is still caught at the next check.
+// finished ops with the last look. If nothing finished, work remains and no model has anything
+// scheduled (every module asleep with nobody to wake it: a deadlock), it stops the kernel; the
+// caller then names the stuck ops. A long op in flight is progress pending, not a deadlock.
+// While work remains it keeps the kernel alive, so a deadlock (no events left) is still caught
+// at the next check.
 #include "hw/time/sim_time.h"
 
 #include <systemc>
@@ -14,9 +16,12 @@ namespace mcmsim {
 class Watchdog : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(Watchdog);
-    /// `progress` returns finished ops; `total` is how many must finish.
-    Watchdog(sc_core::sc_module_name name, Tick interval, std::function<std::size_t()> progress, std::size_t total)
-        : sc_core::sc_module(name), interval_(interval), progress_(std::move(progress)), total_(total) {
+    /// `progress` returns finished ops; `total` is how many must finish; `pending` tells
+    /// whether any model still has an event scheduled.
+    Watchdog(sc_core::sc_module_name name, Tick interval, std::function<std::size_t()> progress, std::size_t total,
+             std::function<bool()> pending)
+        : sc_core::sc_module(name), interval_(interval), progress_(std::move(progress)), total_(total),
+          pending_(std::move(pending)) {
         SC_METHOD(check);
         sensitive << tick_;
         dont_initialize();
@@ -30,7 +35,7 @@ private:
     void check() {
         std::size_t now = progress_();
         if (now >= total_) return;  // done: let the kernel run out of events
-        if (now == last_) {
+        if (now == last_ && !pending_()) {
             fired_ = true;
             fired_at_ = now_ticks();
             sc_core::sc_stop();
@@ -43,6 +48,7 @@ private:
     Tick interval_;
     std::function<std::size_t()> progress_;
     std::size_t total_;
+    std::function<bool()> pending_;
     std::size_t last_ = 0;
     bool fired_ = false;
     Tick fired_at_ = 0;

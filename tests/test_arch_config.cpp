@@ -1,1 +1,525 @@
+// Arch config loading (hw/config/arch_config.h): shipped configs and presets, preset overrides,
+// name lookup, the arch_to_json round trip, and errors naming the file and the JSON pointer.
+#include "hw/config/arch_config.h"
+#include "hw/common/input_error.h"
+
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <unistd.h>
+
+namespace mcmsim {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kConfigDir = MCMSIM_CONFIG_DIR;
+
+std::string shipped(const std::string& name) { return kConfigDir + "/arch/" + name + ".json"; }
+
+bool contains(const std::string& haystack, const std::string& needle) {
+    return haystack.find(needle) != std::string::npos;
+}
+
+/// A fresh directory per test (tests may run in parallel processes). Arch files go to
+/// <dir>/arch/, so that <dir>/links etc. are the "next to the arch file" preset directories.
+class ArchConfigFiles : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() /
+               ("mcmsim_test_arch_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_ / "arch");
+    }
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(dir_, ec);
+    }
+
+    /// Writes `text` to <dir>/<sub>/<name> and returns the path.
+    std::string write(const std::string& name, const std::string& text, const std::string& sub = "arch") {
+        fs::create_directories(dir_ / sub);
+        const fs::path p = dir_ / sub / name;
+        std::ofstream out(p, std::ios::binary | std::ios::trunc);
+        out << text;
+        return p.string();
+    }
+    std::string write_json(const std::string& name, const json& doc) { return write(name, doc.dump(2)); }
+
+    /// A valid 2x2 config in the shape of configs/arch/mcm-2x2.json, to be broken by tests.
+    static json good() {
+        return json::parse(R"({
+          "name": "t-2x2",
+          "description": "test package",
+          "chiplet": "small-test",
+          "package": {
+            "rows": 2, "cols": 2,
+            "link": { "preset": "grs-organic" },
+            "router": { "clock_ghz": 1.0, "pipeline_cycles": 4, "flit_bytes": 32, "energy_pj_per_flit": 42 }
+          },
+          "memories": [ { "name": "hbm0", "dram": "hbm2", "attach": { "row": 0, "col": 0 } } ]
+        })");
+    }
+
+    /// Loads `path`, which must fail; checks the error names the file and `pointer`.
+    std::optional<InputError> expect_bad(const std::string& path, const std::string& pointer) {
+        try {
+            load_arch_config(path);
+        } catch (const InputError& e) {
+            EXPECT_EQ(e.file(), path);
+            EXPECT_EQ(e.where(), pointer);
+            const std::string msg = e.what();
+            EXPECT_TRUE(contains(msg, path)) << msg;
+            EXPECT_TRUE(contains(msg, pointer)) << msg;
+            EXPECT_TRUE(contains(msg, "expected ")) << msg;
+            EXPECT_TRUE(contains(msg, ", found ")) << msg;
+            EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+            return e;
+        } catch (const std::exception& e) {
+            ADD_FAILURE() << "expected InputError, got: " << e.what();
+            return std::nullopt;
+        }
+        ADD_FAILURE() << path << " loaded without error";
+        return std::nullopt;
+    }
+    std::optional<InputError> expect_bad(const json& doc, const std::string& pointer) {
+        return expect_bad(write_json("bad.json", doc), pointer);
+    }
+
+    fs::path dir_;
+};
+
+// ---- shipped configs ------------------------------------------------------------------
+
+TEST(ArchConfig, Simba6x6ResolvesItsPresets) {
+    const ArchConfig a = load_arch_config(shipped("simba-6x6"));
+    EXPECT_EQ(a.name, "simba-6x6");
+    EXPECT_EQ(a.file, shipped("simba-6x6"));
+    EXPECT_EQ(a.package.rows, 6);
+    EXPECT_EQ(a.package.cols, 6);
+    EXPECT_EQ(a.chiplet_count(), 36);
+    EXPECT_EQ(a.package.topology, "mesh");
+    EXPECT_EQ(a.package.routing, "xy");
+
+    // configs/chiplets/simba.json: 16 PEs x 64 MACs = 1024 MACs per cycle at 1.96 GHz.
+    EXPECT_EQ(a.chiplet.preset, "simba");
+    EXPECT_EQ(a.chiplet.pes, 16);
+    EXPECT_EQ(a.chiplet.macs_per_pe, 64);
+    EXPECT_EQ(a.chiplet.macs_per_cycle(), 1024);
+    EXPECT_DOUBLE_EQ(a.chiplet.clock_ghz, 1.96);
+    EXPECT_DOUBLE_EQ(a.chiplet.ni_bandwidth_gbps, 100);
+
+    // configs/links/grs-organic.json: 25 GB/s per direction, 0.54 pJ/b.
+    EXPECT_EQ(a.package.link.preset, "grs-organic");
+    EXPECT_DOUBLE_EQ(a.package.link.bandwidth_gbps, 25);
+    EXPECT_DOUBLE_EQ(a.package.link.energy_pj_per_bit, 0.54);
+    EXPECT_DOUBLE_EQ(a.package.link.latency_ns, 18);
+
+    EXPECT_EQ(a.package.router.pipeline_cycles, 4);
+    EXPECT_DOUBLE_EQ(a.package.router.clock_ghz, 1.96);
+    EXPECT_EQ(a.package.max_packet_bytes, 1024);
+
+    // Two HBM2 stacks: 8 channels x 32 GB/s = 256 GB/s each.
+    ASSERT_EQ(a.memories.size(), 2u);
+    EXPECT_EQ(a.memories[0].name, "hbm-west");
+    EXPECT_EQ(a.memories[0].attach_row, 2);
+    EXPECT_EQ(a.memories[0].attach_col, 0);
+    EXPECT_EQ(a.memories[1].name, "hbm-east");
+    EXPECT_EQ(a.memories[1].attach_row, 3);
+    EXPECT_EQ(a.memories[1].attach_col, 5);
+    for (const auto& m : a.memories) {
+        EXPECT_EQ(m.dram.preset, "hbm2");
+        EXPECT_EQ(m.dram.channels, 8);
+        EXPECT_DOUBLE_EQ(m.dram.channel_bandwidth_gbps, 32);
+        EXPECT_DOUBLE_EQ(m.dram.bandwidth_gbps(), 256);
+        EXPECT_DOUBLE_EQ(m.dram.energy_pj_per_bit, 3.9);
+        EXPECT_EQ(m.dram.capacity_bytes, 8589934592LL);
+        // No phy_bandwidth_gbps in the file: the DRAM's bandwidth.
+        EXPECT_DOUBLE_EQ(m.phy_bandwidth_gbps, 256);
+    }
+}
+
+TEST(ArchConfig, Mcm2x2ResolvesItsPresets) {
+    const ArchConfig a = load_arch_config(shipped("mcm-2x2"));
+    EXPECT_EQ(a.name, "mcm-2x2");
+    EXPECT_EQ(a.chiplet_count(), 4);
+    EXPECT_EQ(a.chiplet.preset, "small-test");
+    EXPECT_EQ(a.chiplet.macs_per_cycle(), 64);
+    EXPECT_EQ(a.package.link.preset, "ucie-standard");
+    EXPECT_DOUBLE_EQ(a.package.link.bandwidth_gbps, 64);
+    EXPECT_DOUBLE_EQ(a.package.link.energy_pj_per_bit, 0.6);
+    // Not in the file: defaults.
+    EXPECT_EQ(a.package.topology, "mesh");
+    EXPECT_EQ(a.package.routing, "xy");
+    EXPECT_EQ(a.package.max_packet_bytes, 512);
+    ASSERT_EQ(a.memories.size(), 1u);
+    EXPECT_EQ(a.memories[0].name, "hbm0");
+    EXPECT_DOUBLE_EQ(a.memories[0].dram.bandwidth_gbps(), 256);
+    EXPECT_DOUBLE_EQ(a.memories[0].phy_bandwidth_gbps, a.memories[0].dram.bandwidth_gbps());
+    EXPECT_DOUBLE_EQ(a.memories[0].phy_latency_ns, 2);
+}
+
+TEST(ArchConfig, NameWithoutPathIsLookedUpInConfigsArch) {
+    const ArchConfig by_name = load_arch_config("simba-6x6");
+    const ArchConfig by_path = load_arch_config(shipped("simba-6x6"));
+    EXPECT_EQ(by_name.name, "simba-6x6");
+    EXPECT_EQ(by_name.chiplet_count(), 36);
+    EXPECT_EQ(arch_to_json(by_name), arch_to_json(by_path));
+    EXPECT_EQ(fs::path(by_name.file).filename(), "simba-6x6.json");
+}
+
+TEST(ArchConfig, UnknownNameListsTheShippedConfigs) {
+    try {
+        load_arch_config("no-such-arch");
+        FAIL() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.file(), "no-such-arch");
+        EXPECT_TRUE(contains(e.expected(), "mcm-2x2")) << e.what();
+        EXPECT_TRUE(contains(e.expected(), "simba-6x6")) << e.what();
+    }
+}
+
+TEST(ArchConfig, MissingFileNamesIt) {
+    const std::string path = "/nonexistent-dir/arch.json";
+    try {
+        load_arch_config(path);
+        FAIL() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.file(), path);
+        EXPECT_TRUE(contains(e.what(), path)) << e.what();
+    }
+}
+
+// ---- presets and overrides --------------------------------------------------------------
+
+TEST_F(ArchConfigFiles, OverridingOnePresetFieldKeepsTheOthers) {
+    json doc = good();
+    doc["package"]["link"] = {{"preset", "grs-organic"}, {"energy_pj_per_bit", 0.6}};
+    const ArchConfig a = load_arch_config(write_json("override.json", doc));
+    EXPECT_EQ(a.package.link.preset, "grs-organic");
+    EXPECT_DOUBLE_EQ(a.package.link.energy_pj_per_bit, 0.6);  // overridden
+    EXPECT_DOUBLE_EQ(a.package.link.bandwidth_gbps, 25);      // from the preset
+    EXPECT_DOUBLE_EQ(a.package.link.latency_ns, 18);          // from the preset
+}
+
+TEST_F(ArchConfigFiles, DramOverrideChangesTheDefaultPhyBandwidth) {
+    json doc = good();
+    doc["memories"][0]["dram"] = {{"preset", "hbm2"}, {"channels", 4}};
+    doc["memories"].push_back({{"name", "hbm1"},
+                               {"dram", "hbm2"},
+                               {"attach", {{"row", 1}, {"col", 1}}},
+                               {"phy_bandwidth_gbps", 100}});
+    const ArchConfig a = load_arch_config(write_json("dram.json", doc));
+    ASSERT_EQ(a.memories.size(), 2u);
+    EXPECT_EQ(a.memories[0].dram.channels, 4);
+    EXPECT_DOUBLE_EQ(a.memories[0].dram.channel_bandwidth_gbps, 32);
+    EXPECT_DOUBLE_EQ(a.memories[0].dram.access_latency_ns, 30);
+    EXPECT_DOUBLE_EQ(a.memories[0].phy_bandwidth_gbps, 128);  // 4 x 32, the overridden DRAM
+    EXPECT_DOUBLE_EQ(a.memories[1].phy_bandwidth_gbps, 100);  // given explicitly
+    EXPECT_EQ(a.memories[1].attach_row, 1);
+    EXPECT_EQ(a.memories[1].attach_col, 1);
+}
+
+TEST_F(ArchConfigFiles, InlineObjectWithoutPresetUsesDefaults) {
+    json doc = good();
+    doc["chiplet"] = {{"pes", 2}, {"macs_per_pe", 8}};
+    doc["package"]["link"] = {{"bandwidth_gbps", 10}};
+    const ArchConfig a = load_arch_config(write_json("inline.json", doc));
+    const ChipletConfig defaults;
+    EXPECT_EQ(a.chiplet.preset, "");
+    EXPECT_EQ(a.chiplet.macs_per_cycle(), 16);
+    EXPECT_DOUBLE_EQ(a.chiplet.clock_ghz, defaults.clock_ghz);
+    EXPECT_EQ(a.chiplet.global_buffer_bytes, defaults.global_buffer_bytes);
+    EXPECT_EQ(a.package.link.preset, "");
+    EXPECT_DOUBLE_EQ(a.package.link.bandwidth_gbps, 10);
+    EXPECT_DOUBLE_EQ(a.package.link.energy_pj_per_bit, LinkConfig{}.energy_pj_per_bit);
+}
+
+TEST_F(ArchConfigFiles, PresetNextToTheArchFileIsFound) {
+    write("my-link.json", "// a local link preset\n{ \"bandwidth_gbps\": 7, \"latency_ns\": 3 }\n", "links");
+    json doc = good();
+    doc["package"]["link"] = "my-link";
+    const ArchConfig a = load_arch_config(write_json("local.json", doc));
+    EXPECT_EQ(a.package.link.preset, "my-link");
+    EXPECT_DOUBLE_EQ(a.package.link.bandwidth_gbps, 7);
+    EXPECT_DOUBLE_EQ(a.package.link.latency_ns, 3);
+}
+
+TEST_F(ArchConfigFiles, ErrorInsideAPresetNamesThePresetFile) {
+    const std::string preset = write("typo-link.json", "{ \"bandwith_gbps\": 7 }\n", "links");
+    json doc = good();
+    doc["package"]["link"] = "typo-link";
+    const std::string path = write_json("uses-typo.json", doc);
+    try {
+        load_arch_config(path);
+        FAIL() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.file(), preset);
+        EXPECT_EQ(e.where(), "/bandwith_gbps");
+    }
+}
+
+// ---- arch_to_json round trip ------------------------------------------------------------
+
+/// Field-by-field equality (all but `file`), so that a field arch_to_json forgot to write
+/// shows up even though the reloaded dump would be just as incomplete.
+void expect_same_arch(const ArchConfig& a, const ArchConfig& b) {
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.description, b.description);
+    const ChipletConfig &ca = a.chiplet, &cb = b.chiplet;
+    EXPECT_EQ(ca.preset, cb.preset);
+    EXPECT_EQ(ca.clock_ghz, cb.clock_ghz);
+    EXPECT_EQ(ca.pes, cb.pes);
+    EXPECT_EQ(ca.macs_per_pe, cb.macs_per_pe);
+    EXPECT_EQ(ca.mac_energy_pj, cb.mac_energy_pj);
+    EXPECT_EQ(ca.sram_energy_pj_per_byte, cb.sram_energy_pj_per_byte);
+    EXPECT_EQ(ca.global_buffer_bytes, cb.global_buffer_bytes);
+    EXPECT_EQ(ca.ni_bandwidth_gbps, cb.ni_bandwidth_gbps);
+    const PackageConfig &pa = a.package, &pb = b.package;
+    EXPECT_EQ(pa.rows, pb.rows);
+    EXPECT_EQ(pa.cols, pb.cols);
+    EXPECT_EQ(pa.topology, pb.topology);
+    EXPECT_EQ(pa.routing, pb.routing);
+    EXPECT_EQ(pa.link.preset, pb.link.preset);
+    EXPECT_EQ(pa.link.bandwidth_gbps, pb.link.bandwidth_gbps);
+    EXPECT_EQ(pa.link.latency_ns, pb.link.latency_ns);
+    EXPECT_EQ(pa.link.energy_pj_per_bit, pb.link.energy_pj_per_bit);
+    EXPECT_EQ(pa.router.clock_ghz, pb.router.clock_ghz);
+    EXPECT_EQ(pa.router.pipeline_cycles, pb.router.pipeline_cycles);
+    EXPECT_EQ(pa.router.flit_bytes, pb.router.flit_bytes);
+    EXPECT_EQ(pa.router.energy_pj_per_flit, pb.router.energy_pj_per_flit);
+    EXPECT_EQ(pa.max_packet_bytes, pb.max_packet_bytes);
+    ASSERT_EQ(a.memories.size(), b.memories.size());
+    for (std::size_t i = 0; i < a.memories.size(); ++i) {
+        const MemoryConfig &ma = a.memories[i], &mb = b.memories[i];
+        EXPECT_EQ(ma.name, mb.name);
+        EXPECT_EQ(ma.attach_row, mb.attach_row);
+        EXPECT_EQ(ma.attach_col, mb.attach_col);
+        EXPECT_EQ(ma.phy_bandwidth_gbps, mb.phy_bandwidth_gbps);
+        EXPECT_EQ(ma.phy_latency_ns, mb.phy_latency_ns);
+        EXPECT_EQ(ma.phy_energy_pj_per_bit, mb.phy_energy_pj_per_bit);
+        EXPECT_EQ(ma.dram.preset, mb.dram.preset);
+        EXPECT_EQ(ma.dram.channels, mb.dram.channels);
+        EXPECT_EQ(ma.dram.channel_bandwidth_gbps, mb.dram.channel_bandwidth_gbps);
+        EXPECT_EQ(ma.dram.access_latency_ns, mb.dram.access_latency_ns);
+        EXPECT_EQ(ma.dram.energy_pj_per_bit, mb.dram.energy_pj_per_bit);
+        EXPECT_EQ(ma.dram.interleave_bytes, mb.dram.interleave_bytes);
+        EXPECT_EQ(ma.dram.capacity_bytes, mb.dram.capacity_bytes);
+    }
+}
+
+TEST_F(ArchConfigFiles, ArchToJsonRoundTrips) {
+    json overridden = good();
+    overridden["package"]["link"] = {{"preset", "grs-organic"}, {"energy_pj_per_bit", 0.6}};
+    overridden["package"]["routing"] = "yx";
+    overridden["package"]["router"] = {
+        {"clock_ghz", 2.0}, {"pipeline_cycles", 3}, {"flit_bytes", 16}, {"energy_pj_per_flit", 7.5}};
+    overridden["package"]["max_packet_bytes"] = 2048;
+    overridden["memories"][0]["phy_latency_ns"] = 5.5;
+    overridden["memories"][0]["phy_energy_pj_per_bit"] = 0.25;
+    overridden["memories"][0]["dram"] = {{"preset", "hbm2"}, {"interleave_bytes", 512}};
+    for (const std::string& src :
+         {shipped("simba-6x6"), shipped("mcm-2x2"), write_json("overridden.json", overridden)}) {
+        SCOPED_TRACE(src);
+        const ArchConfig a = load_arch_config(src);
+        const json dumped = arch_to_json(a);
+        // Every default is filled in.
+        EXPECT_TRUE(dumped["package"].contains("topology"));
+        EXPECT_TRUE(dumped["package"]["link"].contains("latency_ns"));
+        EXPECT_TRUE(dumped["memories"][0].contains("phy_bandwidth_gbps"));
+        const std::string path = write_json("dumped-" + a.name + ".json", dumped);
+        const ArchConfig b = load_arch_config(path);
+        EXPECT_EQ(arch_to_json(b), dumped);
+        expect_same_arch(a, b);
+        EXPECT_EQ(b.chiplet_count(), a.chiplet_count());
+        EXPECT_EQ(b.package.link.preset, a.package.link.preset);
+    }
+}
+
+// ---- bad configs: file and JSON pointer in every message --------------------------------
+
+TEST_F(ArchConfigFiles, MisspeltLinkKey) {
+    json doc = good();
+    doc["package"]["link"]["bandwith_gbps"] = 30;
+    auto e = expect_bad(doc, "/package/link/bandwith_gbps");
+    ASSERT_TRUE(e);
+    EXPECT_TRUE(contains(e->found(), "\"bandwith_gbps\"")) << e->what();
+    EXPECT_TRUE(contains(e->expected(), "bandwidth_gbps")) << e->what();  // the right spelling
+}
+
+TEST_F(ArchConfigFiles, MisspeltTopLevelKey) {
+    json doc = good();
+    doc["memory"] = doc["memories"];
+    doc.erase("memories");
+    // The stray key is the useful message, not "no memories".
+    expect_bad(doc, "/memory");
+}
+
+TEST_F(ArchConfigFiles, NegativeBandwidth) {
+    json doc = good();
+    doc["package"]["link"]["bandwidth_gbps"] = -25;
+    auto e = expect_bad(doc, "/package/link/bandwidth_gbps");
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->found(), "number -25");
+}
+
+TEST_F(ArchConfigFiles, ZeroChannelBandwidth) {
+    json doc = good();
+    doc["memories"][0]["dram"] = {{"preset", "hbm2"}, {"channel_bandwidth_gbps", 0}};
+    expect_bad(doc, "/memories/0/dram/channel_bandwidth_gbps");
+}
+
+TEST_F(ArchConfigFiles, WrongType) {
+    json doc = good();
+    doc["package"]["rows"] = "six";
+    auto e = expect_bad(doc, "/package/rows");
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->found(), "string \"six\"");
+}
+
+TEST_F(ArchConfigFiles, WrongTypeForAPresetReference) {
+    json doc = good();
+    doc["chiplet"] = 3;
+    expect_bad(doc, "/chiplet");
+}
+
+TEST_F(ArchConfigFiles, UnknownPresetName) {
+    json doc = good();
+    doc["chiplet"] = "simba-xl";
+    auto e = expect_bad(doc, "/chiplet");
+    ASSERT_TRUE(e);
+    EXPECT_TRUE(contains(e->found(), "simba-xl")) << e->what();
+    EXPECT_TRUE(contains(e->expected(), "simba")) << e->what();  // lists the presets
+}
+
+TEST_F(ArchConfigFiles, UnknownPresetNameInAnOverrideObject) {
+    json doc = good();
+    doc["package"]["link"] = {{"preset", "grs-organik"}, {"energy_pj_per_bit", 0.6}};
+    auto e = expect_bad(doc, "/package/link/preset");
+    ASSERT_TRUE(e);
+    EXPECT_TRUE(contains(e->expected(), "grs-organic")) << e->what();
+}
+
+TEST_F(ArchConfigFiles, PresetNameCannotBeAPath) {
+    json doc = good();
+    doc["chiplet"] = "../chiplets/simba";
+    expect_bad(doc, "/chiplet");
+}
+
+TEST_F(ArchConfigFiles, AttachRowOutOfRange) {
+    json doc = good();
+    doc["memories"][0]["attach"]["row"] = 2;  // rows 0 and 1 only
+    auto e = expect_bad(doc, "/memories/0/attach/row");
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->expected(), "an integer in [0, 1]");
+}
+
+TEST_F(ArchConfigFiles, AttachColNegative) {
+    json doc = good();
+    doc["memories"][0]["attach"]["col"] = -1;
+    expect_bad(doc, "/memories/0/attach/col");
+}
+
+TEST_F(ArchConfigFiles, MissingMemories) {
+    json doc = good();
+    doc.erase("memories");
+    auto e = expect_bad(doc, "/memories");
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->found(), "none");
+}
+
+TEST_F(ArchConfigFiles, EmptyMemories) {
+    json doc = good();
+    doc["memories"] = json::array();
+    expect_bad(doc, "/memories");
+}
+
+TEST_F(ArchConfigFiles, MissingAttach) {
+    json doc = good();
+    doc["memories"][0].erase("attach");
+    auto e = expect_bad(doc, "/memories/0");
+    ASSERT_TRUE(e);
+    EXPECT_TRUE(contains(e->expected(), "\"attach\"")) << e->what();
+}
+
+TEST_F(ArchConfigFiles, DuplicateMemoryNames) {
+    json doc = good();
+    doc["memories"].push_back(
+        {{"name", "hbm0"}, {"dram", "hbm2"}, {"attach", {{"row", 1}, {"col", 1}}}});
+    auto e = expect_bad(doc, "/memories/1/name");
+    ASSERT_TRUE(e);
+    EXPECT_TRUE(contains(e->found(), "hbm0")) << e->what();
+}
+
+TEST_F(ArchConfigFiles, UnknownTopology) {
+    json doc = good();
+    doc["package"]["topology"] = "torus";
+    auto e = expect_bad(doc, "/package/topology");
+    ASSERT_TRUE(e);
+    EXPECT_TRUE(contains(e->expected(), "\"mesh\"")) << e->what();
+}
+
+TEST_F(ArchConfigFiles, UnknownRouting) {
+    json doc = good();
+    doc["package"]["routing"] = "adaptive";
+    expect_bad(doc, "/package/routing");
+}
+
+TEST_F(ArchConfigFiles, ZeroPipelineCycles) {
+    json doc = good();
+    doc["package"]["router"]["pipeline_cycles"] = 0;
+    auto e = expect_bad(doc, "/package/router/pipeline_cycles");
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->found(), "number 0");
+}
+
+TEST_F(ArchConfigFiles, FractionalPes) {
+    json doc = good();
+    doc["chiplet"] = {{"preset", "small-test"}, {"pes", 2.5}};
+    expect_bad(doc, "/chiplet/pes");
+}
+
+TEST_F(ArchConfigFiles, MissingRows) {
+    json doc = good();
+    doc["package"].erase("rows");
+    expect_bad(doc, "/package");
+}
+
+TEST_F(ArchConfigFiles, MissingName) {
+    json doc = good();
+    doc.erase("name");
+    expect_bad(doc, "/");
+}
+
+TEST_F(ArchConfigFiles, RootIsNotAnObject) {
+    expect_bad(write("array.json", "[1, 2, 3]\n"), "/");
+}
+
+TEST_F(ArchConfigFiles, SyntaxErrorReportsTheLine) {
+    // Line 1 comment, 2 "{", 3 name, 4 chiplet, 5 "package": {, 6 rows, 7 "cols": 2 "link"
+    // (missing comma) -> line 7.
+    const std::string text =
+        "// a config with a missing comma\n"
+        "{\n"
+        "  \"name\": \"broken\",\n"
+        "  \"chiplet\": \"small-test\",\n"
+        "  \"package\": {\n"
+        "    \"rows\": 2,\n"
+        "    \"cols\": 2 \"link\": \"grs-organic\"\n"
+        "  },\n"
+        "  \"memories\": []\n"
+        "}\n";
+    auto e = expect_bad(write("syntax.json", text), "line 7");
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->expected(), "valid JSON");
+}
+
+}  // namespace
+}  // namespace mcmsim

@@ -62,17 +62,6 @@ void read_link_fields(JsonObject& o, LinkConfig& l) {
     o.finish();
 }
 
-void read_dram_fields(JsonObject& o, DramConfig& d) {
-    o.allow("source");
-    d.channels = o.integer_in("channels", d.channels, 1, 1024);
-    d.channel_bandwidth_gbps = o.positive("channel_bandwidth_gbps", d.channel_bandwidth_gbps);
-    d.access_latency_ns = o.non_negative("access_latency_ns", d.access_latency_ns);
-    d.energy_pj_per_bit = o.non_negative("energy_pj_per_bit", d.energy_pj_per_bit);
-    d.interleave_bytes = o.integer_in("interleave_bytes", d.interleave_bytes, 1, kIntMax);
-    d.capacity_bytes = o.integer_in("capacity_bytes", d.capacity_bytes, 1, kIntMax);
-    o.finish();
-}
-
 /// A preset reference: a bare name, or an object with an optional "preset" plus overrides.
 template <typename Config, typename ReadFields>
 Config read_with_preset(const JsonNode& node, const std::string& arch_file, const std::string& kind,

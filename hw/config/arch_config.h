@@ -7,6 +7,8 @@
 //   "dram": "hbm2"                -> configs/dram/hbm2.json
 // Every field has a documented unit in its name; defaults are filled in on load so that
 // `mcmsim config --dump` shows exactly what a simulation uses. Pure C++.
+#include "hw/dram/dram_config.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -47,18 +49,6 @@ struct RouterConfig {
     double latency_ns() const { return static_cast<double>(pipeline_cycles) / clock_ghz; }
 };
 
-/// A DRAM device model (thin: channels with bandwidth and a fixed access latency).
-struct DramConfig {
-    std::string preset;
-    std::int64_t channels = 8;
-    double channel_bandwidth_gbps = 32;  ///< GB/s per channel
-    double access_latency_ns = 30;       ///< closed-row read latency at the controller
-    double energy_pj_per_bit = 3.9;      ///< device + I/O energy per bit transferred
-    std::int64_t interleave_bytes = 256; ///< bytes per channel before moving to the next
-    std::int64_t capacity_bytes = 8LL << 30;
-    double bandwidth_gbps() const { return channel_bandwidth_gbps * static_cast<double>(channels); }
-};
-
 /// One memory interface on the package, attached to a router.
 struct MemoryConfig {
     std::string name;
@@ -67,6 +57,7 @@ struct MemoryConfig {
     double phy_bandwidth_gbps = 0;  ///< link between memory and its router; 0 -> the DRAM's bandwidth
     double phy_latency_ns = 2;
     double phy_energy_pj_per_bit = 0;  ///< counted as d2d energy
+    double phy_bandwidth() const { return phy_bandwidth_gbps > 0 ? phy_bandwidth_gbps : dram.bandwidth_gbps(); }
 };
 
 struct PackageConfig {

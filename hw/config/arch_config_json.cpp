@@ -33,16 +33,8 @@ nlohmann::json arch_to_json(const ArchConfig& a) {
                     {"max_packet_bytes", p.max_packet_bytes}};
     json memories = json::array();
     for (const auto& m : a.memories) {
-        const auto& d = m.dram;
         memories.push_back({{"name", m.name},
-                            {"dram",
-                             {{"preset", d.preset},
-                              {"channels", d.channels},
-                              {"channel_bandwidth_gbps", d.channel_bandwidth_gbps},
-                              {"access_latency_ns", d.access_latency_ns},
-                              {"energy_pj_per_bit", d.energy_pj_per_bit},
-                              {"interleave_bytes", d.interleave_bytes},
-                              {"capacity_bytes", d.capacity_bytes}}},
+                            {"dram", dram_to_json(m.dram)},
                             {"attach", {{"row", m.attach_row}, {"col", m.attach_col}}},
                             {"phy_bandwidth_gbps", m.phy_bandwidth_gbps},
                             {"phy_latency_ns", m.phy_latency_ns},
@@ -54,7 +46,6 @@ nlohmann::json arch_to_json(const ArchConfig& a) {
     };
     drop_empty_preset(chiplet);
     drop_empty_preset(package["link"]);
-    for (auto& m : memories) drop_empty_preset(m["dram"]);
     return {{"name", a.name},
             {"description", a.description},
             {"chiplet", chiplet},

@@ -1,6 +1,9 @@
 #include "hw/config/json_input.h"
 
 #include <cmath>
+#include <filesystem>
+#include <functional>
+#include <set>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -16,26 +19,77 @@ std::string line_of_offset(const std::string& text, std::size_t offset) {
     return "line " + std::to_string(line);
 }
 
-std::string format_number(double v) {
-    std::ostringstream os;
-    os << v;
-    return os.str();
+/// Numbers in messages are printed as written: integers exactly, floats round-trip.
+std::string format_number(const json& v) { return v.dump(); }
+
+/// nlohmann keeps the last of two equal keys; a strict reader must refuse them instead, so
+/// the parser callback tracks the keys of every open object (and where it is, for the pointer).
+class DuplicateKeyGuard {
+public:
+    explicit DuplicateKeyGuard(const std::string& file) : file_(file) {}
+
+    bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
+        switch (event) {
+            case json::parse_event_t::object_start: frames_.push_back(Frame{false}); break;
+            case json::parse_event_t::array_start: frames_.push_back(Frame{true}); break;
+            case json::parse_event_t::key: {
+                Frame& f = frames_.back();
+                std::string key = parsed.get<std::string>();
+                if (!f.keys.insert(key).second)
+                    throw InputError(file_, pointer() + "/" + json_pointer_token(key), "each key once per object",
+                                     "duplicate key \"" + key + "\"");
+                f.key = key;
+                break;
+            }
+            case json::parse_event_t::object_end:
+            case json::parse_event_t::array_end:
+                frames_.pop_back();
+                next_element();
+                break;
+            case json::parse_event_t::value: next_element(); break;
+        }
+        return true;
+    }
+
+private:
+    struct Frame {
+        bool array;
+        std::size_t index = 0;
+        std::set<std::string> keys;
+        std::string key;
+    };
+    void next_element() {
+        if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+    }
+    std::string pointer() const {
+        std::string out;
+        for (std::size_t i = 0; i + 1 < frames_.size(); ++i)
+            out += "/" + (frames_[i].array ? std::to_string(frames_[i].index) : json_pointer_token(frames_[i].key));
+        return out;
+    }
+    const std::string& file_;
+    std::vector<Frame> frames_;
+};
+
+std::string describe_char(char c) {
+    if (c == '\n' || c == '\r') return "end of line";
+    if (static_cast<unsigned char>(c) < 0x20) return "a control character";
+    return std::string("'") + c + "'";
 }
 
 }  // namespace
 
 json parse_json_text(const std::string& text, const std::string& file) {
     try {
-        return json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/true,
+        DuplicateKeyGuard guard(file);
+        return json::parse(text, std::ref(guard), /*allow_exceptions=*/true,
                            /*ignore_comments=*/true);
     } catch (const json::parse_error& e) {
         // e.byte is 1-based and points just past the offending character.
         std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
         std::string found = "malformed JSON";
         if (offset < text.size()) {
-            found += " near '";
-            found += text[offset];
-            found += "'";
+            found += " near " + describe_char(text[offset]);
         } else {
             found += " (unexpected end of file)";
         }
@@ -44,6 +98,8 @@ json parse_json_text(const std::string& text, const std::string& file) {
 }
 
 json load_json_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw InputError(path, "", "a readable file", "a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path, "", "a readable file", "none (cannot open)");
     std::ostringstream ss;
@@ -57,7 +113,7 @@ std::string describe_json(const json& v) {
         case json::value_t::boolean: return std::string("boolean ") + (v.get<bool>() ? "true" : "false");
         case json::value_t::number_integer:
         case json::value_t::number_unsigned:
-        case json::value_t::number_float: return "number " + format_number(v.get<double>());
+        case json::value_t::number_float: return "number " + format_number(v);
         case json::value_t::string: {
             std::string s = v.get<std::string>();
             if (s.size() > 40) s = s.substr(0, 37) + "...";

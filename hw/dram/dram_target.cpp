@@ -16,7 +16,8 @@ void DramTarget::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     const Tick issue = now_ticks() + delay.value();
     const std::uint64_t addr = gp.get_address();
     const std::int64_t len = gp.get_data_length();
-    if (addr + static_cast<std::uint64_t>(len) > static_cast<std::uint64_t>(cfg_.capacity_bytes)) {
+    const auto capacity = static_cast<std::uint64_t>(cfg_.capacity_bytes);
+    if (addr > capacity || static_cast<std::uint64_t>(len) > capacity - addr) {
         gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# The CLI on bad input, as a user meets it.
+#
+#   bad_inputs.sh <path-to-mcmsim> <dir-of-bad-files>
+#
+# For every case mcmsim must exit with code 2 and print exactly one line on stderr that
+#  - starts with "mcmsim: error: ",
+#  - names the offending file (its basename) or option,
+#  - says what was "expected" and what was "found",
+#  - carries the JSON pointer (or "line N") of the offending value where there is one.
+# A few control runs first check that the good inputs the bad cases are built from are
+# accepted, so that each bad case fails for the intended reason only.
+# Prints "ok <name>" or "FAIL <name>: why" per case, then "N passed, M failed".
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 <path-to-mcmsim> <dir-of-bad-files>" >&2
+    exit 2
+fi
+MCMSIM=$1
+BAD=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+GOOD_ARCH=$HERE/../../configs/arch/mcm-2x2.json
+TINY=$HERE/tiny_workload.json
+
+if [ ! -x "$MCMSIM" ]; then echo "FAIL setup: $MCMSIM is not executable"; echo "0 passed, 1 failed"; exit 1; fi
+if [ ! -d "$BAD" ]; then echo "FAIL setup: $BAD is not a directory"; echo "0 passed, 1 failed"; exit 1; fi
+if [ ! -f "$GOOD_ARCH" ]; then echo "FAIL setup: no $GOOD_ARCH"; echo "0 passed, 1 failed"; exit 1; fi
+if [ ! -f "$TINY" ]; then echo "FAIL setup: no $TINY"; echo "0 passed, 1 failed"; exit 1; fi
+
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=DISABLE
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/mcmsim-bad-inputs.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+# A hung simulator must not hang the test suite.
+TIMEOUT=()
+if command -v timeout >/dev/null 2>&1; then TIMEOUT=(timeout 120); fi
+
+passed=0
+failed=0
+
+pass() { echo "ok $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+
+# run_mcmsim ARGS...: runs mcmsim, sets RC, OUT_FILE, ERR_FILE.
+run_mcmsim() {
+    OUT_FILE=$TMP/stdout
+    ERR_FILE=$TMP/stderr
+    "${TIMEOUT[@]}" "$MCMSIM" "$@" >"$OUT_FILE" 2>"$ERR_FILE" </dev/null
+    RC=$?
+}
+
+# expect_ok NAME -- ARGS...: a control run that must succeed.
+expect_ok() {
+    local name=$1
+    shift 2
+    run_mcmsim "$@"
+    if [ "$RC" -ne 0 ]; then
+        fail "$name" "exit code $RC, expected 0; stderr: $(head -c 400 "$ERR_FILE" | tr '\n' ' ')"
+        return
+    fi
+    pass "$name"
+}
+
+# expect_error NAME NEEDLE... -- ARGS...: mcmsim ARGS must fail as described above and its
+# error line must contain every NEEDLE (file basename, JSON pointer, ...).
+expect_error() {
+    local name=$1
+    shift
+    local needles=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+        needles+=("$1")
+        shift
+    done
+    if [ $# -eq 0 ]; then fail "$name" "test script error: no -- before the command"; return; fi
+    shift
+    run_mcmsim "$@"
+
+    if [ "$RC" -ne 2 ]; then
+        fail "$name" "exit code $RC, expected 2; stderr: $(head -c 400 "$ERR_FILE" | tr '\n' ' ')"
+        return
+    fi
+    # Exactly one line: one newline character, and it is the last byte.
+    local newlines
+    newlines=$(tr -cd '\n' <"$ERR_FILE" | wc -c)
+    if [ "$newlines" -ne 1 ] || [ "$(tail -c 1 "$ERR_FILE" | od -An -c | tr -d ' ')" != '\n' ]; then
+        fail "$name" "stderr is not exactly one line ($newlines newlines): $(head -c 400 "$ERR_FILE" | tr '\n' '|')"
+        return
+    fi
+    local line
+    line=$(head -n 1 "$ERR_FILE")
+    case $line in
+        "mcmsim: error: "*) ;;
+        *) fail "$name" "line does not start with 'mcmsim: error: ': $line"; return ;;
+    esac
+    local word
+    for word in expected found; do
+        case $line in
+            *"$word"*) ;;
+            *) fail "$name" "line lacks '$word': $line"; return ;;
+        esac
+    done
+    local n
+    for n in "${needles[@]}"; do
+        case $line in
+            *"$n"*) ;;
+            *) fail "$name" "line lacks '$n': $line"; return ;;
+        esac
+    done
+    pass "$name"
+}
+
+# ---- controls: the good inputs the bad cases are variations of --------------------------
+
+cat >"$TMP/good_plan.json" <<'EOF'
+// The valid plan the bad plans in the bad-file directory are hand-edited from.
+{
+  "format": "mcmsim-plan", "version": 1,
+  "arch": "mcm-2x2", "workload": "hand", "optimizer": "hand", "seed": 1,
+  "chiplets": 4, "memories": 1,
+  "layers": [
+    { "name": "l0", "macs": 4096, "ops": [
+      { "id": 0, "chiplet": 0, "kind": "dram_read", "bytes": 256, "memory": 0, "address": 0 },
+      { "id": 1, "chiplet": 0, "kind": "compute", "deps": [0], "macs": 4096, "sram_bytes": 512, "tile": "all" },
+      { "id": 2, "chiplet": 0, "kind": "send", "deps": [1], "bytes": 128, "flow": 0, "to": 1 },
+      { "id": 3, "chiplet": 1, "kind": "recv", "bytes": 128, "flow": 0, "from": 0 },
+      { "id": 4, "chiplet": 1, "kind": "dram_write", "deps": [3], "bytes": 128, "memory": 0, "address": 4096 }
+    ] }
+  ]
+}
+EOF
+
+expect_ok control-config -- config --arch "$GOOD_ARCH"
+expect_ok control-map-tiny-workload -- map --arch "$GOOD_ARCH" --workload "$TINY" --out "$TMP/tiny_plan.json"
+expect_ok control-estimate-good-plan -- estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --out "$TMP/out" -q
+expect_ok control-simulate-good-plan -- simulate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --out "$TMP/out" -q
+
+# ---- arch configs ------------------------------------------------------------------------
+
+arch_case() {  # arch_case NAME FILE NEEDLE...
+    local name=$1 file=$2
+    shift 2
+    expect_error "$name" "$file" "$@" -- config --arch "$BAD/$file"
+}
+arch_case arch-misspelt-key arch_misspelt_key.json "/package/link/bandwith_gbps" 'unknown key "bandwith_gbps"'
+arch_case arch-negative-bandwidth arch_negative_bandwidth.json "/package/link/bandwidth_gbps" "positive" "-64"
+arch_case arch-wrong-type arch_wrong_type.json "/package/rows" "integer" 'string "six"'
+arch_case arch-unknown-preset arch_unknown_preset.json "/memories/0/dram" '"hbm9"' "hbm2"
+arch_case arch-truncated arch_truncated.json "line 8" "valid JSON"
+arch_case arch-attach-out-of-range arch_attach_out_of_range.json "/memories/0/attach/row" "[0, 1]" "number 2"
+arch_case arch-duplicate-memory arch_duplicate_memory.json "/memories/1/name" '"hbm0"'
+arch_case arch-unknown-topology arch_unknown_topology.json "/package/topology" '"mesh"' '"torus"'
+arch_case arch-missing-memories arch_missing_memories.json "/memories" "memory"
+expect_error arch-missing-file no_such_arch.json -- config --arch "$BAD/no_such_arch.json"
+
+# ---- workloads ---------------------------------------------------------------------------
+
+workload_case() {  # workload_case NAME FILE NEEDLE...
+    local name=$1 file=$2
+    shift 2
+    expect_error "$name" "$file" "$@" -- map --arch "$GOOD_ARCH" --workload "$BAD/$file" --out "$TMP/x.json"
+}
+workload_case workload-unknown-key workload_unknown_key.json "/layers/1/strides" 'unknown key "strides"'
+workload_case workload-channel-mismatch workload_channel_mismatch.json "/layers/1/c" "c = 16" "found 8"
+workload_case workload-zero-stride workload_zero_stride.json "/layers/1/stride" "number 0"
+expect_error workload-unknown-zoo-model resnet9000 "resnet50" -- \
+    map --arch "$GOOD_ARCH" --workload resnet9000 --out "$TMP/x.json"
+expect_error workload-missing-file no_such_workload.json -- \
+    map --arch "$GOOD_ARCH" --workload "$BAD/no_such_workload.json" --out "$TMP/x.json"
+expect_error map-unknown-optimizer "--optimizer" '"genetic"' "uniform" -- \
+    map --arch "$GOOD_ARCH" --workload "$TINY" --optimizer genetic --out "$TMP/x.json"
+
+# ---- plans: each through simulate and estimate -------------------------------------------
+
+plan_case() {  # plan_case NAME FILE NEEDLE...
+    local name=$1 file=$2 cmd
+    shift 2
+    for cmd in simulate estimate; do
+        expect_error "$name-$cmd" "$file" "$@" -- \
+            "$cmd" --arch "$GOOD_ARCH" --plan "$BAD/$file" --out "$TMP/out" -q
+    done
+}
+plan_case plan-wrong-version plan_wrong_version.json "/version" "version 1" "number 2"
+plan_case plan-dep-on-later-op plan_dep_on_later_op.json "/layers/0/ops/1/deps/1" "op 2"
+plan_case plan-send-without-recv plan_send_without_recv.json "/layers/0/ops/2" "recv" "flow 0"
+plan_case plan-chiplet-count plan_chiplet_count.json "/chiplets" "4 chiplets" "found 2"
+plan_case plan-missing-file no_such_plan.json "cannot open"
+
+# ---- the command line --------------------------------------------------------------------
+
+expect_error cli-unknown-option "--frobnicate" "command line" -- config --arch "$GOOD_ARCH" --frobnicate
+expect_error cli-missing-arch-option "--arch" -- simulate --plan "$TMP/good_plan.json" --out "$TMP/out" -q
+expect_error cli-unknown-command '"frobnicate"' -- frobnicate
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

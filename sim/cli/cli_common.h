@@ -39,5 +39,9 @@ int cmd_map(const std::vector<std::string>& args);
 int cmd_simulate(const std::vector<std::string>& args);
 int cmd_estimate(const std::vector<std::string>& args);
 int cmd_config(const std::vector<std::string>& args);
+int cmd_dram(const std::vector<std::string>& args);
+int cmd_noc(const std::vector<std::string>& args);
+int cmd_workload(const std::vector<std::string>& args);
+int cmd_validate(const std::vector<std::string>& args);
 
 }  // namespace mcmsim::cli

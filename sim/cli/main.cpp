@@ -31,6 +31,18 @@ int sc_main(int argc, char** argv) {
     std::map<std::string, int (*)(const std::vector<std::string>&)> commands = {
         {"run", cmd_run}, {"map", cmd_map}, {"simulate", cmd_simulate},
         {"estimate", cmd_estimate}, {"config", cmd_config}};
+#ifdef MCMSIM_HAVE_CMD_DRAM
+    commands["dram"] = cmd_dram;
+#endif
+#ifdef MCMSIM_HAVE_CMD_NOC
+    commands["noc"] = cmd_noc;
+#endif
+#ifdef MCMSIM_HAVE_CMD_WORKLOAD
+    commands["workload"] = cmd_workload;
+#endif
+#ifdef MCMSIM_HAVE_CMD_VALIDATE
+    commands["validate"] = cmd_validate;
+#endif
     if (argc < 2) {
         std::cerr << kUsage;
         return kExitBadInput;
@@ -42,8 +54,9 @@ int sc_main(int argc, char** argv) {
     }
     auto it = commands.find(cmd);
     if (it == commands.end()) {
-        std::cerr << "mcmsim: error: expected a command (run, map, simulate, estimate, config), found \"" << cmd
-                  << "\"\n";
+        std::string known;
+        for (const auto& kv : commands) known += (known.empty() ? "" : ", ") + kv.first;
+        std::cerr << "mcmsim: error: command line: expected a command (" << known << "), found \"" << cmd << "\"\n";
         return kExitBadInput;
     }
     std::vector<std::string> args(argv + 2, argv + argc);

@@ -1,0 +1,66 @@
+#include "hw/config/package_config.h"
+
+#include "hw/config/presets.h"
+
+namespace mcmsim {
+
+void read_link_fields(JsonObject& o, LinkConfig& l) {
+    o.allow("source");
+    l.bandwidth_gbps = o.positive("bandwidth_gbps", l.bandwidth_gbps);
+    l.latency_ns = o.non_negative("latency_ns", l.latency_ns);
+    l.energy_pj_per_bit = o.non_negative("energy_pj_per_bit", l.energy_pj_per_bit);
+    o.finish();
+}
+
+namespace {
+
+void read_router(JsonObject o, RouterConfig& r) {
+    o.allow("source");
+    r.clock_ghz = o.positive("clock_ghz", r.clock_ghz);
+    r.pipeline_cycles = o.integer_in("pipeline_cycles", r.pipeline_cycles, 1, 64);
+    r.flit_bytes = o.integer_in("flit_bytes", r.flit_bytes, 1, 4096);
+    r.energy_pj_per_flit = o.non_negative("energy_pj_per_flit", r.energy_pj_per_flit);
+    o.finish();
+}
+
+}  // namespace
+
+PackageConfig read_package(JsonObject o, const std::string& arch_file) {
+    PackageConfig p;
+    o.allow("source");
+    p.rows = static_cast<int>(o.required("rows").integer_in(1, 64));
+    p.cols = static_cast<int>(o.required("cols").integer_in(1, 64));
+    if (auto t = o.optional("topology")) p.topology = t->one_of({"mesh"});
+    if (auto r = o.optional("routing")) p.routing = r->one_of({"xy", "yx"});
+    if (auto l = o.optional("link"))
+        p.link = read_with_preset<LinkConfig>(*l, arch_file, "links", read_link_fields);
+    if (auto r = o.optional("router")) read_router(r->object(), p.router);
+    p.max_packet_bytes = o.integer_in("max_packet_bytes", p.max_packet_bytes, 1, 1 << 20);
+    o.finish();
+    return p;
+}
+
+
+nlohmann::json package_to_json(const PackageConfig& p) {
+    using nlohmann::json;
+    json package = {{"rows", p.rows},
+                    {"cols", p.cols},
+                    {"topology", p.topology},
+                    {"routing", p.routing},
+                    {"link",
+                     {{"preset", p.link.preset},
+                      {"bandwidth_gbps", p.link.bandwidth_gbps},
+                      {"latency_ns", p.link.latency_ns},
+                      {"energy_pj_per_bit", p.link.energy_pj_per_bit}}},
+                    {"router",
+                     {{"clock_ghz", p.router.clock_ghz},
+                      {"pipeline_cycles", p.router.pipeline_cycles},
+                      {"flit_bytes", p.router.flit_bytes},
+                      {"energy_pj_per_flit", p.router.energy_pj_per_flit}}},
+                    {"max_packet_bytes", p.max_packet_bytes}};
+    // A preset name is only informative: the fields already hold its values.
+    if (p.link.preset.empty()) package["link"].erase("preset");
+    return package;
+}
+
+}  // namespace mcmsim

@@ -1,0 +1,44 @@
+#pragma once
+// Package-network configuration: topology, routing, routers and die-to-die links.
+#include "hw/config/json_input.h"
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace mcmsim {
+
+/// A die-to-die package link, per direction.
+struct LinkConfig {
+    std::string preset;
+    double bandwidth_gbps = 25;   ///< GB/s per direction
+    double latency_ns = 2;        ///< PHY + adapter + flight, head flit
+    double energy_pj_per_bit = 0.5;
+};
+
+/// The router inside each chiplet that joins it to the package network.
+struct RouterConfig {
+    double clock_ghz = 1.0;
+    std::int64_t pipeline_cycles = 4;  ///< RC, VA, SA, ST
+    std::int64_t flit_bytes = 32;
+    double energy_pj_per_flit = 1.0;
+    double latency_ns() const { return static_cast<double>(pipeline_cycles) / clock_ghz; }
+};
+
+struct PackageConfig {
+    int rows = 1, cols = 1;
+    std::string topology = "mesh";
+    std::string routing = "xy";
+    LinkConfig link;
+    RouterConfig router;
+    std::int64_t max_packet_bytes = 1024;  ///< messages are split into packets of at most this
+};
+
+/// Reads a link preset or override object into `l` (absent fields keep their value).
+void read_link_fields(JsonObject& o, LinkConfig& l);
+/// Reads the arch config's "package" object; link presets resolve relative to `arch_file`.
+PackageConfig read_package(JsonObject o, const std::string& arch_file);
+nlohmann::json package_to_json(const PackageConfig& p);
+
+}  // namespace mcmsim

@@ -8,7 +8,7 @@ packages=(
   libsystemc-dev
   nlohmann-json3-dev
   libboost-dev libboost-program-options-dev
-  libgtest-dev googletest
+  libgtest-dev googletest libbenchmark-dev
 )
 
 missing=()

@@ -165,7 +165,7 @@ private:
         std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
         for (std::size_t i = 0; i < n; ++i)
             if (pending[i] == 0) pq.push({0.0, i});
-        std::vector<double> compute_free(static_cast<std::size_t>(plan_.chiplets), 0.0);
+        std::vector<double> compute_free(static_cast<std::size_t>(std::max(plan_.chiplets, 0)), 0.0);
         est_.ops.assign(n, OpTimes{});
         std::size_t done = 0;
         while (!pq.empty()) {

@@ -30,8 +30,8 @@ public:
 
     bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
         switch (event) {
-            case json::parse_event_t::object_start: frames_.push_back(Frame{false}); break;
-            case json::parse_event_t::array_start: frames_.push_back(Frame{true}); break;
+            case json::parse_event_t::object_start: frames_.emplace_back(false); break;
+            case json::parse_event_t::array_start: frames_.emplace_back(true); break;
             case json::parse_event_t::key: {
                 Frame& f = frames_.back();
                 std::string key = parsed.get<std::string>();
@@ -53,6 +53,7 @@ public:
 
 private:
     struct Frame {
+        explicit Frame(bool is_array) : array(is_array) {}
         bool array;
         std::size_t index = 0;
         std::set<std::string> keys;

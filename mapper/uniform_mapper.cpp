@@ -157,6 +157,7 @@ Plan map_uniform(const ArchConfig& arch, const Workload& w, std::uint64_t seed) 
             std::int64_t k0 = 0;
             for (int i = 0; i < c; ++i) k0 += shares[static_cast<std::size_t>(i)];
             cp.tile = "k[" + std::to_string(k0) + ":" + std::to_string(k0 + k) + ")";
+            cp.shape = TileShape{L.n, k, L.c / L.groups, L.p, L.q, L.r, L.s, L.stride};
             compute_op[l][c] = cp.id;
             if (is_output[l]) {
                 PlanOp& out = b.add(layer, c, OpKind::DramWrite, {cp.id});

@@ -356,3 +356,33 @@ TEST(TraceWriter, OutputIsDeterministic) {
 
 }  // namespace
 }  // namespace mcmsim
+
+namespace mcmsim {
+namespace {
+
+// A compute op may carry the shape of its work (for PE-array timing) and element-wise
+// vector work; both survive a round trip, and a shape must multiply out to the op's MACs.
+TEST(Plan, ShapeAndVectorOpsRoundTrip) {
+    Plan plan = sample_plan();
+    PlanOp& mm = plan.layers[0].ops[1];
+    mm.shape = TileShape{1, 10, 10, 2, 5, 1, 1, 1};  // 1*10*10*2*5 = 1000 = mm.macs
+    mm.vector_ops = 640;
+    const json doc = plan_to_json(plan);
+    const Plan back = plan_from_json(doc, "mem.json");
+    EXPECT_EQ(back.layers[0].ops[1].shape.macs(), 1000);
+    EXPECT_EQ(back.layers[0].ops[1].shape.q, 5);
+    EXPECT_EQ(back.layers[0].ops[1].vector_ops, 640);
+    EXPECT_EQ(plan_to_json(back), doc);
+}
+
+TEST(PlanErrors, ShapeDisagreesWithMacs) {
+    Plan plan = sample_plan();
+    plan.layers[0].ops[1].shape = TileShape{1, 10, 10, 2, 4, 1, 1, 1};  // 800 != 1000
+    EXPECT_TRUE(names(error_of(plan), "/layers/0/ops/1/shape", {"800", "1000", "op 2"}));
+    json doc = plan_to_json(sample_plan());
+    op_at(doc, 0, 1)["shape"] = {{"n", 1}, {"k", 10}, {"c", 10}, {"p", 2}, {"q", 5}, {"r", 1}, {"s", 1}};
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/1/shape", {"\"stride\""}));
+}
+
+}  // namespace
+}  // namespace mcmsim

@@ -17,6 +17,16 @@ enum class OpKind { Compute, Send, Recv, DramRead, DramWrite };
 
 const char* to_string(OpKind kind);
 
+/// The shape of a compute op's work, a slice of its layer (convolution naming; a fully
+/// connected layer has p = q = r = s = 1). Lets a chiplet model time the op on its PE array.
+/// `c` counts the input channels one output channel reads (c / groups of the layer).
+/// All zero when the op only gives a MAC count.
+struct TileShape {
+    std::int64_t n = 0, k = 0, c = 0, p = 0, q = 0, r = 0, s = 0, stride = 1;
+    bool empty() const { return k == 0; }
+    std::int64_t macs() const { return n * k * c * p * q * r * s; }
+};
+
 struct PlanOp {
     std::int64_t id = 0;      ///< unique, increasing in file order
     int chiplet = 0;          ///< chiplet that executes the op
@@ -27,6 +37,8 @@ struct PlanOp {
     std::int64_t macs = 0;
     std::int64_t sram_bytes = 0;  ///< bytes read and written in on-chip buffers
     std::string tile;             ///< human-readable tile description, e.g. "k[0:64)"
+    TileShape shape;              ///< optional: the work's shape (macs must equal shape.macs())
+    std::int64_t vector_ops = 0;  ///< element-wise operations (pooling, adds, softmax, ...)
 
     // send / recv / dram
     std::int64_t bytes = 0;

@@ -9,7 +9,10 @@
 //   }
 //   op: {"id": int, "chiplet": int, "kind": str, "deps": [id, ...]   (omitted when empty)
 //        plus, depending on "kind":
-//          "compute":    "macs" (int >= 0), "sram_bytes" (int >= 0), "tile" (str, optional)
+//          "compute":    "macs" (int >= 0), "sram_bytes" (int >= 0), "tile" (str, optional),
+//                        "shape" (optional {"n","k","c","p","q","r","s","stride"}: the work's
+//                        dimensions, c per group; its product must equal macs),
+//                        "vector_ops" (optional int >= 0: element-wise operations)
 //          "send":       "bytes" (> 0), "flow" (>= 0), "to" (chiplet),
 //                        "route" (optional non-empty array of router ids)
 //          "recv":       "bytes" (> 0), "flow" (>= 0), "from" (chiplet)
@@ -66,6 +69,10 @@ json op_to_json(const PlanOp& op) {
             o["macs"] = op.macs;
             o["sram_bytes"] = op.sram_bytes;
             if (!op.tile.empty()) o["tile"] = op.tile;
+            if (!op.shape.empty())
+                o["shape"] = {{"n", op.shape.n}, {"k", op.shape.k}, {"c", op.shape.c}, {"p", op.shape.p},
+                              {"q", op.shape.q}, {"r", op.shape.r}, {"s", op.shape.s}, {"stride", op.shape.stride}};
+            if (op.vector_ops != 0) o["vector_ops"] = op.vector_ops;
             break;
         case OpKind::Send:
             o["bytes"] = op.bytes;
@@ -156,6 +163,19 @@ void read_op_body(JsonObject& o, PlanOp& op) {
             op.macs = o.required("macs").integer_in(0, kMaxI64);
             op.sram_bytes = o.required("sram_bytes").integer_in(0, kMaxI64);
             op.tile = o.string("tile", "");
+            if (auto sh = o.optional("shape")) {
+                JsonObject so = sh->object();
+                op.shape.n = so.required("n").integer_in(1, kMaxI64);
+                op.shape.k = so.required("k").integer_in(1, kMaxI64);
+                op.shape.c = so.required("c").integer_in(1, kMaxI64);
+                op.shape.p = so.required("p").integer_in(1, kMaxI64);
+                op.shape.q = so.required("q").integer_in(1, kMaxI64);
+                op.shape.r = so.required("r").integer_in(1, kMaxI64);
+                op.shape.s = so.required("s").integer_in(1, kMaxI64);
+                op.shape.stride = so.required("stride").integer_in(1, kMaxI64);
+                so.finish();
+            }
+            op.vector_ops = o.integer_in("vector_ops", 0, 0, kMaxI64);
             break;
         case OpKind::Send:
         case OpKind::Recv:

@@ -98,6 +98,10 @@ private:
                 if (op.sram_bytes < 0)
                     fail(op_pointer(r, "sram_bytes"), "non-negative SRAM bytes",
                          op_name(op) + " with " + std::to_string(op.sram_bytes) + " SRAM bytes");
+                if (!op.shape.empty() && op.shape.macs() != op.macs)
+                    fail(op_pointer(r, "shape"), "a shape whose product equals the op's MACs",
+                         op_name(op) + " with shape product " + std::to_string(op.shape.macs()) + " and " +
+                             std::to_string(op.macs) + " MACs");
                 break;
             case OpKind::Send:
             case OpKind::Recv:

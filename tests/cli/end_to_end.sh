@@ -62,7 +62,18 @@ sys.exit(1 if fails else 0)
 PY
 check "report.json content" "[ $? -eq 0 ]"
 
-for cmd in run map simulate estimate config; do
+"$mcmsim" validate --arch "$arch" --plan "$work/plan.json" --out "$work/val" --quiet > /dev/null
+check "validate exits 0" "[ $? -eq 0 ]"
+python3 - "$work/val/validation.json" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+ok = (len(v["layers"]) == 54 and all({"name", "analytical_ns", "simulated_ns", "error"} <= set(l) for l in v["layers"])
+      and 0 <= v["median_abs_error"] <= v["max_abs_error"] and abs(v["energy_error"]) < 1e-6)
+sys.exit(0 if ok else 1)
+PY
+check "validation.json has layers, median and max error, equal energy" "[ $? -eq 0 ]"
+
+for cmd in run map simulate estimate config validate; do
   out=$("$mcmsim" $cmd --help 2>&1)
   check "$cmd --help" "[ $? -eq 0 ] && echo \"\$out\" | grep -q 'usage: mcmsim $cmd'"
 done

@@ -17,7 +17,9 @@ void add_arch(po::options_description& o) {
 void add_workload(po::options_description& o) {
     o.add_options()("workload", po::value<std::string>(), "zoo model name (resnet50) or workload JSON file")(
         "batch", po::value<std::int64_t>(), "batch size (default: the workload's own, 1 for zoo models)")(
-        "optimizer", po::value<std::string>()->default_value("uniform"), "mapper: uniform")(
+        "optimizer", po::value<std::string>()->default_value("uniform"), "mapper: uniform, nonuniform")(
+        "split", po::value<std::string>()->default_value("k"),
+        "partition of every layer: a dimension over all chiplets (k, c, p, q, n) or ROWSxCOLS (e.g. pxk)")(
         "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers");
 }
 
@@ -29,7 +31,11 @@ void add_sim(po::options_description& o) {
 
 Plan map_from_options(const po::variables_map& vm, const ArchConfig& arch) {
     Workload w = load_workload(vm);
-    return map_workload(arch, w, vm["optimizer"].as<std::string>(), vm["seed"].as<std::uint64_t>());
+    MapOptions o;
+    o.optimizer = vm["optimizer"].as<std::string>();
+    o.seed = vm["seed"].as<std::uint64_t>();
+    o.split = vm["split"].as<std::string>();
+    return map_workload(arch, w, o);
 }
 
 /// The plan must address the package it is run on.

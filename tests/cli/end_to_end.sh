@@ -73,6 +73,21 @@ sys.exit(0 if ok else 1)
 PY
 check "validation.json has layers, median and max error, equal energy" "[ $? -eq 0 ]"
 
+# The non-uniform heuristic, chosen with the analytical model, must also win in simulation on
+# the package with HBM on one edge.
+edge=$configs/arch/mcm-4x4-organic-hbm-edge.json
+for o in uniform nonuniform; do
+  "$mcmsim" run --arch "$edge" --workload resnet50 --optimizer $o --out "$work/edge-$o" --quiet
+done
+python3 - "$work" <<'PY'
+import json, sys
+u = json.load(open(f"{sys.argv[1]}/edge-uniform/report.json"))
+n = json.load(open(f"{sys.argv[1]}/edge-nonuniform/report.json"))
+print(f"simulated EDP uniform {u['edp_j_s']:.4g}, nonuniform {n['edp_j_s']:.4g}")
+sys.exit(0 if n["edp_j_s"] < u["edp_j_s"] and n["checks"]["conservation_ok"] else 1)
+PY
+check "nonuniform beats uniform in simulation (HBM on one edge)" "[ $? -eq 0 ]"
+
 for cmd in run map simulate estimate config validate; do
   out=$("$mcmsim" $cmd --help 2>&1)
   check "$cmd --help" "[ $? -eq 0 ] && echo \"\$out\" | grep -q 'usage: mcmsim $cmd'"

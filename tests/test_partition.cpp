@@ -1,0 +1,160 @@
+// Partitions and the plans built from them: every split tiles the layer exactly, data
+// movement matches what each chiplet needs (halos, reductions), shares shift work.
+#include "hw/config/arch_config.h"
+#include "mapper/mapper.h"
+#include "mapper/partition.h"
+#include "mapper/plan_builder.h"
+#include "mapper/workload.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+using namespace mcmsim;
+
+namespace {
+
+ArchConfig arch_2x2() { return load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json"); }
+
+Layer conv(const std::string& name, std::int64_t c, std::int64_t hw, std::int64_t k, std::int64_t rs, std::int64_t stride,
+           std::int64_t pad) {
+    Layer L;
+    L.name = name;
+    L.c = c, L.h = L.w = hw, L.k = k, L.r = L.s = rs, L.stride = stride, L.pad = pad;
+    L.p = L.q = (hw + 2 * pad - rs) / stride + 1;
+    return L;
+}
+
+Workload single(const Layer& L) {
+    Workload w;
+    w.name = "one-layer";
+    w.layers = {L};
+    return w;
+}
+
+std::map<OpKind, std::int64_t> bytes_by_kind(const PlanLayer& l) {
+    std::map<OpKind, std::int64_t> m;
+    for (const auto& op : l.ops) m[op.kind] += op.kind == OpKind::Compute ? op.macs : op.bytes;
+    return m;
+}
+
+}  // namespace
+
+// Parts add up to the extent, follow the weights, and are reproducible.
+TEST(Partition, SplitRangeFollowsWeights) {
+    auto u = split_range(10, 4, {});
+    EXPECT_EQ(u[0].size() + u[1].size() + u[2].size() + u[3].size(), 10);
+    EXPECT_EQ(u[0].size(), 3);  // 2.5 each: the two largest remainders (ties: lower index) get one more
+    EXPECT_EQ(u[3].size(), 2);
+    auto w = split_range(100, 3, {1, 2, 1});
+    EXPECT_EQ(w[0].size(), 25);
+    EXPECT_EQ(w[1].size(), 50);
+    EXPECT_EQ(w[2].size(), 25);
+    EXPECT_EQ(w[2].hi, 100);
+    auto z = split_range(8, 4, {0, 1, 1, 0});
+    EXPECT_TRUE(z[0].empty());
+    EXPECT_EQ(z[1].size() + z[2].size(), 8);
+}
+
+// Whatever the split, the boxes cover the layer's MACs exactly once.
+TEST(Partition, BoxesTileTheLayer) {
+    Layer L = conv("c", 32, 14, 48, 3, 1, 1);
+    L.n = 3;
+    for (const char* split : {"k", "c", "p", "q", "n", "pxk", "kxc", "nxq"}) {
+        Partition p = parse_split(split);
+        std::int64_t macs = 0;
+        for (const auto& b : partition_layer(L, p, 2, 3))
+            if (!b.empty()) macs += b.n.size() * b.k.size() * b.c.size() * b.p.size() * b.q.size() * L.r * L.s;
+        EXPECT_EQ(macs, L.macs()) << split;
+    }
+}
+
+// A P split needs the filter halo: with a 3x3 filter (pad 1) on 16 rows split 4 ways, the
+// chiplets own rows [0,4) [4,8) [8,12) [12,16) and read rows [0,5) [3,9) [7,13) [11,16).
+TEST(Partition, RowSplitReadsHalos) {
+    Workload w;
+    w.name = "two-convs";
+    w.layers = {conv("a", 8, 16, 8, 3, 1, 1), conv("b", 8, 16, 8, 3, 1, 1)};
+    w.layers[1].inputs = {0};
+    Mapping m = uniform_mapping(w, parse_split("p"));
+    Plan plan = build_plan(arch_2x2(), w, m);
+    validate_plan(plan, "halo");
+    // Chiplet c receives its halo rows from its neighbours: 1 row from each side, 8 channels x 16 columns.
+    std::map<int, std::int64_t> received;
+    for (const auto& op : plan.layers[1].ops)
+        if (op.kind == OpKind::Recv) received[op.chiplet] += op.bytes;
+    const std::int64_t row = 8 * 16;  // channels x columns, 1 byte each
+    EXPECT_EQ(received[0], 1 * row);
+    EXPECT_EQ(received[1], 2 * row);
+    EXPECT_EQ(received[2], 2 * row);
+    EXPECT_EQ(received[3], 1 * row);
+    // Every chiplet reads all the weights (a P split replicates them).
+    std::int64_t weights = 0;
+    for (const auto& op : plan.layers[1].ops)
+        if (op.kind == OpKind::DramRead) weights += op.bytes;
+    EXPECT_EQ(weights, 4 * w.layers[1].weight_bytes());
+}
+
+// A C split of a fully connected layer (C = 64, K = 16) over 4 chiplets: each reads a quarter
+// of the weights and of the input, computes partial sums for all 16 outputs, and the group
+// reduce-scatters them: every chiplet receives 3 x 4 partial sums of 4 bytes and sums them
+// (3 x 4 additions), then owns and writes 4 outputs.
+TEST(Partition, ChannelSplitReducesPartialSums) {
+    Layer fc;
+    fc.name = "fc";
+    fc.kind = LayerKind::FullyConnected;
+    fc.c = 64, fc.k = 16;
+    Workload w = single(fc);
+    Mapping m = uniform_mapping(w, parse_split("c"));
+    Plan plan = build_plan(arch_2x2(), w, m);
+    validate_plan(plan, "c-split");
+    std::map<int, std::int64_t> recv, vector_ops, written, macs, read;
+    for (const auto& op : plan.layers[0].ops) {
+        if (op.kind == OpKind::Recv) recv[op.chiplet] += op.bytes;
+        if (op.kind == OpKind::Compute) vector_ops[op.chiplet] += op.vector_ops, macs[op.chiplet] += op.macs;
+        if (op.kind == OpKind::DramWrite) written[op.chiplet] += op.bytes;
+        if (op.kind == OpKind::DramRead) read[op.chiplet] += op.bytes;
+    }
+    for (int c = 0; c < 4; ++c) {
+        EXPECT_EQ(recv[c], 3 * 4 * kPartialSumBytes) << c;
+        EXPECT_EQ(vector_ops[c], 3 * 4) << c;
+        EXPECT_EQ(written[c], 4) << c;
+        EXPECT_EQ(macs[c], 16 * 16) << c;          // 16 outputs x 16 input channels
+        EXPECT_EQ(read[c], 16 * 16 + 16) << c;     // weights k x c, plus its 16 inputs
+    }
+}
+
+// The same FC layer split by K: no reduction, each chiplet reads its 4 x 64 weights and the
+// whole 64-byte input, and writes its 4 outputs. Total DRAM reads: weights once, input 4x.
+TEST(Partition, OutputChannelSplitNeedsNoReduction) {
+    Layer fc;
+    fc.name = "fc";
+    fc.kind = LayerKind::FullyConnected;
+    fc.c = 64, fc.k = 16;
+    Plan plan = build_plan(arch_2x2(), single(fc), uniform_mapping(single(fc), parse_split("k")));
+    auto b = bytes_by_kind(plan.layers[0]);
+    EXPECT_EQ(b[OpKind::Recv], 0);
+    EXPECT_EQ(b[OpKind::DramRead], 64 * 16 + 4 * 64);
+    EXPECT_EQ(b[OpKind::DramWrite], 16);
+    EXPECT_EQ(b[OpKind::Compute], 64 * 16);
+}
+
+// Residual joins with identical ownership send the summed slice once (ResNet-50, K split):
+// the first block's conv1 receives conv1's output after max-pooling, 56 x 56 x 64 bytes in all,
+// minus each chiplet's own slice.
+TEST(Partition, PoolingBetweenLayersScalesTheTransfer) {
+    Workload w = zoo_workload("resnet50", 1);
+    Plan plan = build_plan(arch_2x2(), w, uniform_mapping(w, parse_split("k")));
+    std::int64_t moved = 0;
+    for (const auto& op : plan.layers[1].ops)
+        if (op.kind == OpKind::Recv) moved += op.bytes;
+    // Each of 4 chiplets receives the 3/4 of the 64 channels it does not own.
+    EXPECT_EQ(moved, 4 * (64 - 16) * 56 * 56);
+}
+
+// Bad --split values are input errors naming the option.
+TEST(Partition, BadSplitIsAnInputError) {
+    EXPECT_THROW(parse_split("z"), InputError);
+    EXPECT_THROW(parse_split("kxk"), InputError);
+    EXPECT_THROW(parse_split("k-p"), InputError);
+}

@@ -8,7 +8,15 @@
 //       "bytes_per_element": 1 },                    // optional, default 1
 //     { "name": "fc", "kind": "fc", "c": 16384, "k": 10, "inputs": ["c1"] } ] }
 //
-// An fc layer takes only "c" (in features) and "k" (out features). p and q are derived.
+// An fc layer takes "c" (in features), "k" (out features) and optional "m" (rows per batch
+// item, default 1: a transformer's token count). p and q are derived.
+// A matmul layer (both operands activations, see workload.h) takes "m", "c" (the reduction
+// length K), "k" (columns N) and optional "heads" (default 1); "inputs" lists the producers of
+// A then B:  { "name": "qk", "kind": "matmul", "heads": 12, "m": 197, "c": 64, "k": 197,
+//              "inputs": ["qkv", "qkv"] }
+// A vector layer takes "op", "c", "h", "w", optional "operands" (default 1); "maxpool" and
+// "avgpool" also take "r", "s", "stride", "pad" and derive p and q; other ops keep the shape:
+//            { "name": "sm", "kind": "vector", "op": "softmax", "c": 12, "h": 197, "w": 197 }
 #include "hw/config/json_input.h"
 #include "mapper/workload.h"
 
@@ -50,20 +58,36 @@ Layer read_layer(const JsonNode& node, std::size_t index, std::int64_t batch,
     Layer l;
     l.n = batch;
     l.name = obj.required("name").string();
-    l.kind = obj.required("kind").one_of({"conv", "fc"}) == "fc" ? LayerKind::FullyConnected
-                                                                  : LayerKind::Conv;
+    const std::string kind = obj.required("kind").one_of({"conv", "fc", "matmul", "vector"});
+    l.kind = kind == "fc"       ? LayerKind::FullyConnected
+             : kind == "matmul" ? LayerKind::MatMul
+             : kind == "vector" ? LayerKind::Vector
+                                : LayerKind::Conv;
+    if (l.kind == LayerKind::Vector) {
+        l.op = obj.required("op").string();
+        l.operands = obj.integer_in("operands", 1, 1, 64);
+    }
+    if (l.kind == LayerKind::MatMul) l.heads = obj.integer_in("heads", 1, 1, kMaxDim);
     l.c = obj.required("c").integer_in(1, kMaxDim);
-    l.k = obj.required("k").integer_in(1, kMaxDim);
-    if (l.kind == LayerKind::Conv) {
+    l.k = l.kind == LayerKind::Vector ? l.c : obj.required("k").integer_in(1, kMaxDim);
+    const bool window = l.op == "maxpool" || l.op == "avgpool";
+    if (l.kind == LayerKind::Conv || l.kind == LayerKind::Vector) {
         l.h = obj.required("h").integer_in(1, kMaxDim);
         l.w = obj.required("w").integer_in(1, kMaxDim);
+    }
+    if (l.kind == LayerKind::Conv || window) {
         l.r = obj.required("r").integer_in(1, kMaxDim);
         l.s = obj.required("s").integer_in(1, kMaxDim);
         l.stride = obj.integer_in("stride", 1, 1, kMaxDim);
         l.pad = obj.integer_in("pad", 0, 0, kMaxDim);
-        l.groups = obj.integer_in("groups", 1, 1, kMaxDim);
+        if (l.kind == LayerKind::Conv) l.groups = obj.integer_in("groups", 1, 1, kMaxDim);
         l.p = out_size(l.h, l.pad, l.r, l.stride);
         l.q = out_size(l.w, l.pad, l.s, l.stride);
+    } else if (l.kind == LayerKind::Vector) {
+        l.p = l.h;
+        l.q = l.w;
+    } else {
+        l.h = l.p = obj.integer_in("m", 1, 1, kMaxDim);
     }
     if (auto inputs = obj.optional("inputs")) {
         for (const JsonNode& ref : inputs->array()) l.inputs.push_back(read_input_ref(ref, index, names));

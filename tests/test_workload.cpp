@@ -156,8 +156,8 @@ TEST(ResNet50, GraphInputs) {
 
 TEST(Zoo, NamesAndUnknown) {
     const auto names = zoo_names();
-    ASSERT_EQ(names.size(), 1u);
-    EXPECT_EQ(names[0], "resnet50");
+    EXPECT_EQ(names, (std::vector<std::string>{"resnet50", "vgg16", "mobilenet_v2", "vit_b16", "gpt2_prefill",
+                                               "gpt2_decode"}));
     try {
         zoo_workload("vgg99", 1);
         ADD_FAILURE() << "no InputError";
@@ -167,6 +167,8 @@ TEST(Zoo, NamesAndUnknown) {
     }
     EXPECT_STREQ(to_string(LayerKind::Conv), "conv");
     EXPECT_STREQ(to_string(LayerKind::FullyConnected), "fc");
+    EXPECT_STREQ(to_string(LayerKind::MatMul), "matmul");
+    EXPECT_STREQ(to_string(LayerKind::Vector), "vector");
 }
 
 TEST(Resolve, ZooFileAndUnknown) {
@@ -259,4 +261,31 @@ TEST(WorkloadJson, BadFiles) {
 
 TEST(WorkloadJson, MissingFile) {
     EXPECT_THROW(load_workload_file("/nonexistent/dir/w.json"), InputError);
+}
+
+TEST(WorkloadJson, MatmulAndVectorLayers) {
+    TempFile f("attention", R"({"name": "attn", "batch": 2, "layers": [
+        {"name": "qkv", "kind": "fc", "m": 197, "c": 768, "k": 2304},
+        {"name": "qk", "kind": "matmul", "heads": 12, "m": 197, "c": 64, "k": 197, "inputs": ["qkv", "qkv"]},
+        {"name": "sm", "kind": "vector", "op": "softmax", "c": 12, "h": 197, "w": 197},
+        {"name": "av", "kind": "matmul", "heads": 12, "m": 197, "c": 197, "k": 64, "inputs": ["sm", "qkv"]},
+        {"name": "pool", "kind": "vector", "op": "maxpool", "c": 12, "h": 64, "w": 197, "r": 2, "s": 1,
+         "stride": 2, "inputs": ["av"]}]})");
+    const Workload wl = load_workload_file(f.path());
+    ASSERT_EQ(wl.layers.size(), 5u);
+    EXPECT_EQ(wl.layers[0].macs(), 2LL * 197 * 768 * 2304);
+    EXPECT_EQ(wl.layers[1].kind, LayerKind::MatMul);
+    EXPECT_EQ(wl.layers[1].inputs, (std::vector<int>{0, 0}));
+    EXPECT_EQ(wl.layers[1].macs(), 2LL * 12 * 197 * 197 * 64);
+    EXPECT_EQ(wl.layers[1].weight_bytes(), 0);
+    EXPECT_EQ(wl.layers[2].macs(), 0);
+    EXPECT_EQ(wl.layers[2].vector_ops(), 2LL * 12 * 197 * 197 * 3);
+    EXPECT_EQ(wl.layers[3].inputs, (std::vector<int>{2, 0}));
+    EXPECT_EQ(wl.layers[4].p, 32);  // (64 - 2)/2 + 1
+    EXPECT_EQ(wl.layers[4].q, 99);  // (197 - 1)/2 + 1: one stride for both axes
+    EXPECT_EQ(wl.layers[4].vector_ops(), 2LL * 12 * 32 * 99 * 2);  // a 2×1 window per output
+    expect_bad("matmul_groups", R"({"name": "x", "layers": [
+      {"name": "a", "kind": "matmul", "m": 4, "c": 4, "k": 4, "groups": 2}]})", "/layers/0/groups");
+    expect_bad("vector_no_op", R"({"name": "x", "layers": [
+      {"name": "a", "kind": "vector", "c": 4, "h": 4, "w": 4}]})", "/layers/0");
 }

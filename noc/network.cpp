@@ -1,6 +1,7 @@
 #include "noc/network.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace mcmsim {
@@ -11,6 +12,10 @@ Network::Network(sc_core::sc_module_name name, const ArchConfig& arch, EnergyLed
             arch.package.routing == "yx" ? Routing::YX : Routing::XY),
       chiplets_(arch.chiplet_count()), flit_bytes_(arch.package.router.flit_bytes) {
     const RouterConfig& rc = arch.package.router;
+    if (rc.model == "vc") {
+        build_vc(arch, ledger);
+        return;
+    }
     Tick pipeline = ns_to_ticks(rc.latency_ns());
     for (int r = 0; r < topo_.routers(); ++r) {
         std::string rname = "router_" + std::to_string(topo_.row_of(r)) + "_" + std::to_string(topo_.col_of(r));
@@ -53,7 +58,86 @@ Link* Network::make_link(const std::string& name, const LinkParams& params, Ener
     return links_.back().get();
 }
 
+void Network::build_vc(const ArchConfig& arch, EnergyLedger& ledger) {
+    const RouterConfig& rc = arch.package.router;
+    NocConfig c;
+    c.name = arch.name;
+    c.topology = NocTopologyKind::Mesh;
+    c.rows = arch.package.rows;
+    c.cols = arch.package.cols;
+    c.routing = arch.package.routing;
+    c.router.clock_ghz = rc.clock_ghz;
+    c.router.vcs = static_cast<int>(rc.vcs);
+    c.router.buffer_depth = static_cast<int>(rc.buffer_depth);
+    c.router.flit_bits = static_cast<int>(rc.flit_bytes * 8);
+    c.router.stages = RouterStages{static_cast<int>(rc.pipeline_cycles) - 3, 1, 1, 1};
+    c.router.energy = RouterEnergy{0, 0, rc.energy_pj_per_flit, 0};
+    // Every package link is a die-to-die link: links[0] (on-die) is unused at package level.
+    NocLinkConfig on_die;
+    on_die.name = "on_die";
+    on_die.width_bits = c.router.flit_bits;
+    NocLinkConfig d2d;
+    d2d.name = arch.package.link.preset.empty() ? "d2d" : arch.package.link.preset;
+    d2d.die_to_die = true;
+    d2d.bandwidth_gbps = arch.package.link.bandwidth_gbps;
+    d2d.latency_ns = arch.package.link.latency_ns;
+    d2d.energy_pj_per_bit = arch.package.link.energy_pj_per_bit;
+    c.links = {on_die, d2d};
+    for (NocLinkConfig& l : c.links) resolve_link(l, c.router);
+    period_ps_ = c.period_ps();
+    vc_ = std::make_unique<VcNetwork>("vc", c);
+    NocTopology& topo = const_cast<NocTopology&>(vc_->topology());
+    for (NocChannel& ch : topo.mutable_channels()) ch.link_class = 1;
+    // Rewire with the D2D class (the constructor wired on-die links).
+    for (int ci = 0; ci < static_cast<int>(topo.channels().size()); ++ci) {
+        const NocChannel& ch = topo.channel(ci);
+        vc_->router(ch.src).connect_output(ch.src_port, &vc_->router(ch.dst), ch.dst_port, c.links[1], ci);
+        vc_->router(ch.dst).connect_input(ch.dst_port, &vc_->router(ch.src), ch.src_port, c.links[1].latency_cycles);
+        std::string lname = "link." + topo.channel_name(ci);
+        vc_->router(ch.src).set_link_energy(ch.src_port, &ledger.account(lname),
+                                            c.router.flit_bits * c.links[1].energy_pj_per_bit, EnergyCategory::D2d);
+    }
+    for (int r = 0; r < topo.routers(); ++r)
+        vc_->router(r).set_energy(&ledger.account("router_" + std::to_string(topo.row_of(r)) + "_" +
+                                                  std::to_string(topo.col_of(r))),
+                                  c.router.energy.per_flit());
+    vc_delivery_.net = this;
+    vc_->set_listener(&vc_delivery_);
+    for (int ch = 0; ch < chiplets_; ++ch) {
+        node_router_.push_back(ch);
+        phy_delay_.push_back(0);
+    }
+    for (const MemoryConfig& m : arch.memories) {
+        node_router_.push_back(topo.id(m.attach_row, m.attach_col));
+        phy_delay_.push_back(ns_to_ticks(m.phy_latency_ns));
+    }
+    endpoints_.assign(node_router_.size(), nullptr);
+    ni_free_.assign(node_router_.size(), 0);
+}
+
+void Network::VcDelivery::packet_ejected(const FlitPacket& fp, Cycle tail) {
+    Packet* p = fp.payload;
+    p->hops = fp.hops;
+    Tick when = static_cast<Tick>(std::llround(static_cast<double>(tail) * net->period_ps_)) + net->phy_delay_[p->dst_node];
+    net->endpoints_[p->dst_node]->arrive(p, when);
+}
+
+Tick Network::inject_vc(int src_node, int dst_node, Packet* p, Tick ready) {
+    const std::int64_t flits = std::max<std::int64_t>(1, (p->wire_bytes + flit_bytes_ - 1) / flit_bytes_);
+    const Tick start = ready + phy_delay_[src_node];
+    const auto cycle = static_cast<Cycle>(std::ceil(static_cast<double>(start) / period_ps_ - 1e-9));
+    vc_->create_packet(node_router_[src_node], node_router_[dst_node], static_cast<int>(flits), cycle, p);
+    // The sender sees its NI push one flit per cycle.
+    const Tick begin = std::max(ready, ni_free_[src_node]);
+    ni_free_[src_node] = begin + static_cast<Tick>(std::llround(static_cast<double>(flits) * period_ps_));
+    return ni_free_[src_node];
+}
+
 void Network::attach(int node, NetworkEndpoint* endpoint) {
+    if (vc_) {
+        endpoints_[node] = endpoint;
+        return;
+    }
     routers_[node_router_[node]]->attach(node, eject_[node], endpoint);
 }
 
@@ -64,6 +148,7 @@ Tick Network::inject(int src_node, int dst_node, Packet* p, Tick ready) {
     p->created = ready;
     ++injected_;
     bytes_injected_ += p->payload_bytes;
+    if (vc_) return inject_vc(src_node, dst_node, p, ready);
     Link::Transit t = inject_[src_node]->send(ready, p->wire_bytes, p->layer_energy);
     p->tail_lag = t.tail_lag;
     routers_[node_router_[src_node]]->receive(p, t.head_arrival);
@@ -77,12 +162,14 @@ void Network::delivered(Packet* p) {
 }
 
 std::int64_t Network::flit_hops() const {
+    if (vc_) return vc_->flit_hops();
     std::int64_t n = 0;
     for (const auto& r : routers_) n += r->stats().flits;
     return n;
 }
 
 std::vector<std::string> Network::busy_routers() const {
+    if (vc_) return vc_->packets_waiting() > 0 ? vc_->busy_routers() : std::vector<std::string>{};
     std::vector<std::string> out;
     for (const auto& r : routers_)
         if (r->queued() > 0) out.push_back(std::string(r->name()) + " (" + std::to_string(r->queued()) + " packets)");
@@ -90,6 +177,13 @@ std::vector<std::string> Network::busy_routers() const {
 }
 
 nlohmann::json Network::stats_json(Tick elapsed) const {
+    if (vc_) {
+        nlohmann::json j = vc_->stats_json(static_cast<Cycle>(static_cast<double>(elapsed) / period_ps_) + 1);
+        j["model"] = "vc";
+        j["packets"] = injected_;
+        j["bytes"] = bytes_injected_;
+        return j;
+    }
     nlohmann::json links = nlohmann::json::array();
     double max_util = 0;
     std::string max_link;

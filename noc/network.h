@@ -2,12 +2,22 @@
 // The package network assembled from the arch config: one router per chiplet in a mesh,
 // die-to-die links between neighbours, and memory interfaces on the routers they attach to.
 // Endpoints (chiplets, memories) inject packets here and are handed their arrivals.
+//
+// Two router models behind the same API (package.router.model):
+//  "packet" (default): packet-level routers and links (router.h, link.h): virtual cut-through,
+//           unbounded buffers; fast.
+//  "vc":    the flit-level VC network (vc_network.h). Packets become ceil(wire/flit) flits;
+//           package links use the D2D link config (bandwidth -> flit serialisation, PHY
+//           latency), a memory's PHY adds its latency at both ends (its bandwidth is not
+//           modelled), and inject() returns when the sender's NI has pushed the last flit at
+//           one flit per cycle (back-pressure inside the network is not seen by the sender).
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
 #include "hw/topology/mesh_topology.h"
 #include "noc/link.h"
 #include "noc/packet.h"
 #include "noc/router.h"
+#include "noc/vc_network.h"
 
 #include <systemc>
 
@@ -45,8 +55,20 @@ public:
     /// Network statistics for the report; `elapsed` scales link utilisation.
     nlohmann::json stats_json(Tick elapsed) const;
 
+    /// The flit-level network when package.router.model is "vc" (else null).
+    VcNetwork* vc_network() { return vc_.get(); }
+
 private:
     Link* make_link(const std::string& name, const LinkParams& params, EnergyAccount* energy);
+    void build_vc(const ArchConfig& arch, EnergyLedger& ledger);
+    Tick inject_vc(int src_node, int dst_node, Packet* p, Tick ready);
+
+    /// Hands packets whose tail left the VC network to their endpoints.
+    struct VcDelivery : EjectionListener {
+        Network* net = nullptr;
+        void flit_ejected(const FlitPacket&, const Flit&, Cycle) override {}
+        void packet_ejected(const FlitPacket& p, Cycle tail) override;
+    };
 
     MeshTopology topo_;
     int chiplets_;
@@ -56,6 +78,12 @@ private:
     std::vector<int> node_router_;
     std::vector<Link*> inject_, eject_;
     PacketPool pool_;
+    std::unique_ptr<VcNetwork> vc_;
+    VcDelivery vc_delivery_;
+    double period_ps_ = 1000;
+    std::vector<NetworkEndpoint*> endpoints_;
+    std::vector<Tick> ni_free_;    ///< vc: when each node's NI has pushed its queued flits
+    std::vector<Tick> phy_delay_;  ///< vc: extra latency at a node (memory PHYs)
     std::int64_t injected_ = 0, delivered_ = 0, bytes_injected_ = 0, bytes_delivered_ = 0;
 };
 

@@ -16,8 +16,11 @@ namespace {
 
 void read_router(JsonObject o, RouterConfig& r) {
     o.allow("source");
+    if (auto m = o.optional("model")) r.model = m->one_of({"packet", "vc"});
     r.clock_ghz = o.positive("clock_ghz", r.clock_ghz);
-    r.pipeline_cycles = o.integer_in("pipeline_cycles", r.pipeline_cycles, 1, 64);
+    r.pipeline_cycles = o.integer_in("pipeline_cycles", r.pipeline_cycles, r.model == "vc" ? 3 : 1, 64);
+    r.vcs = o.integer_in("vcs", r.vcs, 1, 64);
+    r.buffer_depth = o.integer_in("buffer_depth", r.buffer_depth, 1, 1024);
     r.flit_bytes = o.integer_in("flit_bytes", r.flit_bytes, 1, 4096);
     r.energy_pj_per_flit = o.non_negative("energy_pj_per_flit", r.energy_pj_per_flit);
     o.finish();
@@ -53,10 +56,13 @@ nlohmann::json package_to_json(const PackageConfig& p) {
                       {"latency_ns", p.link.latency_ns},
                       {"energy_pj_per_bit", p.link.energy_pj_per_bit}}},
                     {"router",
-                     {{"clock_ghz", p.router.clock_ghz},
+                     {{"model", p.router.model},
+                      {"clock_ghz", p.router.clock_ghz},
                       {"pipeline_cycles", p.router.pipeline_cycles},
                       {"flit_bytes", p.router.flit_bytes},
-                      {"energy_pj_per_flit", p.router.energy_pj_per_flit}}},
+                      {"energy_pj_per_flit", p.router.energy_pj_per_flit},
+                      {"vcs", p.router.vcs},
+                      {"buffer_depth", p.router.buffer_depth}}},
                     {"max_packet_bytes", p.max_packet_bytes}};
     // A preset name is only informative: the fields already hold its values.
     if (p.link.preset.empty()) package["link"].erase("preset");

@@ -20,9 +20,14 @@ struct LinkConfig {
 /// The router inside each chiplet that joins it to the package network.
 struct RouterConfig {
     double clock_ghz = 1.0;
-    std::int64_t pipeline_cycles = 4;  ///< RC, VA, SA, ST
+    std::int64_t pipeline_cycles = 4;  ///< RC, VA, SA, ST (vc: RC takes pipeline_cycles - 3)
     std::int64_t flit_bytes = 32;
     double energy_pj_per_flit = 1.0;
+    /// "packet": the fast packet-level model (virtual cut-through, unbounded buffers);
+    /// "vc": the flit-level VC router (noc/vc_router.h) with the fields below.
+    std::string model = "packet";
+    std::int64_t vcs = 8;           ///< vc model only
+    std::int64_t buffer_depth = 8;  ///< vc model only: flits per VC
     double latency_ns() const { return static_cast<double>(pipeline_cycles) / clock_ghz; }
 };
 

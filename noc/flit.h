@@ -1,0 +1,98 @@
+#pragma once
+// What moves through the VC network. A packet is cut into flits: the head carries the route,
+// body flits follow it through the VCs the head allocated, the tail releases them. Flits are
+// small values copied between ring buffers; the packet's bookkeeping lives once in a pooled
+// FlitPacket record that flits point to by index.
+#include "noc/noc_config.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mcmsim {
+
+struct Packet;  // full-system packet (noc/packet.h) riding on a flit packet, if any
+
+/// Per-packet routing state the head carries from router to router.
+struct RouteState {
+    std::int8_t dim = -1;       ///< dimension of the last hop (torus dateline bookkeeping)
+    std::uint8_t vc_class = 0;  ///< 1 once the packet crossed the dateline of its current dimension
+    std::uint8_t down = 0;      ///< up*/down*: 1 once the packet took a down link (no more ups)
+};
+
+struct FlitPacket {
+    int src = -1, dst = -1;  ///< routers (one node per router)
+    int flits = 1;
+    Cycle created = 0;        ///< enters the source queue
+    int hops = 0;             ///< router-to-router links crossed by the head
+    int next_eject = 0;       ///< index of the next flit expected at the destination (order check)
+    int injected = 0;         ///< flits handed to the router so far
+    RouteState route;
+    bool measured = false;    ///< created during the measurement window
+    Packet* payload = nullptr;
+};
+
+struct Flit {
+    std::uint32_t packet = 0;  ///< index into the packet pool
+    std::uint16_t index = 0;   ///< 0 = head
+    bool head = false, tail = false;
+};
+
+/// Flit in an input buffer with the cycle it is fully received (it may still be on the wire).
+struct BufferedFlit {
+    Flit flit;
+    Cycle arrival = 0;
+};
+
+/// Fixed-capacity FIFO over slots owned by the router (all VC buffers of a router sit in one
+/// array, for locality). Capacity is the VC's buffer depth; credit flow control guarantees it
+/// never overflows.
+class FlitRing {
+public:
+    void bind(BufferedFlit* slots, int capacity) {
+        slots_ = slots;
+        capacity_ = capacity;
+    }
+    bool empty() const { return size_ == 0; }
+    int size() const { return size_; }
+    int capacity() const { return capacity_; }
+    const BufferedFlit& front() const { return slots_[head_]; }
+    void push(const BufferedFlit& f) {
+        int at = head_ + size_;
+        if (at >= capacity_) at -= capacity_;
+        slots_[at] = f;
+        ++size_;
+    }
+    void pop() {
+        if (++head_ == capacity_) head_ = 0;
+        --size_;
+    }
+
+private:
+    BufferedFlit* slots_ = nullptr;
+    int capacity_ = 0, head_ = 0, size_ = 0;
+};
+
+/// Packet records, recycled through a free list: a run creates millions of packets.
+class FlitPacketPool {
+public:
+    std::uint32_t get() {
+        if (free_.empty()) {
+            records_.emplace_back();
+            return static_cast<std::uint32_t>(records_.size() - 1);
+        }
+        std::uint32_t i = free_.back();
+        free_.pop_back();
+        records_[i] = FlitPacket{};
+        return i;
+    }
+    void put(std::uint32_t i) { free_.push_back(i); }
+    FlitPacket& operator[](std::uint32_t i) { return records_[i]; }
+    const FlitPacket& operator[](std::uint32_t i) const { return records_[i]; }
+    std::size_t in_use() const { return records_.size() - free_.size(); }
+
+private:
+    std::vector<FlitPacket> records_;
+    std::vector<std::uint32_t> free_;
+};
+
+}  // namespace mcmsim

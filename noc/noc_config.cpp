@@ -1,0 +1,274 @@
+#include "noc/noc_config.h"
+
+#include "hw/config/package_config.h"
+#include "hw/config/presets.h"
+
+#include <cmath>
+#include <map>
+
+namespace mcmsim {
+
+void resolve_link(NocLinkConfig& l, const VcRouterConfig& router) {
+    if (!l.die_to_die) {
+        l.cycles_per_flit = (router.flit_bits + l.width_bits - 1) / l.width_bits;
+        return;
+    }
+    const double bytes_per_cycle = l.bandwidth_gbps / router.clock_ghz;
+    l.cycles_per_flit = std::max(1, static_cast<int>(std::ceil(router.flit_bits / 8.0 / bytes_per_cycle - 1e-9)));
+    l.latency_cycles = std::max(1, static_cast<int>(std::ceil(l.latency_ns * router.clock_ghz - 1e-9)));
+}
+
+namespace {
+
+void read_stages(JsonObject o, RouterStages& s) {
+    s.route = static_cast<int>(o.integer_in("route", s.route, 0, 16));
+    s.vc_alloc = static_cast<int>(o.integer_in("vc_alloc", s.vc_alloc, 0, 16));
+    s.switch_alloc = static_cast<int>(o.integer_in("switch_alloc", s.switch_alloc, 0, 16));
+    s.switch_traversal = static_cast<int>(o.integer_in("switch_traversal", s.switch_traversal, 0, 16));
+    o.finish();
+}
+
+void read_energy(JsonObject o, RouterEnergy& e) {
+    o.allow("source");
+    e.buffer_write_pj = o.non_negative("buffer_write_pj", e.buffer_write_pj);
+    e.buffer_read_pj = o.non_negative("buffer_read_pj", e.buffer_read_pj);
+    e.crossbar_pj = o.non_negative("crossbar_pj", e.crossbar_pj);
+    e.allocation_pj = o.non_negative("allocation_pj", e.allocation_pj);
+    o.finish();
+}
+
+void read_router(JsonObject o, VcRouterConfig& r) {
+    o.allow("source");
+    r.clock_ghz = o.positive("clock_ghz", r.clock_ghz);
+    if (auto v = o.optional("vcs")) {
+        std::int64_t n = v->integer();
+        if (n < 1 || n > 64) v->fail("a VC count in [1, 64]");
+        r.vcs = static_cast<int>(n);
+    }
+    r.buffer_depth = static_cast<int>(o.integer_in("buffer_depth", r.buffer_depth, 1, 1024));
+    r.flit_bits = static_cast<int>(o.integer_in("flit_bits", r.flit_bits, 8, 8192));
+    if (auto s = o.optional("stages")) read_stages(s->object(), r.stages);
+    r.lookahead = o.boolean("lookahead", r.lookahead);
+    if (auto e = o.optional("energy")) read_energy(e->object(), r.energy);
+    o.finish();
+}
+
+void read_on_die_link(JsonObject o, NocLinkConfig& l) {
+    o.allow("source");
+    l.latency_cycles = static_cast<int>(o.integer_in("latency_cycles", l.latency_cycles, 1, 1000));
+    l.width_bits = static_cast<int>(o.integer_in("width_bits", l.width_bits, 1, 8192));
+    l.energy_pj_per_bit = o.non_negative("energy_pj_per_bit", l.energy_pj_per_bit);
+    o.finish();
+}
+
+/// A D2D link: a preset name, or {"preset": .., overrides}.
+NocLinkConfig read_d2d_link(const JsonNode& node, const std::string& file) {
+    LinkConfig lc = read_with_preset<LinkConfig>(node, file, "links", read_link_fields);
+    NocLinkConfig l;
+    l.die_to_die = true;
+    l.preset = lc.preset;
+    l.name = lc.preset.empty() ? "d2d" : lc.preset;
+    l.bandwidth_gbps = lc.bandwidth_gbps;
+    l.latency_ns = lc.latency_ns;
+    l.energy_pj_per_bit = lc.energy_pj_per_bit;
+    return l;
+}
+
+void read_grid(JsonObject& o, int& rows, int& cols) {
+    rows = static_cast<int>(o.required("rows").integer_in(1, 256));
+    cols = static_cast<int>(o.required("cols").integer_in(1, 256));
+}
+
+/// {"type": "graph", "nodes": ["a", ..], "links": [{"from": "a", "to": "b", <on-die fields>
+/// or "d2d": preset-or-object}]}: every link is bidirectional and gets its own parameters.
+void read_graph(JsonObject& o, NocConfig& c, const std::string& file) {
+    std::map<std::string, int> index;
+    for (const JsonNode& n : o.required("nodes").array()) {
+        std::string name = n.string();
+        if (name.empty() || !index.emplace(name, static_cast<int>(c.graph_nodes.size())).second)
+            n.fail("a unique, non-empty router name");
+        c.graph_nodes.push_back(name);
+    }
+    if (c.graph_nodes.empty()) o.required("nodes").fail("at least one router");
+    for (const JsonNode& ln : o.required("links").array()) {
+        JsonObject l = ln.object();
+        auto node_of = [&](const char* key) {
+            JsonNode v = l.required(key);
+            auto it = index.find(v.string());
+            if (it == index.end()) v.fail("a router listed in /topology/nodes");
+            return it->second;
+        };
+        int a = node_of("from"), b = node_of("to");
+        if (a == b) ln.fail("a link between two different routers");
+        NocLinkConfig link;
+        if (auto d = l.optional("d2d")) {
+            link = read_d2d_link(*d, file);
+        } else {
+            link.name = "on_die";
+            link.width_bits = c.router.flit_bits;
+            link.latency_cycles = static_cast<int>(l.integer_in("latency_cycles", link.latency_cycles, 1, 1000));
+            link.width_bits = static_cast<int>(l.integer_in("width_bits", link.width_bits, 1, 8192));
+            link.energy_pj_per_bit = l.non_negative("energy_pj_per_bit", link.energy_pj_per_bit);
+        }
+        l.finish();
+        c.links.push_back(link);
+        c.graph_links.push_back({a, b, static_cast<int>(c.links.size() - 1)});
+    }
+    c.rows = 1;
+    c.cols = static_cast<int>(c.graph_nodes.size());
+}
+
+void read_topology(JsonObject o, NocConfig& c, const std::string& file) {
+    JsonNode type = o.required("type");
+    std::string t = type.one_of({"mesh", "torus", "diagonal_mesh", "hierarchical", "graph"});
+    if (t == "graph") {
+        c.topology = NocTopologyKind::Graph;
+        read_graph(o, c, file);
+        o.finish();
+        return;
+    }
+    c.topology = t == "torus" ? NocTopologyKind::Torus : t == "diagonal_mesh" ? NocTopologyKind::DiagonalMesh
+                                                                               : NocTopologyKind::Mesh;
+    if (t == "hierarchical") {
+        // chiplets: the package grid; chiplet_mesh: the on-die mesh inside each chiplet.
+        int pr = 0, pc = 0;
+        JsonObject chiplets = o.required("chiplets").object();
+        read_grid(chiplets, pr, pc);
+        chiplets.finish();
+        JsonObject inner = o.required("chiplet_mesh").object();
+        read_grid(inner, c.chiplet_rows, c.chiplet_cols);
+        inner.finish();
+        c.rows = pr * c.chiplet_rows;
+        c.cols = pc * c.chiplet_cols;
+        if (c.rows > 256 || c.cols > 256) o.node().fail("at most 256 x 256 routers", std::to_string(c.rows) + " x " + std::to_string(c.cols));
+    } else {
+        read_grid(o, c.rows, c.cols);
+    }
+    o.finish();
+}
+
+}  // namespace
+
+NocConfig read_noc_config(JsonObject o, const std::string& file) {
+    NocConfig c;
+    c.file = file;
+    o.allow("source");
+    o.allow("description");
+    c.name = o.string("name", "noc");
+    if (auto r = o.optional("router")) read_router(r->object(), c.router);
+    NocLinkConfig on_die;
+    on_die.name = "on_die";
+    on_die.width_bits = c.router.flit_bits;
+    if (auto l = o.optional("link")) read_on_die_link(l->object(), on_die);
+    c.links.push_back(on_die);
+    read_topology(o.required("topology").object(), c, file);
+    if (auto d = o.optional("d2d_link")) {
+        if (!c.chiplet_rows) d->fail("no \"d2d_link\" (hierarchical topologies only)", describe_json(d->raw()));
+        c.links.push_back(read_d2d_link(*d, file));
+    } else if (c.chiplet_rows) {
+        o.node().fail("a \"d2d_link\" (preset name or object) for a hierarchical topology", "none");
+    }
+    // Routing must fit the topology: DOR on grids, diagonal-aware only with diagonals.
+    std::string default_routing = c.topology == NocTopologyKind::DiagonalMesh ? "diagonal"
+                                  : c.topology == NocTopologyKind::Graph      ? "table"
+                                                                              : "xy";
+    if (auto r = o.optional("routing")) {
+        c.routing = r->one_of({"xy", "yx", "west_first", "diagonal", "table"});
+        bool ok = true;
+        std::string expected;
+        switch (c.topology) {
+            case NocTopologyKind::Mesh:
+                ok = c.routing == "xy" || c.routing == "yx" || c.routing == "west_first" || c.routing == "table";
+                expected = "a routing algorithm for a mesh (xy, yx, west_first, table)";
+                break;
+            case NocTopologyKind::Torus:
+                ok = c.routing == "xy" || c.routing == "yx" || c.routing == "table";
+                expected = "a routing algorithm for a torus (xy, yx, table)";
+                break;
+            case NocTopologyKind::DiagonalMesh:
+                ok = c.routing == "diagonal" || c.routing == "table";
+                expected = "a routing algorithm for a diagonal mesh (diagonal, table)";
+                break;
+            case NocTopologyKind::Graph:
+                ok = c.routing == "table";
+                expected = "a routing algorithm for a custom graph (table)";
+                break;
+        }
+        if (!ok) r->fail(expected, "\"" + c.routing + "\" (topology " + build_topology(c).kind_name() + ")");
+    } else {
+        c.routing = default_routing;
+    }
+    if (auto d = o.optional("dateline")) {
+        if (c.topology != NocTopologyKind::Torus) d->fail("no \"dateline\" (torus only)", describe_json(d->raw()));
+        c.dateline = d->boolean();
+    }
+    if (c.topology == NocTopologyKind::Torus && c.dateline && c.router.vcs < 2)
+        o.node().fail("at least 2 VCs for a torus with dateline classes", std::to_string(c.router.vcs) + " VC");
+    c.ni_latency_cycles = static_cast<int>(o.integer_in("ni_latency_cycles", c.ni_latency_cycles, 1, 1000));
+    c.packet_flits = static_cast<int>(o.integer_in("packet_flits", c.packet_flits, 1, 1024));
+    c.watchdog_cycles = o.integer_in("watchdog_cycles", c.watchdog_cycles, 10, 1'000'000'000);
+    o.finish();
+    for (NocLinkConfig& l : c.links) resolve_link(l, c.router);
+    return c;
+}
+
+NocConfig load_noc_config(const std::string& path) {
+    json doc = load_json_file(path);
+    return read_noc_config(json_root(doc, path).object(), path);
+}
+
+NocTopology build_topology(const NocConfig& c) {
+    switch (c.topology) {
+        case NocTopologyKind::Torus: return NocTopology::torus(c.rows, c.cols);
+        case NocTopologyKind::DiagonalMesh: return NocTopology::diagonal_mesh(c.rows, c.cols);
+        case NocTopologyKind::Graph: return NocTopology::graph(c.graph_nodes, c.graph_links);
+        case NocTopologyKind::Mesh: break;
+    }
+    NocTopology t = NocTopology::mesh(c.rows, c.cols);
+    if (c.chiplet_rows > 0) {
+        auto chiplet = [&](int r) { return (t.row_of(r) / c.chiplet_rows) * 1000 + t.col_of(r) / c.chiplet_cols; };
+        for (NocChannel& ch : t.mutable_channels())
+            if (chiplet(ch.src) != chiplet(ch.dst)) ch.link_class = 1;
+    }
+    return t;
+}
+
+namespace {
+nlohmann::json graph_links_json(const NocConfig& c) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const NocTopology::GraphLink& l : c.graph_links)
+        out.push_back({{"from", c.graph_nodes[static_cast<std::size_t>(l.a)]},
+                       {"to", c.graph_nodes[static_cast<std::size_t>(l.b)]}, {"link", l.link_class}});
+    return out;
+}
+}  // namespace
+
+nlohmann::json noc_config_to_json(const NocConfig& c) {
+    using nlohmann::json;
+    json links = json::array();
+    for (const NocLinkConfig& l : c.links)
+        links.push_back({{"name", l.name}, {"die_to_die", l.die_to_die}, {"latency_cycles", l.latency_cycles},
+                         {"cycles_per_flit", l.cycles_per_flit}, {"width_bits", l.width_bits},
+                         {"bandwidth_gbps", l.bandwidth_gbps}, {"latency_ns", l.latency_ns},
+                         {"energy_pj_per_bit", l.energy_pj_per_bit}});
+    const VcRouterConfig& r = c.router;
+    return {{"name", c.name},
+            {"topology", {{"type", c.chiplet_rows ? "hierarchical" : build_topology(c).kind_name()}, {"rows", c.rows},
+                          {"cols", c.cols}, {"chiplet_rows", c.chiplet_rows}, {"chiplet_cols", c.chiplet_cols}}},
+            {"graph", {{"nodes", c.graph_nodes}, {"links", graph_links_json(c)}}},
+            {"routing", c.routing},
+            {"dateline", c.dateline},
+            {"router",
+             {{"clock_ghz", r.clock_ghz}, {"vcs", r.vcs}, {"buffer_depth", r.buffer_depth}, {"flit_bits", r.flit_bits},
+              {"stages", {{"route", r.stages.route}, {"vc_alloc", r.stages.vc_alloc},
+                          {"switch_alloc", r.stages.switch_alloc}, {"switch_traversal", r.stages.switch_traversal}}},
+              {"lookahead", r.lookahead},
+              {"energy", {{"buffer_write_pj", r.energy.buffer_write_pj}, {"buffer_read_pj", r.energy.buffer_read_pj},
+                          {"crossbar_pj", r.energy.crossbar_pj}, {"allocation_pj", r.energy.allocation_pj}}}}},
+            {"links", links},
+            {"ni_latency_cycles", c.ni_latency_cycles},
+            {"packet_flits", c.packet_flits},
+            {"watchdog_cycles", c.watchdog_cycles}};
+}
+
+}  // namespace mcmsim

@@ -1,0 +1,95 @@
+#pragma once
+// Configuration of the flit-level network (the "vc" router model): topology, routing, the
+// VC router micro-architecture and the links. Read strictly from JSON (configs/noc/*.json):
+// unknown keys, zero VCs, unknown topologies or a routing algorithm that does not fit the
+// topology are InputErrors naming file and JSON pointer.
+#include "hw/config/json_input.h"
+#include "hw/topology/noc_topology.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mcmsim {
+
+using Cycle = std::int64_t;  ///< router clock cycles
+
+/// Cycles each pipeline stage takes for a head flit. Body flits skip RC and VA.
+struct RouterStages {
+    int route = 1;             ///< RC: route computation (0 with lookahead routing)
+    int vc_alloc = 1;          ///< VA
+    int switch_alloc = 1;      ///< SA
+    int switch_traversal = 1;  ///< ST
+    int total() const { return route + vc_alloc + switch_alloc + switch_traversal; }
+};
+
+/// Router energy per flit, split the Orion way.
+struct RouterEnergy {
+    double buffer_write_pj = 12.0;
+    double buffer_read_pj = 12.0;
+    double crossbar_pj = 15.0;
+    double allocation_pj = 2.7;
+    double per_flit() const { return buffer_write_pj + buffer_read_pj + crossbar_pj + allocation_pj; }
+};
+
+struct VcRouterConfig {
+    double clock_ghz = 1.0;
+    int vcs = 16;
+    int buffer_depth = 8;  ///< flits per VC
+    int flit_bits = 128;
+    RouterStages stages;
+    bool lookahead = false;  ///< route computed one hop ahead: the RC stage disappears
+    RouterEnergy energy;
+    /// Cycles a head flit spends in a router (RC + VA + SA + ST, RC dropped with lookahead).
+    int pipeline_cycles() const { return stages.total() - (lookahead ? stages.route : 0); }
+};
+
+/// One kind of link. On-die links are given in cycles and bits; die-to-die links by a preset
+/// (bandwidth, PHY latency, energy) and converted to the router clock: a flit is serialised
+/// over ceil(flit_bits / (8 * bandwidth / clock)) cycles, and the PHY latency rounds up to
+/// whole cycles.
+struct NocLinkConfig {
+    std::string name;       ///< "on_die" or the D2D class name
+    std::string preset;     ///< D2D preset it came from, if any
+    bool die_to_die = false;
+    int latency_cycles = 1; ///< head flit: wire / PHY latency, including one flit slot
+    int width_bits = 128;   ///< on-die only
+    double bandwidth_gbps = 0;  ///< D2D only, per direction
+    double latency_ns = 0;      ///< D2D only
+    double energy_pj_per_bit = 0.1;
+    int cycles_per_flit = 1;    ///< derived: serialisation of one flit
+};
+
+struct NocConfig {
+    std::string file;  ///< where it came from (for messages)
+    std::string name;
+    NocTopologyKind topology = NocTopologyKind::Mesh;
+    int rows = 8, cols = 8;
+    /// Hierarchical packages: each chiplet holds a chiplet_rows x chiplet_cols on-die mesh;
+    /// mesh links between routers of different chiplets are die-to-die links (links[1]).
+    /// 0 = a flat network.
+    int chiplet_rows = 0, chiplet_cols = 0;
+    /// Custom graphs: router names and bidirectional links (link_class indexes `links`).
+    std::vector<std::string> graph_nodes;
+    std::vector<NocTopology::GraphLink> graph_links;
+    std::string routing = "xy";  ///< xy | yx | west_first | diagonal | table (up*/down*)
+    bool dateline = true;        ///< torus only: split VCs into two dateline classes
+    VcRouterConfig router;
+    std::vector<NocLinkConfig> links;  ///< [0] on-die; more for D2D classes
+    int ni_latency_cycles = 1;   ///< injection and ejection channels
+    int packet_flits = 1;        ///< default for synthetic traffic
+    Cycle watchdog_cycles = 10000;  ///< no flit moved for this long with flits inside: deadlock
+    double period_ps() const { return 1000.0 / router.clock_ghz; }
+};
+
+/// Loads and validates a NoC config file.
+NocConfig load_noc_config(const std::string& path);
+/// Reads a NoC config object (the whole file, or an arch config's package section later).
+NocConfig read_noc_config(JsonObject o, const std::string& file);
+/// Resolves derived link fields (cycles per flit, latency in cycles) for `router`.
+void resolve_link(NocLinkConfig& l, const VcRouterConfig& router);
+/// Topology graph described by the config.
+NocTopology build_topology(const NocConfig& c);
+nlohmann::json noc_config_to_json(const NocConfig& c);
+
+}  // namespace mcmsim

@@ -1,0 +1,106 @@
+#pragma once
+// Routing functions: given where a head flit is and where it goes, the output port and the
+// VC class it may use downstream. All are minimal. Deadlock freedom comes from the turn
+// rules of each algorithm, and on tori from dateline VC classes.
+#include "hw/topology/noc_topology.h"
+#include "noc/flit.h"
+
+#include <memory>
+#include <string>
+
+namespace mcmsim {
+
+/// Which downstream VCs a packet may take: the lower or the upper half (dateline / escape
+/// classes), or any of them.
+enum class VcClass : std::uint8_t { Lower = 0, Upper = 1, Any = 2 };
+
+struct RouteDecision {
+    int port = kLocalPort;
+    VcClass vc_class = VcClass::Any;
+};
+
+/// What an adaptive algorithm may look at: free buffer slots behind each output port.
+class PortLoad {
+public:
+    virtual ~PortLoad() = default;
+    virtual int free_slots(int port) const = 0;
+};
+
+class RoutingFunction {
+public:
+    virtual ~RoutingFunction() = default;
+    /// Route the head of a packet at router `at` towards router `dst`; `state` travels with the
+    /// packet. `load` is null when routing off-line (zero-load model, path walks).
+    virtual RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const = 0;
+};
+
+/// XY or YX dimension order on a mesh.
+class MeshDimensionOrder : public RoutingFunction {
+public:
+    MeshDimensionOrder(const NocTopology& t, bool x_first) : t_(t), x_first_(x_first) {}
+    RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
+
+private:
+    const NocTopology& t_;
+    bool x_first_;
+};
+
+/// Dimension order on a torus, shortest way round each ring (ties go the positive way).
+/// With `dateline`, a packet uses the lower VC class until it crosses its ring's wrap-around
+/// link and the upper class after it, which breaks the cyclic channel dependency of the ring.
+class TorusDimensionOrder : public RoutingFunction {
+public:
+    TorusDimensionOrder(const NocTopology& t, bool x_first, bool dateline)
+        : t_(t), x_first_(x_first), dateline_(dateline) {}
+    RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
+
+private:
+    const NocTopology& t_;
+    bool x_first_, dateline_;
+};
+
+/// West-first minimal adaptive (Glass & Ni turn model): all west hops first, then adaptively
+/// among the productive east/north/south ports, preferring the one with more free slots.
+class WestFirst : public RoutingFunction {
+public:
+    explicit WestFirst(const NocTopology& t) : t_(t) {}
+    RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
+
+private:
+    const NocTopology& t_;
+};
+
+/// Mesh with diagonal links: diagonal hops while both offsets are non-zero, then XY. A
+/// packet uses one diagonal direction only and then DOR, so channel dependencies go
+/// diagonal -> X -> Y and cannot form a cycle.
+class DiagonalFirst : public RoutingFunction {
+public:
+    explicit DiagonalFirst(const NocTopology& t) : t_(t) {}
+    RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
+
+private:
+    const NocTopology& t_;
+};
+
+/// Shortest legal up*/down* paths on any graph, as a table per (router, phase, destination).
+/// A breadth-first spanning tree from router 0 ranks routers by level (ties by id); a link
+/// towards a lower rank is "up". Legal routes take zero or more up links, then only down
+/// links, so no cycle of channel dependencies can close (Autonet). Paths are computed with
+/// Boost.Graph breadth-first searches on the (router, phase) state graph; they are minimal
+/// among legal routes, not always minimal in the graph.
+class UpDownTable : public RoutingFunction {
+public:
+    explicit UpDownTable(const NocTopology& t);
+    RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
+
+private:
+    const NocTopology& t_;
+    int n_;
+    std::vector<int> rank_;        ///< lower = closer to the root
+    std::vector<int> next_port_;   ///< [(phase * n + at) * n + dst], -1 when unreachable
+};
+
+/// The routing function a config asks for (validated by the config reader).
+std::unique_ptr<RoutingFunction> make_routing(const NocConfig& c, const NocTopology& t);
+
+}  // namespace mcmsim

@@ -1,0 +1,121 @@
+#pragma once
+// The flit-level network (router model "vc"): VcRouters wired by a NocTopology, and the wake
+// calendar that runs them. One SC_METHOD drives the whole network: at each cycle where
+// something is due it lets the traffic driver inject, then steps exactly the routers that
+// asked for this cycle, then sleeps until the next cycle anyone asked for. Idle cycles and
+// idle routers cost nothing. Routers exchange flits and credits only with a delay of at
+// least one cycle, so the order in which routers of one cycle are stepped does not matter.
+#include "hw/energy/energy_ledger.h"
+#include "hw/time/sim_time.h"
+#include "hw/topology/noc_topology.h"
+#include "noc/flit.h"
+#include "noc/noc_config.h"
+#include "noc/routing/routing_function.h"
+#include "noc/vc_router.h"
+
+#include <systemc>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace mcmsim {
+
+/// Whoever creates traffic: asked for its next cycle and called at it, before the routers.
+class TrafficDriver {
+public:
+    virtual ~TrafficDriver() = default;
+    virtual Cycle next_cycle() const = 0;  ///< -1 when it has nothing more to do
+    virtual void fire(Cycle now) = 0;
+};
+
+/// Told about every flit that leaves the network and every packet whose tail did.
+class EjectionListener {
+public:
+    virtual ~EjectionListener() = default;
+    virtual void flit_ejected(const FlitPacket& p, const Flit& f, Cycle when) = 0;
+    virtual void packet_ejected(const FlitPacket& p, Cycle tail_cycle) = 0;
+};
+
+class VcNetwork : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(VcNetwork);
+    VcNetwork(sc_core::sc_module_name name, const NocConfig& cfg);
+
+    const NocConfig& config() const { return cfg_; }
+    const NocTopology& topology() const { return topo_; }
+    const RoutingFunction& routing() const { return *routing_; }
+    int nodes() const { return topo_.routers(); }  ///< one endpoint per router
+    VcRouter& router(int r) { return *routers_[r]; }
+
+    /// Installs the traffic driver and wakes the network at its first cycle.
+    void set_driver(TrafficDriver* d);
+    void set_listener(EjectionListener* l) { listener_ = l; }
+
+    /// Creates a packet of `flits` from router `src` to `dst`, queued at the source's network
+    /// interface at cycle `created` (>= the current cycle). Returns its pool index.
+    std::uint32_t create_packet(int src, int dst, int flits, Cycle created, Packet* payload = nullptr);
+
+    Cycle now() const;
+    /// Router bookkeeping ------------------------------------------------------------------
+    void schedule(VcRouter* r, Cycle at);
+    FlitPacketPool& packets() { return pool_; }
+    void eject(const Flit& f, Cycle when);
+    void flit_moved(Cycle now) { last_progress_ = now; }
+    void flit_injected(Cycle now) {
+        ++flits_inside_;
+        ++flits_injected_;
+        last_progress_ = now;
+    }
+
+    /// Statistics -----------------------------------------------------------------------------
+    std::int64_t flits_inside() const { return flits_inside_; }   ///< injected, not yet ejected
+    std::int64_t packets_waiting() const { return packets_waiting_; }  ///< created, tail not ejected
+    std::int64_t flits_injected() const { return flits_injected_; }
+    std::int64_t flits_ejected() const { return flits_ejected_; }
+    std::int64_t packets_ejected() const { return packets_ejected_; }
+    std::int64_t order_violations() const { return order_violations_; }
+    /// Flits that crossed router-to-router links.
+    std::int64_t flit_hops() const;
+    /// Flits per channel so far (index = channel id).
+    std::vector<std::int64_t> channel_flits() const;
+    bool deadlocked() const { return deadlocked_; }
+    Cycle deadlock_cycle() const { return deadlock_cycle_; }
+    /// Routers holding flits, e.g. "network.r0_3 (12 flits)": the watchdog's report.
+    std::vector<std::string> busy_routers() const;
+    /// Books router energy (per flit) and link energy (per bit) into the ledger, one account
+    /// per router and per link.
+    void book_energy(EnergyLedger& ledger) const;
+    nlohmann::json stats_json(Cycle elapsed) const;
+
+private:
+    void run();
+    Cycle next_due() const;
+
+    NocConfig cfg_;
+    NocTopology topo_;
+    std::unique_ptr<RoutingFunction> routing_;
+    std::vector<std::unique_ptr<VcRouter>> routers_;
+    FlitPacketPool pool_;
+    TrafficDriver* driver_ = nullptr;
+    EjectionListener* listener_ = nullptr;
+
+    // Wake calendar: a wheel of per-cycle buckets, longer than any delay a router can ask for.
+    std::vector<std::vector<VcRouter*>> wheel_;
+    Cycle wheel_mask_ = 0;
+    std::int64_t scheduled_ = 0;  ///< entries in the wheel (stale ones included)
+    Cycle current_ = 0;
+    bool running_ = false;
+    sc_core::sc_event wake_;
+    Cycle armed_ = -1;
+
+    std::int64_t flits_inside_ = 0, flits_injected_ = 0, flits_ejected_ = 0, packets_ejected_ = 0;
+    std::int64_t packets_waiting_ = 0, order_violations_ = 0;
+    Cycle last_progress_ = 0;
+    Cycle last_processed_ = -1;  ///< last cycle run() stepped: new packets start after it
+    bool deadlocked_ = false;
+    Cycle deadlock_cycle_ = 0;
+};
+
+}  // namespace mcmsim

@@ -1,8 +1,10 @@
-// DRAM target through its TLM-2.0 socket: access latency plus per-channel transfer time,
-// channel interleaving and queueing, aggregate bandwidth, address errors and energy.
-// An initiator module drives it from an SC_THREAD and honours the annotated delays.
-#include "hw/config/arch_config.h"
+// DRAM target through its TLM-2.0 socket: isolated latencies from the timing formulas for every
+// preset, streaming and random-access bandwidth against their bounds, refresh counts, the
+// timing checker, stored data, energy per bit and per layer, address errors.
+// Every expected figure is computed here from the preset's parameters, never copied from a run.
+#include "hw/config/json_input.h"
 #include "hw/dram/dram_target.h"
+#include "hw/dram/dram_traffic.h"
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/sim_time.h"
 
@@ -12,65 +14,66 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
+#include <map>
 #include <vector>
 
 namespace mcmsim {
 namespace {
 
-DramConfig test_dram() {
+DramConfig load_preset(const std::string& name) {
+    const std::string path = std::string(MCMSIM_CONFIG_DIR) + "/dram/" + name + ".json";
+    json doc = load_json_file(path);
+    JsonObject o = json_root(doc, path).object();
     DramConfig d;
-    d.channels = 4;
-    d.channel_bandwidth_gbps = 16;  // 16 B/ns: 64 B in 4 ns, 256 B in 16 ns
-    d.access_latency_ns = 30;
-    d.energy_pj_per_bit = 4;
-    d.interleave_bytes = 256;
-    d.capacity_bytes = 1 << 20;
+    read_dram_fields(o, d);
+    d.preset = name;
     return d;
 }
 
-/// Latency of an access, in ps.
-Tick latency(const DramConfig& d) { return static_cast<Tick>(d.access_latency_ns * 1000.0); }
-/// Time one channel needs for `bytes`, in ps (round numbers: exact).
-Tick xfer(const DramConfig& d, std::int64_t bytes) {
-    return static_cast<Tick>(static_cast<double>(bytes) * 1000.0 / d.channel_bandwidth_gbps);
-}
+/// Picoseconds of `cycles` clocks, as the preset states them (each parameter rounded once).
+Tick ck(const DramConfig& d, std::int64_t cycles) { return ns_to_ticks(static_cast<double>(cycles) * d.timing.tck_ns); }
 
 struct Access {
     tlm::tlm_response_status status;
-    Tick delay;  ///< annotated delay added by the target
+    Tick delay;
 };
 
 /// Runs `script` in an SC_THREAD; `access` performs one b_transport.
 class Initiator : public sc_core::sc_module {
 public:
     tlm_utils::simple_initiator_socket<Initiator> socket;
-
     SC_HAS_PROCESS(Initiator);
     Initiator(sc_core::sc_module_name n, std::function<void(Initiator&)> script)
         : sc_core::sc_module(n), socket("socket"), script_(std::move(script)) {
         SC_THREAD(run);
     }
-
-    /// One access issued at now + `offset` (temporal decoupling); the result's delay excludes
-    /// the offset. The caller decides whether to wait for it.
-    Access access(bool read, std::uint64_t addr, std::int64_t len, Tick offset = 0,
-                  EnergyAccount* layer = nullptr) {
-        std::vector<unsigned char> data(static_cast<std::size_t>(len));
+    Access access(bool read, std::uint64_t addr, std::int64_t len, EnergyAccount* layer = nullptr,
+                  unsigned char* data = nullptr) {
+        std::vector<unsigned char> local(static_cast<std::size_t>(len));
         tlm::tlm_generic_payload gp;
         gp.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
         gp.set_address(addr);
-        gp.set_data_ptr(data.data());
+        gp.set_data_ptr(data ? data : local.data());
         gp.set_data_length(static_cast<unsigned>(len));
         gp.set_streaming_width(static_cast<unsigned>(len));
         gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         LayerEnergyExtension ext;
         ext.account = layer;
         if (layer) gp.set_extension(&ext);
-        sc_core::sc_time delay = to_sc_time(offset);
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
         socket->b_transport(gp, delay);
-        if (layer) gp.clear_extension(&ext);  // stack-owned: the payload must not free it
-        return Access{gp.get_response_status(), delay.value() - offset};
+        if (layer) gp.clear_extension(&ext);
+        return Access{gp.get_response_status(), delay.value()};
+    }
+    unsigned debug(bool read, std::uint64_t addr, unsigned char* data, unsigned len) {
+        tlm::tlm_generic_payload gp;
+        gp.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+        gp.set_address(addr);
+        gp.set_data_ptr(data);
+        gp.set_data_length(len);
+        return socket->transport_dbg(gp);
     }
 
 private:
@@ -78,153 +81,363 @@ private:
     std::function<void(Initiator&)> script_;
 };
 
-/// A DRAM target with its energy account, driven by one initiator script.
-struct Bench {
-    DramConfig cfg = test_dram();
+DramTargetOptions checked_options(bool store = false) {
+    DramTargetOptions o;
+    o.check_timing = true;
+    o.store_data = store;
+    return o;
+}
+
+/// Address of burst `column` in `row` of bank (bank_group, bank) on unit 0.
+std::uint64_t address(const DramTarget& t, std::uint32_t bg, std::uint32_t bank, std::uint32_t row, std::uint32_t col) {
+    DramCoord c;
+    c.bank_group = bg;
+    c.bank = bank;
+    c.row = row;
+    c.column = col;
+    return t.mapper().encode(c);
+}
+
+// ---- isolated latency, every preset ------------------------------------------------------------
+
+class PresetLatency : public ::testing::TestWithParam<const char*> {};
+
+// Read latency at the controller: closed row tRCD + CL + tBURST, row hit CL + tBURST, row
+// conflict tRP + tRCD + CL + tBURST. Accesses are far apart (no queueing, tRAS long past) and
+// well before the first refresh.
+TEST_P(PresetLatency, IsolatedReadsMatchTheTimingFormulas) {
+    init_time_resolution();
+    const DramConfig cfg = load_preset(GetParam());
+    const auto& t = cfg.timing;
+    const Tick closed = ck(cfg, t.tRCD) + ck(cfg, t.CL) + ck(cfg, t.tBURST);
+    const Tick hit = ck(cfg, t.CL) + ck(cfg, t.tBURST);
+    const Tick conflict = ck(cfg, t.tRP) + ck(cfg, t.tRCD) + ck(cfg, t.CL) + ck(cfg, t.tBURST);
+    const Tick gap = ns_to_ticks(500);
+    ASSERT_LT(3 * gap, ns_to_ticks(t.tREFI_ns));
     EnergyAccount energy;
-    DramTarget dram;
-    Initiator init;
-    explicit Bench(std::function<void(Initiator&)> script)
-        : dram("dram", cfg, &energy), init("init", std::move(script)) {
-        init.socket.bind(dram.socket);
-    }
+    DramTarget dram("dram", cfg, &energy, checked_options());
+    const std::int64_t burst = cfg.org.burst_bytes();
+    Access a{}, b{}, c{};
+    Initiator init("init", [&](Initiator& i) {
+        a = i.access(true, address(dram, 0, 1, 7, 0), burst);
+        sc_core::wait(to_sc_time(gap));
+        b = i.access(true, address(dram, 0, 1, 7, 1), burst);
+        sc_core::wait(to_sc_time(gap));
+        c = i.access(true, address(dram, 0, 1, 9, 0), burst);
+    });
+    init.socket.bind(dram.socket);
+    sc_core::sc_start();
+    EXPECT_EQ(a.status, tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(a.delay, closed);
+    EXPECT_EQ(b.delay, hit);
+    EXPECT_EQ(c.delay, conflict);
+    EXPECT_EQ(dram.timing_violations(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets, PresetLatency,
+                         ::testing::Values("hbm2", "hbm2e", "hbm3", "lpddr5", "ddr4-3200", "ddr5-4800"),
+                         [](const auto& info) {
+                             std::string s = info.param;
+                             std::replace(s.begin(), s.end(), '-', '_');
+                             return s;
+                         });
+
+// The HBM2 figures of the reference table: 16 / 30 / 44 ns.
+TEST(DramLatency, Hbm2ReferenceFigures) {
+    const DramConfig cfg = load_preset("hbm2");
+    const auto& t = cfg.timing;
+    EXPECT_DOUBLE_EQ(static_cast<double>(t.CL + t.tBURST) * t.tck_ns, 16.0);
+    EXPECT_DOUBLE_EQ(static_cast<double>(t.tRCD + t.CL + t.tBURST) * t.tck_ns, 30.0);
+    EXPECT_DOUBLE_EQ(static_cast<double>(t.tRP + t.tRCD + t.CL + t.tBURST) * t.tck_ns, 44.0);
+    EXPECT_DOUBLE_EQ(cfg.access_latency_ns, 30.0);
+}
+
+// With the closed-page policy the bank is precharged after each access: a second access to
+// the same row pays the closed-row latency, not the hit latency.
+TEST(DramLatency, ClosedPagePolicyClosesTheRow) {
+    init_time_resolution();
+    DramConfig cfg = load_preset("hbm2");
+    cfg.page_policy = PagePolicy::Closed;
+    DramTarget dram("dram", cfg, nullptr, checked_options());
+    const Tick closed = ck(cfg, cfg.timing.tRCD + cfg.timing.CL + cfg.timing.tBURST);
+    Access a{}, b{};
+    Initiator init("init", [&](Initiator& i) {
+        a = i.access(true, address(dram, 1, 2, 3, 0), 64);
+        sc_core::wait(sc_core::sc_time(300, sc_core::SC_NS));
+        b = i.access(true, address(dram, 1, 2, 3, 1), 64);
+    });
+    init.socket.bind(dram.socket);
+    sc_core::sc_start();
+    EXPECT_EQ(a.delay, closed);
+    EXPECT_EQ(b.delay, closed);
+    EXPECT_EQ(dram.command_count(DramCommand::Pre), 2);
+    EXPECT_EQ(dram.timing_violations(), 0u);
+}
+
+// The AT path gives the same isolated latency: BEGIN_REQ at t, BEGIN_RESP at t + latency.
+TEST(DramLatency, ApproximatelyTimedSingleRead) {
+    init_time_resolution();
+    const DramConfig cfg = load_preset("hbm2");
+    DramTarget dram("dram", cfg, nullptr, checked_options());
+    DramTrafficConfig tc;
+    tc.requests = 1;
+    tc.request_bytes = 64;
+    DramTrafficGenerator gen("gen", tc, static_cast<std::uint64_t>(cfg.capacity_bytes));
+    gen.socket.bind(dram.socket);
+    sc_core::sc_start();
+    ASSERT_TRUE(gen.done());
+    EXPECT_EQ(gen.last_response() - gen.first_request(), ck(cfg, cfg.timing.tRCD + cfg.timing.CL + cfg.timing.tBURST));
+    EXPECT_EQ(dram.timing_violations(), 0u);
+}
+
+// ---- bandwidth -----------------------------------------------------------------------------------
+
+struct RunResult {
+    double gbps, row_hit_rate, energy_pj_per_bit, refreshes_per_rank;
+    Tick elapsed;
+    std::size_t violations;
 };
 
-// One 64 B read at an idle target takes the access latency plus its transfer on one channel,
-// and the initiator's clock advances by exactly that delay.
-TEST(DramTiming, SingleReadAtIdleTarget) {
-    init_time_resolution();
-    Access r{};
-    Tick finished = 0;
-    Bench b([&](Initiator& i) {
-        r = i.access(true, 0, 64);
-        sc_core::wait(to_sc_time(r.delay));
-        finished = now_ticks();
-    });
+RunResult run_traffic(const DramConfig& cfg, const DramTrafficConfig& tc) {
+    EnergyAccount energy;
+    DramTarget dram("dram", cfg, &energy, checked_options());
+    DramTrafficGenerator gen("gen", tc, static_cast<std::uint64_t>(cfg.capacity_bytes));
+    gen.socket.bind(dram.socket);
     sc_core::sc_start();
-    EXPECT_EQ(r.status, tlm::TLM_OK_RESPONSE);
-    EXPECT_EQ(r.delay, latency(b.cfg) + xfer(b.cfg, 64));
-    EXPECT_EQ(finished, r.delay);
-    EXPECT_EQ(b.dram.reads(), 1);
-    EXPECT_EQ(b.dram.bytes_read(), 64);
+    EXPECT_TRUE(gen.done());
+    const Tick elapsed = gen.last_response() - gen.first_request();
+    RunResult r;
+    r.elapsed = elapsed;
+    r.gbps = static_cast<double>(gen.bytes()) / ticks_to_ns(elapsed);
+    r.row_hit_rate = dram.row_hit_rate();
+    r.energy_pj_per_bit = energy.total() / (static_cast<double>(gen.bytes()) * 8.0);
+    r.refreshes_per_rank = dram.refreshes_per_rank(gen.last_response());
+    r.violations = dram.timing_violations();
+    return r;
 }
 
-// A read crossing an interleave boundary is split over two channels that work in parallel:
-// it costs one half's transfer, not the whole.
-TEST(DramTiming, ReadSpanningTwoChunksUsesTwoChannels) {
+// A sequential read stream reaches >= 90 % of peak less the refresh share tRFC / tREFI.
+TEST(DramBandwidth, SequentialStreamNearPeakLessRefresh) {
     init_time_resolution();
-    Access r{};
-    DramConfig cfg = test_dram();
-    const std::int64_t half = cfg.interleave_bytes / 2, len = 2 * half;
-    Bench b([&](Initiator& i) {
-        r = i.access(true, static_cast<std::uint64_t>(cfg.interleave_bytes - half), len);
-        sc_core::wait(to_sc_time(r.delay));
-    });
-    sc_core::sc_start();
-    ASSERT_EQ(r.status, tlm::TLM_OK_RESPONSE);
-    EXPECT_EQ(r.delay, latency(cfg) + xfer(cfg, half));
-    EXPECT_LT(r.delay, latency(cfg) + xfer(cfg, len));  // faster than one channel alone
+    const DramConfig cfg = load_preset("hbm2");
+    DramTrafficConfig tc;
+    tc.pattern = DramPattern::Stream;
+    tc.requests = 40000;
+    tc.request_bytes = static_cast<std::uint32_t>(cfg.org.burst_bytes());
+    tc.max_in_flight = static_cast<int>(cfg.units() * 32);
+    const RunResult r = run_traffic(cfg, tc);
+    const double peak = static_cast<double>(cfg.units()) * static_cast<double>(cfg.org.burst_bytes()) /
+                        ticks_to_ns(ck(cfg, cfg.timing.tBURST));
+    const double refresh_share = cfg.timing.tRFC_ns / cfg.timing.tREFI_ns;
+    EXPECT_GE(r.gbps, 0.9 * peak * (1.0 - refresh_share)) << "peak " << peak;
+    EXPECT_LE(r.gbps, peak);
+    EXPECT_GT(r.row_hit_rate, 0.9);
+    EXPECT_EQ(r.violations, 0u);
 }
 
-// Two reads issued at the same instant to the same channel queue: the second waits for the
-// first's transfer. A read to another channel at that instant does not wait; a read issued
-// after the first finished sees an idle channel again.
-TEST(DramTiming, BackToBackReadsToOneChannelQueue) {
+// Uniform random reads over the whole device miss the row every time: each burst needs an
+// ACT, so bandwidth is capped by the activate rate min(4 bursts / tFAW, 1 burst / tRRD_S) per
+// channel, and a good scheduler stays above half of it.
+TEST(DramBandwidth, RandomReadsBoundedByActivateRate) {
     init_time_resolution();
-    DramConfig cfg = test_dram();
-    const std::int64_t n = cfg.interleave_bytes;
-    const auto same_channel = static_cast<std::uint64_t>(cfg.channels * cfg.interleave_bytes);
-    Access first{}, second{}, other{}, later{};
-    Bench b([&](Initiator& i) {
-        first = i.access(true, 0, n);
-        second = i.access(true, same_channel, n);
-        other = i.access(true, static_cast<std::uint64_t>(cfg.interleave_bytes), n);
-        sc_core::wait(to_sc_time(std::max(first.delay, second.delay)));
-        later = i.access(true, 0, n);
-        sc_core::wait(to_sc_time(later.delay));
-    });
-    sc_core::sc_start();
-    EXPECT_EQ(first.delay, latency(cfg) + xfer(cfg, n));
-    EXPECT_EQ(second.delay, xfer(cfg, n) + latency(cfg) + xfer(cfg, n));
-    EXPECT_EQ(other.delay, latency(cfg) + xfer(cfg, n));
-    EXPECT_EQ(later.delay, latency(cfg) + xfer(cfg, n));
+    const DramConfig cfg = load_preset("hbm2");
+    DramTrafficConfig tc;
+    tc.pattern = DramPattern::Random;
+    tc.requests = 20000;
+    tc.request_bytes = static_cast<std::uint32_t>(cfg.org.burst_bytes());
+    tc.max_in_flight = static_cast<int>(cfg.units() * 32);
+    const RunResult r = run_traffic(cfg, tc);
+    const double burst = static_cast<double>(cfg.org.burst_bytes());
+    const double per_channel = std::min(4.0 * burst / ticks_to_ns(ck(cfg, cfg.timing.tFAW)),
+                                        burst / ticks_to_ns(ck(cfg, cfg.timing.tRRD_S)));
+    const double bound = per_channel * static_cast<double>(cfg.units());
+    EXPECT_LE(r.gbps, bound);
+    EXPECT_GT(r.gbps, 0.5 * bound);
+    EXPECT_LT(r.row_hit_rate, 0.05);
+    EXPECT_EQ(r.violations, 0u);
 }
 
-// A sequential stream of interleave-sized reads, all issued at once, keeps every channel
-// busy: the stream completes at (close to) the aggregate bandwidth channels x channel_bw.
-TEST(DramBandwidth, SequentialStreamReachesAggregateBandwidth) {
+// Mixed reads and writes (write draining, read-write turnarounds) keep every rule.
+TEST(DramBandwidth, MixedReadWriteKeepsTiming) {
     init_time_resolution();
-    DramConfig cfg = test_dram();
-    const std::int64_t n = 1024, chunk = cfg.interleave_bytes, total = n * chunk;
-    Tick last = 0;
-    Tick finished = 0;
-    Bench b([&](Initiator& i) {
-        for (std::int64_t k = 0; k < n; ++k) {
-            Access a = i.access(true, static_cast<std::uint64_t>(k * chunk), chunk);
-            ASSERT_EQ(a.status, tlm::TLM_OK_RESPONSE);
-            last = std::max(last, a.delay);
-        }
-        sc_core::wait(to_sc_time(last));
-        finished = now_ticks();
-    });
-    sc_core::sc_start();
-    // Each channel serves n / channels chunks back to back, the last one after the latency.
-    const Tick expected = static_cast<Tick>((n + cfg.channels - 1) / cfg.channels) * xfer(cfg, chunk) + latency(cfg);
-    EXPECT_EQ(finished, expected);
-    const double achieved_gbps = static_cast<double>(total) / ticks_to_ns(finished);
-    const double aggregate_gbps = static_cast<double>(cfg.channels) * cfg.channel_bandwidth_gbps;
-    EXPECT_NEAR(achieved_gbps, aggregate_gbps, 0.05 * aggregate_gbps);
-    EXPECT_LE(achieved_gbps, aggregate_gbps);
-    EXPECT_EQ(b.dram.bytes_read(), total);
+    DramConfig cfg = load_preset("ddr4-3200");
+    DramTrafficConfig tc;
+    tc.pattern = DramPattern::Random;
+    tc.read_ratio = 0.6;
+    tc.requests = 5000;
+    tc.footprint_bytes = 1 << 22;
+    tc.max_in_flight = 64;
+    const RunResult r = run_traffic(cfg, tc);
+    EXPECT_GT(r.gbps, 0.0);
+    EXPECT_EQ(r.violations, 0u);
 }
 
-// Accesses beyond the capacity fail with an address error and move no bytes; the last
-// in-range bytes are still accessible.
+// ---- refresh ---------------------------------------------------------------------------------------
+
+/// REF commands per (unit, rank) over `run` of idle or streaming time.
+std::map<int, double> count_refreshes(DramConfig cfg, Tick run, bool traffic) {
+    DramTargetOptions opt = checked_options();
+    opt.idle_refresh = true;
+    DramTarget dram("dram", cfg, nullptr, opt);
+    std::map<int, double> per_rank;
+    const double pb_share = 1.0 / static_cast<double>(cfg.org.banks_per_rank());
+    dram.observe_commands([&](const IssuedCommand& c) {
+        const int key = static_cast<int>(c.unit * 100 + c.rank);
+        if (c.cmd == DramCommand::Ref) per_rank[key] += 1.0;
+        if (c.cmd == DramCommand::RefPb) per_rank[key] += pb_share;
+    });
+    DramTrafficConfig tc;
+    tc.requests = traffic ? 1000000 : 0;
+    tc.request_bytes = 64;
+    tc.max_in_flight = 64;
+    DramTrafficGenerator gen("gen", tc, static_cast<std::uint64_t>(cfg.capacity_bytes));
+    gen.socket.bind(dram.socket);
+    sc_core::sc_start(to_sc_time(run));
+    EXPECT_EQ(dram.timing_violations(), 0u);
+    EXPECT_EQ(per_rank.size(), static_cast<std::size_t>(cfg.units() * cfg.org.ranks));
+    return per_rank;
+}
+
+TEST(DramRefresh, IdleAllBankCountIsTimeOverTrefi) {
+    init_time_resolution();
+    const DramConfig cfg = load_preset("hbm2");
+    const Tick run = ns_to_ticks(100000);
+    const double expected = std::floor(ticks_to_ns(run) / cfg.timing.tREFI_ns);
+    for (const auto& [rank, n] : count_refreshes(cfg, run, false)) EXPECT_NEAR(n, expected, 1.0) << rank;
+}
+
+TEST(DramRefresh, BusyAllBankCountIsTimeOverTrefi) {
+    init_time_resolution();
+    const DramConfig cfg = load_preset("hbm2");
+    const Tick run = ns_to_ticks(40000);
+    const double expected = std::floor(ticks_to_ns(run) / cfg.timing.tREFI_ns);
+    for (const auto& [rank, n] : count_refreshes(cfg, run, true)) EXPECT_NEAR(n, expected, 1.0) << rank;
+}
+
+TEST(DramRefresh, PerBankRefreshCoversEveryBankOncePerTrefi) {
+    init_time_resolution();
+    DramConfig cfg = load_preset("hbm2");
+    cfg.refresh = RefreshMode::PerBank;
+    const Tick run = ns_to_ticks(40000);
+    const double expected = std::floor(ticks_to_ns(run) / cfg.timing.tREFI_ns);
+    for (const auto& [rank, n] : count_refreshes(cfg, run, true)) EXPECT_NEAR(n, expected, 1.0) << rank;
+}
+
+TEST(DramRefresh, TwoRanksRefreshIndependently) {
+    init_time_resolution();
+    DramConfig cfg = load_preset("ddr4-3200");
+    cfg.org.ranks = 2;
+    cfg.org.rows = 32768;  // same capacity, rank bit takes one row bit
+    const Tick run = ns_to_ticks(80000);
+    const double expected = std::floor(ticks_to_ns(run) / cfg.timing.tREFI_ns);
+    for (const auto& [rank, n] : count_refreshes(cfg, run, true)) EXPECT_NEAR(n, expected, 1.0) << rank;
+}
+
+// ---- data, energy, errors ----------------------------------------------------------------------------
+
+// Reads return what was written, through b_transport and through debug transport, across
+// burst and channel boundaries.
+TEST(DramData, ReadsReturnWhatWasWritten) {
+    init_time_resolution();
+    const DramConfig cfg = load_preset("hbm2");
+    DramTarget dram("dram", cfg, nullptr, checked_options(true));
+    std::vector<unsigned char> out(1000), back(1000), dbg(1000), dbg_in(100), dbg_back(100);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<unsigned char>(i * 7 + 3);
+    for (std::size_t i = 0; i < dbg_in.size(); ++i) dbg_in[i] = static_cast<unsigned char>(255 - i);
+    unsigned dbg_n = 0;
+    Initiator init("init", [&](Initiator& i) {
+        i.access(false, 4000, 1000, nullptr, out.data());
+        back.assign(back.size(), 0);
+        i.access(true, 4000, 1000, nullptr, back.data());
+        dbg_n = i.debug(true, 4000, dbg.data(), 1000);
+        i.debug(false, 1 << 20, dbg_in.data(), 100);
+        i.access(true, 1 << 20, 100, nullptr, dbg_back.data());
+    });
+    init.socket.bind(dram.socket);
+    sc_core::sc_start();
+    EXPECT_EQ(back, out);
+    EXPECT_EQ(dbg_n, 1000u);
+    EXPECT_EQ(dbg, out);
+    EXPECT_EQ(dbg_back, dbg_in);
+    EXPECT_EQ(dram.timing_violations(), 0u);
+}
+
+// Streaming reads cost between the row-hit figure (a read burst + its I/O per bit) and the
+// row-miss figure (plus an ACT+PRE per burst): one ACT per row, refresh and background on top.
+TEST(DramEnergy, StreamingEnergyPerBitBetweenHitAndMiss) {
+    init_time_resolution();
+    const DramConfig cfg = load_preset("hbm2");
+    DramTrafficConfig tc;
+    tc.requests = 20000;
+    tc.request_bytes = static_cast<std::uint32_t>(cfg.org.burst_bytes());
+    tc.max_in_flight = static_cast<int>(cfg.units() * 32);
+    const RunResult r = run_traffic(cfg, tc);
+    const double bits = static_cast<double>(cfg.org.burst_bytes()) * 8.0;
+    const double hit = cfg.energy.rd_pj / bits + cfg.energy.io_pj_per_bit;
+    const double miss = (cfg.energy.rd_pj + cfg.energy.act_pj) / bits + cfg.energy.io_pj_per_bit;
+    EXPECT_GT(r.energy_pj_per_bit, hit);
+    EXPECT_LT(r.energy_pj_per_bit, miss);
+}
+
+// Energy a request causes (its ACT, its burst and I/O) is booked on the target's account and
+// on the layer the initiator names.
+TEST(DramEnergy, RequestEnergyGoesToTheLayer) {
+    init_time_resolution();
+    DramConfig cfg = load_preset("hbm2");
+    cfg.energy.background_active_mw = cfg.energy.background_idle_mw = 0;  // only command energy
+    EnergyAccount target, layer;
+    DramTarget dram("dram", cfg, &target, checked_options());
+    Initiator init("init", [&](Initiator& i) {
+        i.access(true, address(dram, 0, 0, 5, 0), 64, &layer);   // closed: ACT + RD
+        i.access(false, address(dram, 0, 0, 5, 1), 64, &layer);  // hit: WR
+        i.access(true, address(dram, 0, 0, 5, 2), 64);           // hit, no layer
+    });
+    init.socket.bind(dram.socket);
+    sc_core::sc_start();
+    const int d = static_cast<int>(EnergyCategory::Dram);
+    const double io = cfg.energy.io_pj_per_bit * 512;
+    EXPECT_NEAR(layer.pj[d], cfg.energy.act_pj + cfg.energy.rd_pj + cfg.energy.wr_pj + 2 * io, 1e-6);
+    EXPECT_NEAR(target.pj[d], layer.pj[d] + cfg.energy.rd_pj + io, 1e-6);
+    EXPECT_DOUBLE_EQ(target.total(), target.pj[d]);
+}
+
+// Accesses beyond the capacity fail with an address error and move no bytes.
 TEST(DramErrors, OutOfCapacityAddressIsRejected) {
     init_time_resolution();
-    DramConfig cfg = test_dram();
+    const DramConfig cfg = load_preset("hbm2");
+    DramTarget dram("dram", cfg, nullptr, checked_options());
     const auto cap = static_cast<std::uint64_t>(cfg.capacity_bytes);
-    Access straddle{}, beyond{}, last_bytes{};
-    Bench b([&](Initiator& i) {
+    Access straddle{}, beyond{}, last{};
+    Initiator init("init", [&](Initiator& i) {
         straddle = i.access(true, cap - 32, 64);
         beyond = i.access(false, cap, 1);
-        last_bytes = i.access(true, cap - 64, 64);
-        sc_core::wait(to_sc_time(last_bytes.delay));
+        last = i.access(true, cap - 64, 64);
     });
+    init.socket.bind(dram.socket);
     sc_core::sc_start();
     EXPECT_EQ(straddle.status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
     EXPECT_EQ(beyond.status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    EXPECT_EQ(last_bytes.status, tlm::TLM_OK_RESPONSE);
-    EXPECT_EQ(b.dram.reads(), 1);
-    EXPECT_EQ(b.dram.writes(), 0);
-    EXPECT_DOUBLE_EQ(b.energy.total(), 64 * 8 * cfg.energy_pj_per_bit);
+    EXPECT_EQ(last.status, tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(dram.reads(), 1);
+    EXPECT_EQ(dram.writes(), 0);
 }
 
-// Energy is bytes x 8 x pj/bit for reads and writes, booked on the target's account and,
-// when the initiator names one through LayerEnergyExtension, on that layer's account too.
-TEST(DramEnergy, BytesTimesPjPerBitOnTargetAndLayer) {
+// b_transport's delay includes queueing: two reads issued together to the same bank and row
+// finish one data-bus burst apart.
+TEST(DramTiming, BackToBackHitsQueueOnTheDataBus) {
     init_time_resolution();
-    DramConfig cfg = test_dram();
-    const std::int64_t rd = 512, wr = 192, untagged = 64;
-    EnergyAccount layer;
-    Bench b([&](Initiator& i) {
-        Tick t = 0;
-        t = std::max(t, i.access(true, 0, rd, 0, &layer).delay);
-        t = std::max(t, i.access(false, 4096, wr, 0, &layer).delay);
-        t = std::max(t, i.access(true, 8192, untagged).delay);  // no extension: target only
-        sc_core::wait(to_sc_time(t));
+    const DramConfig cfg = load_preset("hbm2");
+    DramTarget dram("dram", cfg, nullptr, checked_options());
+    Access a{}, b{};
+    Initiator init("init", [&](Initiator& i) {
+        a = i.access(true, address(dram, 0, 0, 1, 0), 64);
+        b = i.access(true, address(dram, 0, 0, 1, 1), 64);
     });
+    init.socket.bind(dram.socket);
     sc_core::sc_start();
-    const int dram = static_cast<int>(EnergyCategory::Dram);
-    const double pj_per_byte = 8 * cfg.energy_pj_per_bit;
-    EXPECT_DOUBLE_EQ(b.energy.pj[dram], static_cast<double>(rd + wr + untagged) * pj_per_byte);
-    EXPECT_DOUBLE_EQ(b.energy.total(), b.energy.pj[dram]);
-    EXPECT_DOUBLE_EQ(layer.pj[dram], static_cast<double>(rd + wr) * pj_per_byte);
-    EXPECT_DOUBLE_EQ(layer.total(), layer.pj[dram]);
-    EXPECT_EQ(b.dram.bytes_read(), rd + untagged);
-    EXPECT_EQ(b.dram.bytes_written(), wr);
-    EXPECT_EQ(b.dram.reads(), 2);
-    EXPECT_EQ(b.dram.writes(), 1);
+    const auto& t = cfg.timing;
+    EXPECT_EQ(a.delay, ck(cfg, t.tRCD + t.CL + t.tBURST));
+    EXPECT_EQ(b.delay, a.delay + std::max(ck(cfg, t.tBURST), ck(cfg, t.tCCD_L)));
 }
 
 }  // namespace

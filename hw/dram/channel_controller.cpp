@@ -1,0 +1,297 @@
+#include "hw/dram/channel_controller.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace mcmsim {
+
+namespace {
+bool is_column(DramCommand c) { return c == DramCommand::Rd || c == DramCommand::Wr; }
+}  // namespace
+
+ChannelController::ChannelController(const DramConfig& cfg, const DramTicks& t, std::uint32_t unit,
+                                     ControllerListener* l)
+    : cfg_(cfg), t_(t), unit_(unit), listener_(l), scheduler_(make_scheduler(cfg.scheduler)),
+      refresh_(make_refresh_policy(cfg, t.tREFI)),
+      bgs_(static_cast<std::uint32_t>(cfg.org.bank_groups)),
+      banks_per_group_(static_cast<std::uint32_t>(cfg.org.banks_per_group)),
+      banks_per_rank_(static_cast<std::uint32_t>(cfg.org.banks_per_rank())) {
+    const auto ranks = static_cast<std::size_t>(cfg.org.ranks);
+    banks_.resize(ranks * banks_per_rank_);
+    groups_.resize(ranks * bgs_);
+    ranks_.resize(ranks);
+    next_ = refresh_->next_due();
+}
+
+void ChannelController::enqueue(Burst* b) {
+    const std::uint32_t i = flat(b->rank, b->bank_group, b->bank);
+    Bank& k = banks_[i];
+    if (b->write) {
+        k.writes.push_back(b);
+        ++writes_;
+    } else {
+        k.reads.push_back(b);
+        ++reads_;
+    }
+    if (!k.listed) {
+        k.listed = true;
+        busy_.push_back(i);
+    }
+}
+
+bool ChannelController::blocked(std::uint32_t bank) const {
+    if (!refreshing_ || bank / banks_per_rank_ != static_cast<std::uint32_t>(ref_target_.rank)) return false;
+    return ref_target_.bank < 0 || bank % banks_per_rank_ == static_cast<std::uint32_t>(ref_target_.bank);
+}
+
+Tick ChannelController::act_time(std::uint32_t i) const {
+    const Rank& r = ranks_[i / banks_per_rank_];
+    Tick t = std::max({banks_[i].act, groups_[i / banks_per_group_].act, r.act, cmd_free_, floor_});
+    // Four-activate window: the fifth ACT waits for the oldest of the last four + tFAW.
+    if (r.acts >= 4) t = std::max(t, r.faw[static_cast<std::size_t>(r.acts % 4)] + t_.tFAW);
+    return t;
+}
+
+Tick ChannelController::column_time(std::uint32_t i, bool write) const {
+    const Bank& k = banks_[i];
+    const Group& g = groups_[i / banks_per_group_];
+    const std::uint32_t rank = i / banks_per_rank_;
+    const Rank& r = ranks_[rank];
+    Tick t = write ? std::max({k.wr, g.wr, r.wr, wr_after_rd_}) : std::max({k.rd, g.rd, r.rd});
+    t = std::max({t, cmd_free_, floor_});
+    // Data bus: this burst's data may start only after the previous burst (plus a rank switch).
+    const Tick latency = write ? t_.CWL : t_.CL;
+    if (data_rank_ >= 0) {
+        const Tick need = data_end_ + (static_cast<std::uint32_t>(data_rank_) != rank ? t_.tRTRS : 0);
+        if (need > latency) t = std::max(t, need - latency);
+    }
+    return t;
+}
+
+void ChannelController::consider(Candidate& best, const Candidate& c) const {
+    if (c.time > best.time) return;
+    if (c.time == best.time && best.valid()) {
+        // Ties: column commands first (they move data), then refresh work, then the oldest.
+        auto rank_of = [](const Candidate& x) { return is_column(x.cmd) ? 0 : (x.burst ? 2 : 1); };
+        const int a = rank_of(c), b = rank_of(best);
+        if (a > b) return;
+        if (a == b && c.burst && best.burst && c.burst->seq >= best.burst->seq) return;
+    }
+    best = c;
+}
+
+ChannelController::Candidate ChannelController::best() const {
+    Candidate best;
+    for (std::uint32_t i : busy_) {
+        if (blocked(i)) continue;
+        const Bank& k = banks_[i];
+        const auto& q = write_mode_ ? k.writes : k.reads;
+        // Closed page: the precharge is due as soon as legal; a hit that arrives earlier
+        // still goes first (and re-decides the close when it issues).
+        if (k.close_after && k.open_row >= 0)
+            consider(best, {std::max({k.pre, cmd_free_, floor_}), DramCommand::Pre, i, nullptr});
+        if (q.empty()) continue;
+        bool hit = false;
+        Burst* b = scheduler_->pick(q, k.open_row, hit);
+        if (hit)
+            consider(best, {std::max(column_time(i, b->write), b->arrival), b->write ? DramCommand::Wr : DramCommand::Rd,
+                            i, b});
+        else if (k.open_row >= 0)
+            consider(best, {std::max({k.pre, cmd_free_, floor_, b->arrival}), DramCommand::Pre, i, b});
+        else
+            consider(best, {std::max(act_time(i), b->arrival), DramCommand::Act, i, b});
+    }
+    if (refreshing_) {
+        // Close what the refresh covers, then refresh it.
+        const std::uint32_t first = static_cast<std::uint32_t>(ref_target_.rank) * banks_per_rank_;
+        const std::uint32_t lo = ref_target_.bank < 0 ? first : first + static_cast<std::uint32_t>(ref_target_.bank);
+        const std::uint32_t hi = ref_target_.bank < 0 ? first + banks_per_rank_ : lo + 1;
+        bool any_open = false;
+        Tick ready = std::max({cmd_free_, floor_, ref_due_});
+        for (std::uint32_t i = lo; i < hi; ++i) {
+            const Bank& k = banks_[i];
+            if (k.open_row >= 0) {
+                any_open = true;
+                consider(best, {std::max({k.pre, cmd_free_, floor_}), DramCommand::Pre, i, nullptr});
+            }
+            ready = std::max(ready, k.act);
+        }
+        if (!any_open) {
+            const Rank& r = ranks_[static_cast<std::size_t>(ref_target_.rank)];
+            if (ref_target_.bank < 0)
+                consider(best, {std::max(ready, r.ref), DramCommand::Ref, lo, nullptr});
+            else
+                consider(best, {std::max(ready, r.act), DramCommand::RefPb, lo, nullptr});
+        }
+    }
+    return best;
+}
+
+void ChannelController::account_background(Tick t) {
+    Tick active = 0, idle = 0;
+    for (Rank& r : ranks_) {
+        if (t <= r.since) continue;
+        (r.open > 0 ? active : idle) += t - r.since;
+        r.since = t;
+    }
+    if (active + idle > 0) listener_->on_background(unit_, active, idle);
+}
+
+void ChannelController::update_write_mode() {
+    if (!write_mode_) {
+        if (writes_ >= static_cast<std::size_t>(cfg_.write_high_watermark) || (reads_ == 0 && writes_ > 0))
+            write_mode_ = true;
+    } else if (writes_ == 0 || (reads_ > 0 && writes_ <= static_cast<std::size_t>(cfg_.write_low_watermark))) {
+        write_mode_ = false;
+    }
+}
+
+void ChannelController::issue(const Candidate& c) {
+    const Tick t = c.time;
+    account_background(t);
+    floor_ = t;
+    cmd_free_ = t + t_.tCK;
+    const std::uint32_t i = c.bank;
+    Bank& k = banks_[i];
+    Group& g = groups_[i / banks_per_group_];
+    const std::uint32_t rank = i / banks_per_rank_;
+    Rank& r = ranks_[rank];
+    const std::uint32_t in_rank = i % banks_per_rank_;
+    IssuedCommand ic;
+    ic.time = t;
+    ic.cmd = c.cmd;
+    ic.unit = unit_;
+    ic.rank = static_cast<std::uint16_t>(rank);
+    ic.bank_group = static_cast<std::uint16_t>(in_rank / banks_per_group_);
+    ic.bank = static_cast<std::uint16_t>(in_rank % banks_per_group_);
+    ic.row = k.open_row >= 0 ? static_cast<std::uint32_t>(k.open_row) : 0;
+    Tick done = 0;
+
+    switch (c.cmd) {
+        case DramCommand::Act:
+            k.open_row = c.burst->row;
+            ic.row = c.burst->row;
+            k.rd = std::max(k.rd, t + t_.tRCD);
+            k.wr = std::max(k.wr, t + t_.tRCD);
+            k.pre = std::max(k.pre, t + t_.tRAS);
+            k.act = std::max(k.act, t + t_.tRC);
+            g.act = std::max(g.act, t + t_.tRRD_L);
+            r.act = std::max(r.act, t + t_.tRRD_S);
+            r.faw[static_cast<std::size_t>(r.acts % 4)] = t;
+            ++r.acts;
+            ++r.open;
+            break;
+        case DramCommand::Pre:
+            k.open_row = -1;
+            if (k.close_after) --closes_;
+            k.close_after = false;
+            k.act = std::max(k.act, t + t_.tRP);
+            --r.open;
+            break;
+        case DramCommand::Rd:
+        case DramCommand::Wr: {
+            Burst* b = c.burst;
+            auto& q = b->write ? k.writes : k.reads;
+            q.erase(std::find(q.begin(), q.end(), b));
+            if (b->write) {
+                --writes_;
+                ++stats_.writes;
+                k.pre = std::max(k.pre, t + t_.write_to_precharge());
+                g.rd = std::max(g.rd, t + t_.write_to_read_l());
+                r.rd = std::max(r.rd, t + t_.write_to_read_s());
+                g.wr = std::max(g.wr, t + t_.tCCD_L);
+                r.wr = std::max(r.wr, t + t_.tCCD_S);
+                data_end_ = t + t_.CWL + t_.tBURST;
+            } else {
+                --reads_;
+                ++stats_.reads;
+                k.pre = std::max(k.pre, t + t_.tRTP);
+                g.rd = std::max(g.rd, t + t_.tCCD_L);
+                r.rd = std::max(r.rd, t + t_.tCCD_S);
+                wr_after_rd_ = std::max(wr_after_rd_, t + t_.tRTW);
+                data_end_ = t + t_.CL + t_.tBURST;
+            }
+            data_rank_ = static_cast<int>(rank);
+            stats_.data_busy += t_.tBURST;
+            done = data_end_;
+            if (cfg_.page_policy == PagePolicy::Closed) {
+                auto same_row = [&](const Burst* x) { return x->row == b->row; };
+                const bool close = std::none_of(k.reads.begin(), k.reads.end(), same_row) &&
+                                   std::none_of(k.writes.begin(), k.writes.end(), same_row);
+                if (close && !k.close_after) ++closes_;
+                if (!close && k.close_after) --closes_;
+                k.close_after = close;
+            }
+            break;
+        }
+        case DramCommand::Ref: {
+            const std::size_t first = static_cast<std::size_t>(rank) * banks_per_rank_;
+            for (std::size_t b = first; b < first + banks_per_rank_; ++b)
+                banks_[b].act = std::max(banks_[b].act, t + t_.tRFC);
+            r.ref = t + t_.tRFC;
+            r.act = std::max(r.act, t + t_.tRFC);
+            refreshing_ = false;
+            refresh_->issued();
+            ++refs_;
+            ic.bank_group = 0;
+            ic.bank = 0;
+            break;
+        }
+        case DramCommand::RefPb:
+            k.act = std::max(k.act, t + t_.tRFCpb);
+            r.act = std::max(r.act, t + t_.tRRD_S);
+            refreshing_ = false;
+            refresh_->issued();
+            ++refpbs_;
+            break;
+    }
+    ++stats_.commands[static_cast<std::size_t>(c.cmd)];
+    listener_->on_command(ic, c.burst);
+    if (done) listener_->on_burst_done(c.burst, done);
+    // A bank with nothing left to do leaves the scan list.
+    if (k.listed && k.reads.empty() && k.writes.empty() && !(k.close_after && k.open_row >= 0)) {
+        k.listed = false;
+        busy_.erase(std::find(busy_.begin(), busy_.end(), i));
+    }
+}
+
+Tick ChannelController::advance(Tick until) {
+    for (;;) {
+        update_write_mode();
+        Candidate c = best();
+        if (!refreshing_) {
+            const Tick due = refresh_->next_due();
+            // A refresh falling due before the next command changes what may issue next.
+            if (due <= std::min(c.time, until)) {
+                refreshing_ = true;
+                ref_target_ = refresh_->next_target();
+                ref_due_ = due;
+                floor_ = std::max(floor_, due);
+                continue;
+            }
+            if (!c.valid() || c.time > until) {
+                next_ = std::min(c.time, due);
+                return next_;
+            }
+        } else if (!c.valid() || c.time > until) {
+            if (!c.valid()) throw std::logic_error("dram controller: refresh without a command to issue");
+            next_ = c.time;
+            return next_;
+        }
+        issue(c);
+    }
+}
+
+void ChannelController::drain() {
+    advance(floor_);
+    while (queued() > 0) advance(next_);
+}
+
+double ChannelController::refreshes_through(Tick until) const {
+    const auto due = static_cast<double>(refresh_->due_through(until));
+    if (cfg_.refresh == RefreshMode::PerBank)
+        return std::max(static_cast<double>(refpbs_), due) / static_cast<double>(banks_per_rank_);
+    return std::max(static_cast<double>(refs_), due);
+}
+
+}  // namespace mcmsim

@@ -53,12 +53,6 @@ void Chiplet::wake() {
     queue_.rearm();
 }
 
-Tick Chiplet::compute_ticks(std::int64_t macs) const {
-    std::int64_t per_cycle = cfg_.macs_per_cycle();
-    std::int64_t cycles = (macs + per_cycle - 1) / per_cycle;
-    return static_cast<Tick>(std::llround(static_cast<double>(cycles) * 1000.0 / cfg_.clock_ghz));
-}
-
 void Chiplet::start(std::size_t l, Tick now) {
     LocalOp& o = ops_[l];
     const PlanOp& op = *o.op;
@@ -131,10 +125,13 @@ void Chiplet::try_compute(Tick now) {
     compute_busy_now_ = true;
     o.started = true;
     timing_[o.global].start = now;
-    Tick dur = compute_ticks(op.macs);
+    const ComputeCost cost = compute_cost(cfg_, op);
+    const Tick dur = static_cast<Tick>(cycles_to_ps(cfg_, cost.cycles));  // a tick is 1 ps
     compute_busy_ += dur;
-    double mac_pj = static_cast<double>(op.macs) * cfg_.mac_energy_pj;
-    double sram_pj = static_cast<double>(op.sram_bytes) * cfg_.sram_energy_pj_per_byte;
+    compute_cycles_ += cost.cycles;
+    dram_refetch_bytes_ += cost.dram_refetch_bytes;
+    const double mac_pj = cost.compute_energy_pj();
+    const double sram_pj = cost.sram_energy_pj;
     EnergyAccount& layer = ledger_.layer_account(static_cast<std::size_t>(plan_.layer_of[o.global]));
     energy_.add(EnergyCategory::Compute, mac_pj);
     energy_.add(EnergyCategory::Sram, sram_pj);
@@ -143,6 +140,14 @@ void Chiplet::try_compute(Tick now) {
     Event e;
     e.finished = l;
     queue_.push(now + dur, e);
+}
+
+double Chiplet::book_leakage(Tick run_end) {
+    if (leakage_booked_) throw std::logic_error(std::string(name()) + ": leakage booked twice");
+    leakage_booked_ = true;
+    const double pj = leakage_energy_pj(cfg_, ticks_to_ns(run_end));
+    energy_.add(EnergyCategory::Leakage, pj);
+    return pj;
 }
 
 void Chiplet::finish(std::size_t l, Tick now) {

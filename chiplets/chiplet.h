@@ -1,11 +1,16 @@
 #pragma once
-// A compute chiplet executing its share of the execution plan (thin model, deepened into a
-// PE array with buffers and a tile engine later).
+// A compute chiplet executing its share of the execution plan.
 //
 // Engines: one compute unit (ops run one at a time, in plan order of readiness), a DMA that
 // issues DRAM reads/writes as request packets, and a network interface that injects sends.
+// The compute unit times and prices each op with compute_cost() (hw/compute/compute_cost.h),
+// the same function the analytical model uses: a PE array with its buffers for ops that carry
+// a shape, ceil(MACs / MACs per cycle) for ops that only give a MAC count. MAC and vector
+// energy are booked as Compute, buffer accesses as Sram; leakage is booked by book_leakage()
+// once the run's length is known.
 // An op starts when its dependencies are done; a recv completes when all its flow's bytes have
 // arrived. Event-driven: the chiplet sleeps until a packet arrives or an op finishes.
+#include "hw/compute/compute_cost.h"
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/timed_queue.h"
@@ -40,6 +45,15 @@ public:
     std::size_t pending_events() const { return queue_.size(); }
     std::int64_t macs_done() const { return macs_done_; }
     Tick compute_busy() const { return compute_busy_; }
+    /// Cycles the compute unit spent (array + vector); MAC utilisation of the busy time is
+    /// macs_done() / (compute_cycles() x macs_per_cycle()).
+    std::int64_t compute_cycles() const { return compute_cycles_; }
+    /// DRAM bytes re-tiling added to this chiplet's compute ops (the plan's DRAM reads should
+    /// carry them; see ComputeCost::dram_refetch_bytes).
+    std::int64_t dram_refetch_bytes() const { return dram_refetch_bytes_; }
+    /// Books leakage_mw x run length into this chiplet's Compute energy (no layer owns it).
+    /// Call once, after the run, with the run's end; returns the energy booked (pJ).
+    double book_leakage(Tick run_end);
     /// One line per op that has not finished, saying what it waits for (deadlock report).
     void describe_waiting(std::vector<std::string>& out, std::size_t limit) const;
 
@@ -63,7 +77,6 @@ private:
     void try_compute(Tick now);
     void on_packet(Packet* p, Tick now);
     void account_bytes(std::size_t local, std::int64_t bytes, Tick now);
-    Tick compute_ticks(std::int64_t macs) const;
     std::int64_t chunk(std::int64_t remaining) const { return std::min(remaining, max_packet_); }
 
     int index_;
@@ -84,6 +97,9 @@ private:
     std::size_t done_count_ = 0;
     std::int64_t macs_done_ = 0;
     Tick compute_busy_ = 0;
+    std::int64_t compute_cycles_ = 0;
+    std::int64_t dram_refetch_bytes_ = 0;
+    bool leakage_booked_ = false;
 
     sc_core::sc_event wake_event_;
     TimedQueue<Event> queue_;

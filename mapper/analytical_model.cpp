@@ -1,5 +1,6 @@
 #include "mapper/analytical_model.h"
 
+#include "hw/compute/compute_cost.h"
 #include "mapper/message_cost.h"
 
 #include <algorithm>
@@ -43,6 +44,7 @@ public:
     Estimate run() {
         for (std::size_t i = 0; i < idx_.size(); ++i) price(i);
         schedule();
+        book_static_energy();
         layer_stats();
         return std::move(est_);
     }
@@ -75,12 +77,6 @@ private:
         return mc_.topology().id(mc.attach_row, mc.attach_col);
     }
 
-    double compute_ns(std::int64_t macs) const {
-        std::int64_t per_cycle = arch_.chiplet.macs_per_cycle();
-        std::int64_t cycles = (macs + per_cycle - 1) / per_cycle;
-        return std::llround(static_cast<double>(cycles) * 1000.0 / arch_.chiplet.clock_ghz) / 1000.0;
-    }
-
     void price(std::size_t i) {
         const PlanOp& op = *idx_.ops[i];
         const int layer = idx_.layer_of[i];
@@ -91,13 +87,15 @@ private:
         Endpoint me{false, op.chiplet};
         switch (op.kind) {
             case OpKind::Compute: {
-                double mac = static_cast<double>(op.macs) * arch_.chiplet.mac_energy_pj;
-                double sram = static_cast<double>(op.sram_bytes) * arch_.chiplet.sram_energy_pj_per_byte;
+                // The chiplet model's own cost function: same cycles, same energy.
+                const ComputeCost cost = compute_cost(arch_.chiplet, op);
+                double mac = cost.compute_energy_pj();
+                double sram = cost.sram_energy_pj;
                 chiplet_acc_[static_cast<std::size_t>(op.chiplet)]->add(EnergyCategory::Compute, mac);
                 chiplet_acc_[static_cast<std::size_t>(op.chiplet)]->add(EnergyCategory::Sram, sram);
                 lacc.add(EnergyCategory::Compute, mac);
                 lacc.add(EnergyCategory::Sram, sram);
-                c.own_ns = compute_ns(op.macs);
+                c.own_ns = static_cast<double>(cycles_to_ps(arch_.chiplet, cost.cycles)) / 1000.0;
                 return;
             }
             case OpKind::Recv: return;  // priced with its send
@@ -118,7 +116,7 @@ private:
                 std::int64_t control = mc_.packets(op.bytes) * mc_.control_wire_bytes();
                 auto there = carry(me, dram, read ? control : data, (read ? control : data) / flit, layer);
                 auto back = carry(dram, me, read ? data : control, (read ? data : control) / flit, layer);
-                double pj = static_cast<double>(op.bytes) * 8.0 * mem.dram.energy_pj_per_bit;
+                double pj = static_cast<double>(op.bytes) * 8.0 * dram_stream_pj_per_bit(mem.dram, read);
                 dram_acc_[static_cast<std::size_t>(op.memory)]->add(EnergyCategory::Dram, pj);
                 lacc.add(EnergyCategory::Dram, pj);
                 dram_load_[static_cast<std::size_t>(layer)][static_cast<std::size_t>(op.memory)] += static_cast<double>(op.bytes);
@@ -206,6 +204,22 @@ private:
         }
         if (done != n) throw std::logic_error("analytical model: plan has ops that can never run");
         for (const auto& o : est_.ops) est_.latency_ns = std::max(est_.latency_ns, o.end_ns);
+    }
+
+    /// Energy that accrues with time rather than with work: chiplet leakage and DRAM
+    /// background power and refresh over the estimated run.
+    void book_static_energy() {
+        const double t = est_.latency_ns;
+        for (auto* acc : chiplet_acc_) acc->add(EnergyCategory::Leakage, leakage_energy_pj(arch_.chiplet, t));
+        for (std::size_t m = 0; m < arch_.memories.size(); ++m) {
+            const DramConfig& d = arch_.memories[m].dram;
+            // Rows stay open while the device is busy (open page) and refresh closes them, so
+            // the device is active for about the share of the run its transfers take.
+            double bytes = 0;
+            for (const auto& layer : dram_load_) bytes += layer[m];
+            double active = t > 0 ? bytes / d.bandwidth_gbps() / t : 0.0;
+            dram_acc_[m]->add(EnergyCategory::Dram, dram_background_mw(d, active) * t + dram_refresh_pj(d, t));
+        }
     }
 
     void layer_stats() {

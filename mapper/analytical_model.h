@@ -3,14 +3,17 @@
 //
 // Every op gets a duration from closed-form figures, and the plan's dependency graph (plus
 // send->recv edges and one compute unit per chiplet) is list-scheduled in order of readiness:
-//  - compute: ceil(MACs / MACs-per-cycle) cycles, as the chiplet model;
+//  - compute: the chiplet's own cost function (hw/compute/compute_cost.h), as the simulator;
 //  - transfers: zero-load head latency along the routed path (routers, links, PHYs) plus a
 //    congestion term: the flow cannot finish before the most loaded link on its path has
 //    moved that layer's whole load (per-link loads: bytes over bandwidth), nor before its own
 //    bytes have crossed its network interface;
 //  - DRAM: access latency plus the memory's load in that layer over its bandwidth.
-// Energy is exact: the same packets, flits, hops and bytes the simulation books, in the same
-// ledger categories. Pure C++.
+// Energy: compute, SRAM, NoC and D2D are exact (the same cost function, packets, flits, hops
+// and bytes the simulation books, in the same ledger categories). DRAM is approximated: a
+// stream opens each row once (per-command energies), background power is active for the share
+// of the run the transfers take, refresh every tREFI; chiplet leakage over the estimated run.
+// Pure C++.
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
 #include "traces/plan.h"

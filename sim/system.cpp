@@ -99,6 +99,10 @@ SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptio
         }
     }
     res.simulated_ns = ticks_to_ns(last_end);
+    // Energy that accrues with time: leakage of every chiplet and DRAM background power up to
+    // the end of the run (the last op), the same span the analytical model charges.
+    for (auto& c : sys.chiplets) c->book_leakage(last_end);
+    for (auto& d : sys.drams) d->end_of_run(last_end);
     res.events = sc_core::sc_delta_count();
 
     // Conservation: every op ran; every packet injected was delivered; the bytes the plan

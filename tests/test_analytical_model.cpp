@@ -12,7 +12,7 @@ namespace {
 
 // 1x2 package: link 10 GB/s, 5 ns, 1 pJ/b; routers 2 cycles at 1 GHz (2 ns), 16-byte flits,
 // 3 pJ per flit; NI 20 GB/s; packets of at most 64 bytes. One memory at router 0: DRAM
-// 1 channel x 8 GB/s, 30 ns, 2 pJ/b; PHY 16 GB/s, 2 ns, 0.5 pJ/b. Chiplet: 64 MACs/cycle at
+// 1 channel x 8 GB/s, 30 ns, 2 pJ/b of I/O and nothing else; PHY 16 GB/s, 2 ns, 0.5 pJ/b. Chiplet: 64 MACs/cycle at
 // 1 GHz, 0.25 pJ per MAC, 0.5 pJ per SRAM byte.
 ArchConfig hand_arch() {
     ArchConfig a;
@@ -33,7 +33,8 @@ ArchConfig hand_arch() {
     m.dram.channels = 1;
     m.dram.channel_bandwidth_gbps = 8;
     m.dram.access_latency_ns = 30;
-    m.dram.energy_pj_per_bit = 2.0;
+    // DRAM energy as a flat 2 pJ per bit: no per-command or background energy.
+    m.dram.energy = DramEnergyConfig{0, 0, 0, 0, 0, 0, 2.0};
     m.phy_bandwidth_gbps = 16;
     m.phy_latency_ns = 2;
     m.phy_energy_pj_per_bit = 0.5;

@@ -54,16 +54,21 @@ TEST(System, LatencyIsAtLeastTheComputeBound) {
     EXPECT_GE(r.sim.simulated_ns, bound_ns);
 }
 
-// The analytical model books the same packets, flits and bytes, so energy agrees to rounding;
-// latency agrees within 10 % on this compute-bound package.
+// The analytical model books the same packets, flits, bytes and compute costs, so energy of
+// those categories agrees to rounding. DRAM energy depends on row hits and on how long banks
+// stay open, which the model only approximates (a stream opens each row once; background is
+// active for the share of the run the transfers take): within 5 %. Latency within 10 % on
+// this compute-bound package.
 TEST(System, AgreesWithTheAnalyticalModel) {
     ResNetRun r;
     Estimate e = estimate_plan(r.arch, r.plan);
-    for (int c = 0; c < kEnergyCategories; ++c) {
-        auto cat = static_cast<EnergyCategory>(c);
+    for (auto cat : {EnergyCategory::Compute, EnergyCategory::Sram, EnergyCategory::Noc, EnergyCategory::D2d}) {
         EXPECT_NEAR(r.sim.ledger.category_pj(cat), e.ledger.category_pj(cat), 1e-6 * e.ledger.total_pj())
             << to_string(cat);
     }
+    EXPECT_NEAR(r.sim.ledger.category_pj(EnergyCategory::Dram), e.ledger.category_pj(EnergyCategory::Dram),
+                0.05 * e.ledger.category_pj(EnergyCategory::Dram));
+    EXPECT_NEAR(r.sim.ledger.total_pj(), e.ledger.total_pj(), 0.05 * e.ledger.total_pj());
     EXPECT_NEAR(r.sim.simulated_ns, e.latency_ns, 0.10 * e.latency_ns);
 }
 

@@ -9,6 +9,7 @@ const char* to_string(EnergyCategory c) {
         case EnergyCategory::Noc: return "noc";
         case EnergyCategory::D2d: return "d2d";
         case EnergyCategory::Dram: return "dram";
+        case EnergyCategory::Leakage: return "leakage";
     }
     return "?";
 }

@@ -12,8 +12,9 @@
 
 namespace mcmsim {
 
-enum class EnergyCategory : int { Compute = 0, Sram, Noc, D2d, Dram };
-constexpr int kEnergyCategories = 5;
+/// Leakage: static power of the chiplets over the run (DRAM background power is under Dram).
+enum class EnergyCategory : int { Compute = 0, Sram, Noc, D2d, Dram, Leakage };
+constexpr int kEnergyCategories = 6;
 const char* to_string(EnergyCategory c);
 
 /// Energy booked by one component (a chiplet, a router, a link, a memory).

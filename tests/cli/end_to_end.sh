@@ -55,7 +55,9 @@ need(r["sim"]["events"] > 0 and r["sim"]["simulated_ns"] > 0, "sim.events and si
 need("config" in r and r["config"]["package"]["rows"] == 2, "resolved config embedded")
 need("wall_s" not in json.dumps(r), "no wall-clock figure in report.json")
 need(info["wall_s"] > 0, "run-info.json has wall_s")
-need(abs(e["energy_pj"] - r["energy_pj"]) <= 1e-6 * r["energy_pj"], "estimate books the same energy as the simulation")
+for k in ("compute", "sram", "noc", "d2d"):
+    need(abs(e["energy_breakdown_pj"][k] - r["energy_breakdown_pj"][k]) <= 1e-6 * r["energy_pj"], f"estimate books the same {k} energy as the simulation")
+need(abs(e["energy_pj"] - r["energy_pj"]) <= 0.05 * r["energy_pj"], "estimate's total energy within 5 % of the simulation")
 names = {ev["args"]["name"] for ev in trace["traceEvents"] if ev.get("ph") == "M" and ev.get("name") == "process_name"}
 need(any(n.startswith("chiplet") for n in names) and any(n.startswith("dram") for n in names), "trace has chiplet and DRAM tracks")
 sys.exit(1 if fails else 0)
@@ -68,10 +70,10 @@ python3 - "$work/val/validation.json" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))
 ok = (len(v["layers"]) == 54 and all({"name", "analytical_ns", "simulated_ns", "error"} <= set(l) for l in v["layers"])
-      and 0 <= v["median_abs_error"] <= v["max_abs_error"] and abs(v["energy_error"]) < 1e-6)
+      and 0 <= v["median_abs_error"] <= v["max_abs_error"] and abs(v["energy_error"]) < 0.05)
 sys.exit(0 if ok else 1)
 PY
-check "validation.json has layers, median and max error, equal energy" "[ $? -eq 0 ]"
+check "validation.json has layers, median and max error, energy within 5 %" "[ $? -eq 0 ]"
 
 # The non-uniform heuristic, chosen with the analytical model, must also win in simulation on
 # the package with HBM on one edge.

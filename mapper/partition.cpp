@@ -64,9 +64,9 @@ std::vector<Range> split_range(std::int64_t extent, int parts, const std::vector
 
 std::int64_t extent(const Layer& L, Dim d) {
     switch (d) {
-        case Dim::N: return L.n;
+        case Dim::N: return L.n * L.heads;
         case Dim::K: return L.k;
-        case Dim::C: return L.c / L.groups;
+        case Dim::C: return L.kind == LayerKind::Vector ? 1 : L.c / L.groups;
         case Dim::P: return L.p;
         case Dim::Q: return L.q;
     }
@@ -86,10 +86,22 @@ Range& field(WorkBox& b, Dim d) {
     return b.k;
 }
 
+/// A Vector layer has nothing to reduce: a C split of it splits its channels instead (and a
+/// rows x cols split that would then name K twice takes P for the columns).
+Partition effective_partition(const Layer& L, Partition part) {
+    if (L.kind != LayerKind::Vector) return part;
+    const bool one = part.one_dimensional();
+    if (part.rows_dim == Dim::C) part.rows_dim = Dim::K;
+    if (part.cols_dim == Dim::C) part.cols_dim = Dim::K;
+    if (!one && part.rows_dim == part.cols_dim) part.cols_dim = part.rows_dim == Dim::K ? Dim::P : Dim::K;
+    return part;
+}
+
 }  // namespace
 
-std::vector<WorkBox> partition_layer(const Layer& L, const Partition& part, int rows, int cols) {
-    WorkBox whole{{0, L.n}, {0, L.k}, {0, L.c / L.groups}, {0, L.p}, {0, L.q}};
+std::vector<WorkBox> partition_layer(const Layer& L, const Partition& requested, int rows, int cols) {
+    const Partition part = effective_partition(L, requested);
+    WorkBox whole{{0, extent(L, Dim::N)}, {0, L.k}, {0, extent(L, Dim::C)}, {0, L.p}, {0, L.q}};
     const int n = rows * cols;
     std::vector<WorkBox> out(static_cast<std::size_t>(n), whole);
     if (part.one_dimensional()) {

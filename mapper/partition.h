@@ -8,6 +8,9 @@
 //  - one dimension split along the grid rows and another along the grid columns.
 // Shares make the split non-uniform (MCMComm): a chiplet's part is proportional to its share.
 // Splitting C leaves partial sums that must be reduced; splitting P or Q needs input halos.
+// A batched MatMul folds its heads into N (n·heads independent products) and has M = P,
+// N = K, K = C. A Vector layer has no reduction (C has extent 1), so a C split of it splits
+// its channels (K) instead.
 // Pure C++.
 #include "mapper/workload.h"
 
@@ -52,7 +55,7 @@ struct Partition {
 /// numbers by largest remainder, ties to the lower index, so the result is deterministic.
 std::vector<Range> split_range(std::int64_t extent, int parts, const std::vector<double>& weights);
 
-/// Extent of `d` in layer `L` (C counts input channels per group).
+/// Extent of `d` in layer `L` (C counts input channels per group; N counts heads too).
 std::int64_t extent(const Layer& L, Dim d);
 
 /// One box per chiplet (row-major over a rows x cols grid); boxes may be empty when a

@@ -1,8 +1,10 @@
 #include "mapper/plan_builder.h"
 
+#include "hw/compute/compute_cost.h"
 #include "hw/topology/mesh_topology.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -61,7 +63,9 @@ struct InputNeed {
 InputNeed input_need(const Layer& L, const WorkBox& b) {
     InputNeed need;
     need.n = b.n;
-    if (L.groups == 1) {
+    if (L.kind == LayerKind::Vector) {
+        need.c = b.k;  // element-wise and pooling ops keep their channels
+    } else if (L.groups == 1) {
         need.c = b.c;
     } else {
         // Output channels of group g read input channels [g*C/G, (g+1)*C/G); the box's c range is
@@ -78,6 +82,54 @@ InputNeed input_need(const Layer& L, const WorkBox& b) {
     need.w = halo(b.q, L.stride, L.pad, L.s, L.w);
     return need;
 }
+
+/// One input tensor of a layer: made by `producers` (their outputs summed), or read from DRAM
+/// when there are none.
+struct Operand {
+    std::vector<int> producers;
+    std::int64_t bytes = 0;  ///< the whole tensor
+    int position = 0;        ///< MatMul: 0 = A, 1 = B
+};
+
+std::vector<Operand> operands_of(const Layer& L) {
+    const std::int64_t tensor = L.n * L.c * L.h * L.w * L.bytes_per_element;
+    auto producer = [&](std::size_t i) { return i < L.inputs.size() ? std::vector<int>{L.inputs[i]} : std::vector<int>{}; };
+    switch (L.kind) {
+        case LayerKind::Conv:
+        case LayerKind::FullyConnected: return {Operand{L.inputs, tensor, 0}};
+        case LayerKind::MatMul: return {Operand{producer(0), L.matmul_a_bytes(), 0}, Operand{producer(1), L.matmul_b_bytes(), 1}};
+        case LayerKind::Vector: {
+            std::vector<Operand> out;
+            for (std::int64_t i = 0; i < L.operands; ++i)
+                out.push_back(Operand{producer(static_cast<std::size_t>(i)), tensor, static_cast<int>(i)});
+            return out;
+        }
+    }
+    return {};
+}
+
+/// Share of operand `op` of layer L that box `b` needs.
+double need_fraction(const Layer& L, const WorkBox& b, const Operand& op) {
+    if (L.kind == LayerKind::MatMul) {
+        const double nh = static_cast<double>(L.n * L.heads);
+        if (op.position == 0)  // A: n*heads x M x K
+            return static_cast<double>(b.n.size() * b.p.size() * b.c.size()) / (nh * static_cast<double>(L.p * L.c));
+        return static_cast<double>(b.n.size() * b.c.size() * b.k.size()) / (nh * static_cast<double>(L.c * L.k));
+    }
+    return static_cast<double>(input_need(L, b).volume()) / static_cast<double>(L.n * L.c * L.h * L.w);
+}
+
+/// Whether the producer's output maps element by element onto the consumer's input (then
+/// transfers are exact box intersections; otherwise, e.g. a flatten or an attention reshape,
+/// they are spread in proportion to what each side holds and needs).
+bool maps_exactly(const Layer& L, const Layer& P) {
+    if (L.kind == LayerKind::MatMul || P.kind == LayerKind::MatMul) return false;
+    if (L.kind == LayerKind::Vector && L.c != L.k) return false;
+    return P.k == L.c && P.n == L.n;
+}
+
+std::int64_t output_volume(const Layer& L) { return L.n * L.heads * L.k * L.p * L.q; }
+std::int64_t box_output_volume(const WorkBox& b) { return b.n.size() * b.k.size() * b.p.size() * b.q.size(); }
 
 class Builder {
 public:
@@ -141,40 +193,95 @@ private:
         return true;
     }
 
-    /// Moves the producers' outputs to where layer L needs them; returns per-chiplet deps.
+    /// Moves the producers' outputs to where layer L needs them, or reads operands without a
+    /// producer from DRAM; returns, per chiplet, the ops its compute must wait for.
     std::vector<std::vector<std::int64_t>> gather_inputs(PlanLayer& layer, const Layer& L,
                                                          const std::vector<WorkBox>& boxes) {
         std::vector<std::vector<std::int64_t>> deps(static_cast<std::size_t>(n_));
-        std::vector<std::vector<int>> groups;
-        if (same_ownership(L.inputs)) groups.push_back(L.inputs);
-        else
-            for (int p : L.inputs) groups.push_back({p});
-        for (const auto& group : groups) {
-            const Layer& P = w_.layers[static_cast<std::size_t>(group.front())];
-            const auto& owners = owned_[static_cast<std::size_t>(group.front())];
-            // Sources first, then destinations: each owner sends to every chiplet that needs
-            // part of what it holds.
-            for (int o = 0; o < n_; ++o) {
-                for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
-                    const WorkBox& own = owners[static_cast<std::size_t>(o)][pi].box;
-                    std::vector<std::int64_t> ready;
-                    for (int p : group) ready.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
-                    for (int c = 0; c < n_; ++c) {
-                        const WorkBox& b = boxes[static_cast<std::size_t>(c)];
-                        if (b.empty()) continue;
-                        InputNeed need = input_need(L, b);
-                        std::int64_t vol = intersect(own.n, need.n).size() * intersect(own.k, need.c).size() *
-                                           intersect(scale(own.p, P.p, L.h), need.h).size() *
-                                           intersect(scale(own.q, P.q, L.w), need.w).size();
-                        if (vol == 0) continue;
-                        auto& d = deps[static_cast<std::size_t>(c)];
-                        if (o == c) d.insert(d.end(), ready.begin(), ready.end());
-                        else d.push_back(transfer(layer, o, c, vol * L.bytes_per_element, ready));
-                    }
-                }
+        for (const Operand& op : operands_of(L)) {
+            if (op.producers.empty()) {
+                read_from_dram(layer, L, boxes, op, deps);
+                continue;
+            }
+            const Layer& first = w_.layers[static_cast<std::size_t>(op.producers.front())];
+            std::vector<std::vector<int>> groups;
+            if (op.producers.size() == 1 || same_ownership(op.producers)) groups.push_back(op.producers);
+            else
+                for (int p : op.producers) groups.push_back({p});
+            for (const auto& group : groups) {
+                if (maps_exactly(L, first)) send_exact(layer, L, boxes, group, deps);
+                else send_proportional(layer, L, boxes, group, op, deps);
             }
         }
         return deps;
+    }
+
+    void read_from_dram(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes, const Operand& op,
+                        std::vector<std::vector<std::int64_t>>& deps) {
+        for (int c = 0; c < n_; ++c) {
+            const WorkBox& b = boxes[static_cast<std::size_t>(c)];
+            if (b.empty()) continue;
+            std::int64_t bytes = L.kind == LayerKind::MatMul
+                                     ? static_cast<std::int64_t>(std::llround(need_fraction(L, b, op) * static_cast<double>(op.bytes)))
+                                     : input_need(L, b).volume() * L.bytes_per_element;
+            if (bytes <= 0) continue;
+            int m = home_[static_cast<std::size_t>(c)];
+            PlanOp& in = add(layer, c, OpKind::DramRead, {});
+            in.bytes = bytes, in.memory = m, in.address = mem_.take(m, bytes);
+            deps[static_cast<std::size_t>(c)].push_back(in.id);
+        }
+    }
+
+    /// Each owner sends every chiplet the intersection of what it holds with what that chiplet
+    /// needs (in the consumer's coordinates; pooling in between scales rows and columns).
+    void send_exact(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,
+                    std::vector<std::vector<std::int64_t>>& deps) {
+        const Layer& P = w_.layers[static_cast<std::size_t>(group.front())];
+        const auto& owners = owned_[static_cast<std::size_t>(group.front())];
+        for (int o = 0; o < n_; ++o) {
+            for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
+                const WorkBox& own = owners[static_cast<std::size_t>(o)][pi].box;
+                std::vector<std::int64_t> ready;
+                for (int p : group) ready.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
+                for (int c = 0; c < n_; ++c) {
+                    const WorkBox& b = boxes[static_cast<std::size_t>(c)];
+                    if (b.empty()) continue;
+                    InputNeed need = input_need(L, b);
+                    std::int64_t vol = intersect(own.n, need.n).size() * intersect(own.k, need.c).size() *
+                                       intersect(scale(own.p, P.p, L.h), need.h).size() *
+                                       intersect(scale(own.q, P.q, L.w), need.w).size();
+                    if (vol == 0) continue;
+                    auto& d = deps[static_cast<std::size_t>(c)];
+                    if (o == c) d.insert(d.end(), ready.begin(), ready.end());
+                    else d.push_back(transfer(layer, o, c, vol * L.bytes_per_element, ready));
+                }
+            }
+        }
+    }
+
+    /// When layouts do not line up element by element, an owner holding share g of the
+    /// producer's output sends a consumer needing share f of the operand f x g of its bytes.
+    void send_proportional(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes,
+                           const std::vector<int>& group, const Operand& op, std::vector<std::vector<std::int64_t>>& deps) {
+        const Layer& P = w_.layers[static_cast<std::size_t>(group.front())];
+        const auto& owners = owned_[static_cast<std::size_t>(group.front())];
+        const double total = static_cast<double>(output_volume(P));
+        for (int o = 0; o < n_; ++o) {
+            for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
+                const double g = static_cast<double>(box_output_volume(owners[static_cast<std::size_t>(o)][pi].box)) / total;
+                std::vector<std::int64_t> ready;
+                for (int p : group) ready.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
+                for (int c = 0; c < n_; ++c) {
+                    const WorkBox& b = boxes[static_cast<std::size_t>(c)];
+                    if (b.empty()) continue;
+                    auto bytes = static_cast<std::int64_t>(std::llround(need_fraction(L, b, op) * g * static_cast<double>(op.bytes)));
+                    if (bytes <= 0) continue;
+                    auto& d = deps[static_cast<std::size_t>(c)];
+                    if (o == c) d.insert(d.end(), ready.begin(), ready.end());
+                    else d.push_back(transfer(layer, o, c, bytes, ready));
+                }
+            }
+        }
     }
 
     void layer(std::size_t l, bool is_output) {
@@ -184,33 +291,42 @@ private:
         PlanLayer layer;
         layer.name = L.name;
         layer.macs = L.macs();
-
-        std::vector<std::vector<std::int64_t>> deps =
-            L.inputs.empty() ? std::vector<std::vector<std::int64_t>>(static_cast<std::size_t>(n_)) : gather_inputs(layer, L, boxes);
+        std::vector<std::vector<std::int64_t>> deps = gather_inputs(layer, L, boxes);
+        const double out_total = static_cast<double>(output_volume(L));
 
         for (int c = 0; c < n_; ++c) {
             const WorkBox& b = boxes[static_cast<std::size_t>(c)];
             if (b.empty()) continue;
             int m = home_[static_cast<std::size_t>(c)];
             auto& d = deps[static_cast<std::size_t>(c)];
-            std::vector<std::int64_t> wdeps;
-            if (l >= 2 && compute_[l - 2][static_cast<std::size_t>(c)] >= 0) wdeps.push_back(compute_[l - 2][static_cast<std::size_t>(c)]);
-            std::int64_t wbytes = b.k.size() * b.c.size() * L.r * L.s * L.bytes_per_element;
-            PlanOp& wr = add(layer, c, OpKind::DramRead, wdeps);
-            wr.bytes = wbytes, wr.memory = m, wr.address = mem_.take(m, wbytes);
-            d.push_back(wr.id);
-            InputNeed need = input_need(L, b);
-            if (L.inputs.empty()) {
-                PlanOp& in = add(layer, c, OpKind::DramRead, {});
-                in.bytes = need.volume() * L.bytes_per_element;
-                in.memory = m, in.address = mem_.take(m, in.bytes);
-                d.push_back(in.id);
+            TileShape shape;
+            if (L.kind != LayerKind::Vector)
+                shape = TileShape{b.n.size(), b.k.size(), b.c.size(), b.p.size(), b.q.size(), L.r, L.s, L.stride};
+            std::int64_t vector_ops = 0;
+            if (L.kind == LayerKind::Vector)
+                vector_ops = static_cast<std::int64_t>(std::llround(static_cast<double>(L.vector_ops()) *
+                                                                    static_cast<double>(box_output_volume(b)) / out_total));
+            // Weights (conv and fc only), plus whatever re-tiling makes the chiplet fetch again
+            // when a tile does not fit its buffers. Prefetched one layer ahead: the read waits
+            // only for the buffer freed by the compute two layers back (double buffering).
+            std::int64_t wbytes = L.weight_bytes() > 0 ? b.k.size() * b.c.size() * L.r * L.s * L.bytes_per_element : 0;
+            std::int64_t refetch = shape.empty() ? 0 : compute_cost(arch_.chiplet, shape, 0).dram_refetch_bytes;
+            if (wbytes + refetch > 0) {
+                std::vector<std::int64_t> wdeps;
+                if (l >= 2 && compute_[l - 2][static_cast<std::size_t>(c)] >= 0) wdeps.push_back(compute_[l - 2][static_cast<std::size_t>(c)]);
+                PlanOp& wr = add(layer, c, OpKind::DramRead, wdeps);
+                wr.bytes = wbytes + refetch, wr.memory = m, wr.address = mem_.take(m, wr.bytes);
+                d.push_back(wr.id);
             }
-            std::int64_t out_bytes = b.n.size() * b.k.size() * b.p.size() * b.q.size() * L.bytes_per_element;
+            std::int64_t in_bytes = 0;
+            for (const Operand& op : operands_of(L))
+                in_bytes += static_cast<std::int64_t>(std::llround(need_fraction(L, b, op) * static_cast<double>(op.bytes)));
+            std::int64_t out_bytes = box_output_volume(b) * L.bytes_per_element;
             PlanOp& cp = add(layer, c, OpKind::Compute, d);
-            cp.shape = TileShape{b.n.size(), b.k.size(), b.c.size(), b.p.size(), b.q.size(), L.r, L.s, L.stride};
-            cp.macs = cp.shape.macs();
-            cp.sram_bytes = wbytes + need.volume() * L.bytes_per_element + out_bytes;
+            cp.shape = shape;
+            cp.macs = shape.macs();
+            cp.vector_ops = vector_ops;
+            cp.sram_bytes = wbytes + in_bytes + out_bytes;
             cp.tile = tile_label(b, L);
             compute_[l][static_cast<std::size_t>(c)] = cp.id;
         }
@@ -278,9 +394,9 @@ private:
             if (r.lo == 0 && r.hi == full) return;
             s += (s.empty() ? "" : " ") + std::string(name) + "[" + std::to_string(r.lo) + ":" + std::to_string(r.hi) + ")";
         };
-        part("n", b.n, L.n);
+        part("n", b.n, L.n * L.heads);
         part("k", b.k, L.k);
-        part("c", b.c, L.c / L.groups);
+        part("c", b.c, L.kind == LayerKind::Vector ? 1 : L.c / L.groups);
         part("p", b.p, L.p);
         part("q", b.q, L.q);
         return s.empty() ? "all" : s;

@@ -158,3 +158,28 @@ TEST(Partition, BadSplitIsAnInputError) {
     EXPECT_THROW(parse_split("kxk"), InputError);
     EXPECT_THROW(parse_split("k-p"), InputError);
 }
+
+// Attention and vector layers map too: ViT-B/16 keeps its published MAC total in the plan,
+// MatMul layers read no weights (both operands are activations), vector layers carry their
+// element-wise work (to rounding per chiplet) and no MACs.
+TEST(Partition, TransformerLayersMap) {
+    Workload w = zoo_workload("vit_b16", 1);
+    for (const char* split : {"k", "c", "pxk"}) {
+        Plan plan = build_plan(arch_2x2(), w, uniform_mapping(w, parse_split(split)));
+        validate_plan(plan, "vit");
+        std::int64_t macs = 0, vector_ops = 0;
+        for (std::size_t l = 0; l < plan.layers.size(); ++l) {
+            const Layer& L = w.layers[l];
+            for (const auto& op : plan.layers[l].ops) {
+                macs += op.macs;
+                if (L.kind == LayerKind::Vector && op.kind == OpKind::Compute && op.tile.rfind("reduce", 0) != 0)
+                    vector_ops += op.vector_ops;
+                if (L.kind == LayerKind::MatMul && op.kind == OpKind::DramRead) ADD_FAILURE() << L.name << " reads DRAM";
+            }
+        }
+        EXPECT_EQ(macs, 17563828224LL) << split;  // the reference ViT-B/16 total
+        EXPECT_NEAR(static_cast<double>(vector_ops), static_cast<double>(w.total_vector_ops()),
+                    4.0 * static_cast<double>(w.layers.size()))
+            << split;
+    }
+}

@@ -15,7 +15,7 @@ void add_arch(po::options_description& o) {
 }
 
 void add_workload(po::options_description& o) {
-    o.add_options()("workload", po::value<std::string>(), "zoo model name (resnet50) or workload JSON file")(
+    o.add_options()("workload", po::value<std::string>(), "zoo model (resnet50, vgg16, vit_b16, mobilenet_v2, gpt2_prefill, gpt2_decode), .onnx, SCALE-Sim .csv or workload JSON")(
         "batch", po::value<std::int64_t>(), "batch size (default: the workload's own, 1 for zoo models)")(
         "optimizer", po::value<std::string>()->default_value("uniform"), "mapper: uniform, nonuniform")(
         "split", po::value<std::string>()->default_value("k"),

@@ -63,7 +63,8 @@ int cmd_validate(const std::vector<std::string>& args) {
     po::options_description o("validate options");
     o.add_options()("arch", po::value<std::string>(), "architecture config: a file, or a name in configs/arch/")(
         "plan", po::value<std::string>(), "execution plan to validate on (or give --workload)")(
-        "workload", po::value<std::string>(), "zoo model name or workload file, mapped with --optimizer")(
+        "workload", po::value<std::string>(), "zoo model, .onnx, SCALE-Sim .csv or workload JSON, mapped with --optimizer")(
+        "split", po::value<std::string>()->default_value("k"), "partition for --workload (see mcmsim map --help)")(
         "batch", po::value<std::int64_t>(), "batch size")(
         "optimizer", po::value<std::string>()->default_value("uniform"), "mapper for --workload")(
         "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers")(
@@ -80,7 +81,11 @@ int cmd_validate(const std::vector<std::string>& args) {
         plan = read_plan(vm["plan"].as<std::string>());
     } else {
         Workload w = load_workload(vm);
-        plan = map_workload(arch, w, vm["optimizer"].as<std::string>(), vm["seed"].as<std::uint64_t>());
+        MapOptions mo;
+        mo.optimizer = vm["optimizer"].as<std::string>();
+        mo.seed = vm["seed"].as<std::uint64_t>();
+        mo.split = vm["split"].as<std::string>();
+        plan = map_workload(arch, w, mo);
     }
     if (plan.chiplets != arch.chiplet_count() || plan.memories != static_cast<int>(arch.memories.size()))
         throw InputError(vm.count("plan") ? vm["plan"].as<std::string>() : "plan", "/chiplets",

@@ -20,7 +20,13 @@ const char* kUsage =
     "  map        map a workload and write the execution plan\n"
     "  simulate   simulate a given execution plan (trace-driven)\n"
     "  estimate   price a given execution plan with the analytical model\n"
+    "  validate   analytical model vs simulation on the same plan, layer by layer\n"
     "  config     print the resolved architecture configuration\n"
+    "\n"
+    "standalone models:\n"
+    "  workload   print a workload's layers (zoo, ONNX, SCALE-Sim CSV)\n"
+    "  noc        the package network alone under synthetic traffic\n"
+    "  dram       the DRAM model alone: synthetic traffic, bandwidth, latency, energy\n"
     "\n"
     "`mcmsim <command> --help` describes each command.\n";
 

@@ -90,7 +90,7 @@ sys.exit(0 if n["edp_j_s"] < u["edp_j_s"] and n["checks"]["conservation_ok"] els
 PY
 check "nonuniform beats uniform in simulation (HBM on one edge)" "[ $? -eq 0 ]"
 
-for cmd in run map simulate estimate config validate; do
+for cmd in run map simulate estimate config validate workload noc dram; do
   out=$("$mcmsim" $cmd --help 2>&1)
   check "$cmd --help" "[ $? -eq 0 ] && echo \"\$out\" | grep -q 'usage: mcmsim $cmd'"
 done

@@ -124,6 +124,9 @@ SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptio
     if (!res.completed) {
         for (const auto& c : sys.chiplets) c->describe_waiting(stuck, 20);
         for (const auto& r : net.busy_routers()) stuck.push_back(r);
+        for (const auto& p : sys.ports)
+            if (p->outstanding() > 0)
+                stuck.push_back(std::string(p->name()) + " (" + std::to_string(p->outstanding()) + " DRAM requests unanswered)");
     }
     res.checks = {{"conservation_ok", res.conservation_ok},
                   {"ops_total", total},

@@ -35,7 +35,10 @@ private:
     void check() {
         std::size_t now = progress_();
         if (now >= total_) return;  // done: let the kernel run out of events
-        if (now == last_ && !pending_()) {
+        // Nothing finished since the last look: a deadlock if nothing is scheduled either, a
+        // livelock if events keep coming for kPatience looks without any op finishing.
+        idle_checks_ = now == last_ ? idle_checks_ + 1 : 0;
+        if (idle_checks_ > 0 && (!pending_() || idle_checks_ >= kPatience)) {
             fired_ = true;
             fired_at_ = now_ticks();
             sc_core::sc_stop();
@@ -49,7 +52,9 @@ private:
     std::function<std::size_t()> progress_;
     std::size_t total_;
     std::function<bool()> pending_;
+    static constexpr int kPatience = 100;
     std::size_t last_ = 0;
+    int idle_checks_ = 0;
     bool fired_ = false;
     Tick fired_at_ = 0;
     sc_core::sc_event tick_;

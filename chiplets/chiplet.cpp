@@ -1,14 +1,11 @@
 #include "chiplets/chiplet.h"
 
+#include "hw/common/packet_format.h"
+
 #include <cmath>
 #include <stdexcept>
 
 namespace mcmsim {
-
-namespace {
-/// Bytes on the wire of a DRAM read request or a write acknowledgement (one header flit).
-constexpr std::int64_t kControlPacketBytes = 16;
-}  // namespace
 
 Chiplet::Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg,
                  std::int64_t max_packet_bytes, Network& net, EnergyLedger& ledger,

@@ -1,14 +1,10 @@
 #include "mapper/message_cost.h"
 
+#include "hw/common/packet_format.h"
+
 #include <algorithm>
 
 namespace mcmsim {
-
-namespace {
-/// Control packets (DRAM read requests, write acks) carry a 16-byte header; same as the
-/// chiplet and memory-port models.
-constexpr std::int64_t kControlPacketBytes = 16;
-}  // namespace
 
 PackageLinks::PackageLinks(const ArchConfig& arch, const MeshTopology& topo)
     : mesh_slots(topo.link_slots()), chiplets(arch.chiplet_count()),

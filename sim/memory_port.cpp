@@ -1,12 +1,10 @@
 #include "sim/memory_port.h"
 
+#include "hw/common/packet_format.h"
+
 #include <stdexcept>
 
 namespace mcmsim {
-
-namespace {
-constexpr std::int64_t kControlPacketBytes = 16;  ///< a write acknowledgement: one header flit
-}
 
 MemoryPort::MemoryPort(sc_core::sc_module_name name, int memory_index, Network& net)
     : sc_core::sc_module(name), socket("socket"), node_(net.memory_node(memory_index)), net_(net),

@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev
   libboost-dev libboost-program-options-dev
   libgtest-dev googletest libbenchmark-dev
+  libonnx-dev libprotobuf-dev
 )
 
 missing=()

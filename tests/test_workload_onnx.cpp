@@ -290,3 +290,53 @@ TEST(OnnxImport, WeightPayloadsAreSkipped) {
     EXPECT_EQ(wl.total_macs(), 2LL * 16 * 1024 * 1024);
     EXPECT_EQ(wl.total_weight_bytes(), 1024LL * 1024);  // 8-bit in the workload by default
 }
+
+// Shapes from ONNX shape inference: no value_info in the file for any intermediate tensor, and
+// SpaceToDepth has no rule in the importer's own propagation, so without inference the Flatten
+// and the Gemm after it would have unknown shapes (and the Gemm would be an InputError).
+static std::string inference_model(std::int64_t input_batch) {
+    Pb g;
+    g.s(2, "inferred");
+    g.m(1, node("Conv", {"X", "W1"}, {"C"}, {attr_ints("pads", {1, 1, 1, 1}), attr_ints("kernel_shape", {3, 3})}));
+    g.m(1, node("SpaceToDepth", {"C"}, {"S"}, {attr_int("blocksize", 2)}));
+    g.m(1, node("Flatten", {"S"}, {"F"}, {attr_int("axis", 1)}));
+    g.m(1, node("Gemm", {"F", "W2"}, {"Y"}));
+    g.m(5, float_tensor("W1", {8, 3, 3, 3}));
+    g.m(5, float_tensor("W2", {512, 10}));
+    g.m(11, value_info("X", {input_batch, 3, 8, 8}));
+    g.m(12, value_info("Y", {input_batch, -1}));  // even the output's width is left to inference
+    return model(g);
+}
+
+TEST(OnnxImport, ShapesFromOnnxInference) {
+    File f("inferred", inference_model(1));
+    const Workload wl = import_onnx(f.path());
+    // By hand: Conv 8×8 outputs × 8 channels × 3 input channels × 3×3; SpaceToDepth(2) turns
+    // [1,8,8,8] into [1,32,4,4], flattened to 512 features; Gemm 512 -> 10.
+    const std::int64_t conv = 8LL * 8 * 8 * 3 * 3 * 3;  // 13,824
+    const std::int64_t gemm = 512LL * 10;               // 5,120
+    EXPECT_EQ(find_op(wl, "Conv_C").macs(), conv);
+    EXPECT_EQ(find_op(wl, "Conv_C").p, 8);
+    const Layer& s2d = find_op(wl, "SpaceToDepth_S");
+    EXPECT_EQ(s2d.kind, LayerKind::Vector);
+    EXPECT_EQ(s2d.k, 32);  // output [1,32,4,4]: only inference knows it
+    EXPECT_EQ(s2d.p, 4);
+    EXPECT_EQ(s2d.q, 4);
+    const Layer& fc = find_op(wl, "Gemm_Y");
+    EXPECT_EQ(fc.kind, LayerKind::FullyConnected);
+    EXPECT_EQ(fc.c, 512);
+    EXPECT_EQ(fc.k, 10);
+    EXPECT_EQ(fc.macs(), gemm);
+    EXPECT_EQ(fc.inputs, std::vector<int>{index_of(wl, "Flatten_F")});
+    EXPECT_EQ(wl.total_macs(), conv + gemm);
+
+    // A symbolic batch gets the requested one before inference runs.
+    File sym("inferred_sym", inference_model(-1));
+    OnnxImportOptions opt;
+    opt.batch = 2;
+    const Workload two = import_onnx(sym.path(), opt);
+    EXPECT_EQ(two.batch, 2);
+    EXPECT_EQ(find_op(two, "Gemm_Y").c, 512);
+    EXPECT_EQ(two.total_macs(), 2 * (conv + gemm));
+}
+

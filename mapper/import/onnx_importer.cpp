@@ -1,9 +1,12 @@
 // ONNX graph -> Workload (see onnx_importer.h). The file is memory-mapped and parsed in place
 // (onnx_proto.cpp); weight payloads are never touched, so even models with hundreds of MB of
-// weights need little more memory than their graph structure.
+// weights need little more memory than their graph structure. Tensor shapes come from ONNX's
+// shape inference (onnx_inference.cpp, run on a payload-free copy of the model), with the
+// importer's own propagation (onnx_shapes.cpp) where inference gives none.
 #include "mapper/import/onnx_importer.h"
 
 #include "hw/common/input_error.h"
+#include "mapper/import/onnx_inference.h"
 #include "mapper/import/onnx_proto.h"
 #include "mapper/import/onnx_shapes.h"
 
@@ -125,10 +128,11 @@ public:
     Importer(const std::string& file, const onnx::Graph& g, const OnnxImportOptions& opt)
         : file_(file), g_(g), opt_(opt) {}
 
-    Workload run() {
+    Workload run(const std::uint8_t* data, std::size_t size) {
         wl_.name = g_.name.empty() ? stem(file_) : g_.name;
         choose_batch();
         wl_.batch = batch_;
+        run_inference(data, size);
         for (const auto& [name, c] : g_.initializers) {
             Tensor& t = tensors_[name];
             t.constant = true;
@@ -162,6 +166,26 @@ private:
         return base.substr(0, base.rfind('.'));
     }
 
+    // ONNX shape inference with the chosen batch in dimension 0 of the graph inputs. When that
+    // batch overrides a fixed model batch, Reshape targets baked with the model's batch make
+    // inferred shapes unreliable: then they only fill in where propagation knows nothing.
+    void run_inference(const std::uint8_t* data, std::size_t size) {
+        onnx::InferredShapes inferred = onnx::infer_model_shapes(data, size, batch_, file_);
+        if (!inferred.error.empty())
+            notes_.push_back("ONNX shape inference failed (" + inferred.error + "); shapes from propagation only");
+        inferred_ = std::move(inferred.shapes);
+        inference_first_ = !(model_batch_ > 0 && model_batch_ != batch_);
+    }
+
+    std::optional<Shape> inferred_shape(const std::string& name) const {
+        auto it = inferred_.find(name);
+        if (it == inferred_.end()) return std::nullopt;
+        Shape s = it->second;
+        if (!s.empty() && s[0] < 0) s[0] = batch_;
+        if (!fully_known(s)) return std::nullopt;
+        return s;
+    }
+
     void choose_batch() {
         for (const auto& vi : g_.inputs) {
             if (g_.initializers.count(vi.name) || !vi.shape || vi.shape->empty()) continue;
@@ -179,10 +203,16 @@ private:
         throw InputError(file_, where(index, n), expected, found);
     }
 
-    // The known shape of a tensor: propagated, else value_info (symbolic dim 0 = the batch).
+    // The known shape of a tensor: ONNX shape inference, else propagated, else the file's
+    // value_info (symbolic dim 0 = the batch). Constants keep their own dims.
     std::optional<Shape> shape_of(const std::string& name) {
         auto it = tensors_.find(name);
+        const bool constant = it != tensors_.end() && it->second.constant;
+        if (inference_first_ && !constant)
+            if (auto s = inferred_shape(name)) return s;
         if (it != tensors_.end() && it->second.shape) return it->second.shape;
+        if (!inference_first_ && !constant)
+            if (auto s = inferred_shape(name)) return s;
         auto vi = value_info_.find(name);
         if (vi != value_info_.end() && vi->second) {
             Shape s = *vi->second;
@@ -518,7 +548,8 @@ private:
             (*facts[1].ints)[0] = batch_;
             ++rebatched_;
         }
-        std::optional<Shape> out = standard ? onnx::infer_shape(n, facts) : std::nullopt;
+        std::optional<Shape> out = inference_first_ ? inferred_shape(n.outputs[0]) : std::nullopt;
+        if (!out && standard) out = onnx::infer_shape(n, facts);
         if (!out) out = shape_of(n.outputs[0]);
         // Shape and everything computed from constants only is metadata, not work on data.
         if (standard && (op == "Shape" || !any_activation)) {
@@ -566,6 +597,8 @@ private:
     std::int64_t model_batch_ = -1;  ///< dimension 0 of the first graph input, -1 when symbolic
     std::map<std::string, Tensor> tensors_;
     std::map<std::string, std::optional<Shape>> value_info_;
+    std::map<std::string, Shape> inferred_;  ///< ONNX shape inference (dims -1 when unknown)
+    bool inference_first_ = true;
     std::set<std::string> names_;
     std::map<std::string, int> not_understood_;
     std::vector<std::string> notes_;
@@ -579,7 +612,7 @@ Workload import_onnx(const std::string& path, const OnnxImportOptions& options) 
         throw InputError(path, "", "bytes per element >= 1", std::to_string(options.bytes_per_element));
     MappedFile file(path);
     const onnx::Graph graph = onnx::parse_model(file.data(), file.size(), path);
-    return Importer(path, graph, options).run();
+    return Importer(path, graph, options).run(file.data(), file.size());
 }
 
 }  // namespace mcmsim

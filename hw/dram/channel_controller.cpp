@@ -20,12 +20,18 @@ ChannelController::ChannelController(const DramConfig& cfg, const DramTicks& t, 
     banks_.resize(ranks * banks_per_rank_);
     groups_.resize(ranks * bgs_);
     ranks_.resize(ranks);
+    for (std::uint32_t i = 0; i < banks_.size(); ++i) {
+        banks_[i].group = i / banks_per_group_;
+        banks_[i].rank = i / banks_per_rank_;
+    }
     next_ = refresh_->next_due();
 }
 
 void ChannelController::enqueue(Burst* b) {
     const std::uint32_t i = flat(b->rank, b->bank_group, b->bank);
     Bank& k = banks_[i];
+    dirty_ = true;
+    k.fresh[b->write ? 1 : 0] = false;
     if (b->write) {
         k.writes.push_back(b);
         ++writes_;
@@ -45,8 +51,9 @@ bool ChannelController::blocked(std::uint32_t bank) const {
 }
 
 Tick ChannelController::act_time(std::uint32_t i) const {
-    const Rank& r = ranks_[i / banks_per_rank_];
-    Tick t = std::max({banks_[i].act, groups_[i / banks_per_group_].act, r.act, cmd_free_, floor_});
+    const Bank& k = banks_[i];
+    const Rank& r = ranks_[k.rank];
+    Tick t = std::max({k.act, groups_[k.group].act, r.act, cmd_free_, floor_});
     // Four-activate window: the fifth ACT waits for the oldest of the last four + tFAW.
     if (r.acts >= 4) t = std::max(t, r.faw[static_cast<std::size_t>(r.acts % 4)] + t_.tFAW);
     return t;
@@ -54,8 +61,8 @@ Tick ChannelController::act_time(std::uint32_t i) const {
 
 Tick ChannelController::column_time(std::uint32_t i, bool write) const {
     const Bank& k = banks_[i];
-    const Group& g = groups_[i / banks_per_group_];
-    const std::uint32_t rank = i / banks_per_rank_;
+    const Group& g = groups_[k.group];
+    const std::uint32_t rank = k.rank;
     const Rank& r = ranks_[rank];
     Tick t = write ? std::max({k.wr, g.wr, r.wr, wr_after_rd_}) : std::max({k.rd, g.rd, r.rd});
     t = std::max({t, cmd_free_, floor_});
@@ -82,24 +89,53 @@ void ChannelController::consider(Candidate& best, const Candidate& c) const {
 
 ChannelController::Candidate ChannelController::best() const {
     Candidate best;
+    const Tick base = std::max(cmd_free_, floor_);
+    const int m = write_mode_ ? 1 : 0;
     for (std::uint32_t i : busy_) {
-        if (blocked(i)) continue;
+        if (refreshing_ && blocked(i)) continue;
         const Bank& k = banks_[i];
-        const auto& q = write_mode_ ? k.writes : k.reads;
+        const auto& q = m ? k.writes : k.reads;
         // Closed page: the precharge is due as soon as legal; a hit that arrives earlier
         // still goes first (and re-decides the close when it issues).
         if (k.close_after && k.open_row >= 0)
-            consider(best, {std::max({k.pre, cmd_free_, floor_}), DramCommand::Pre, i, nullptr});
+            consider(best, {std::max(k.pre, base), DramCommand::Pre, i, nullptr});
         if (q.empty()) continue;
-        bool hit = false;
-        Burst* b = scheduler_->pick(q, k.open_row, hit);
-        if (hit)
-            consider(best, {std::max(column_time(i, b->write), b->arrival), b->write ? DramCommand::Wr : DramCommand::Rd,
-                            i, b});
-        else if (k.open_row >= 0)
-            consider(best, {std::max({k.pre, cmd_free_, floor_, b->arrival}), DramCommand::Pre, i, b});
-        else
-            consider(best, {std::max(act_time(i), b->arrival), DramCommand::Act, i, b});
+        Burst* b;
+        if (!k.fresh[m]) {
+            bool h = false;
+            b = scheduler_->pick(q, k.open_row, h);
+            k.pick[m] = b;
+            k.hit[m] = h;
+            k.fresh[m] = true;
+            if (h) {
+                k.cmd[m] = b->write ? DramCommand::Wr : DramCommand::Rd;
+                k.local[m] = std::max(b->write ? k.wr : k.rd, b->arrival);
+            } else if (k.open_row >= 0) {
+                k.cmd[m] = DramCommand::Pre;
+                k.local[m] = std::max(k.pre, b->arrival);
+            } else {
+                k.cmd[m] = DramCommand::Act;
+                k.local[m] = std::max(k.act, b->arrival);
+            }
+        } else {
+            b = k.pick[m];
+        }
+        // A lower bound later than the best so far cannot win (consider() would drop it):
+        // skip the full timing computation.
+        const Tick lb = std::max(k.local[m], base);
+        if (lb > best.time) continue;
+        switch (k.cmd[m]) {
+            case DramCommand::Rd:
+            case DramCommand::Wr:
+                consider(best, {std::max(column_time(i, b->write), b->arrival), k.cmd[m], i, b});
+                break;
+            case DramCommand::Pre:
+                consider(best, {lb, DramCommand::Pre, i, b});
+                break;
+            default:
+                consider(best, {std::max(act_time(i), b->arrival), DramCommand::Act, i, b});
+                break;
+        }
     }
     if (refreshing_) {
         // Close what the refresh covers, then refresh it.
@@ -153,10 +189,11 @@ void ChannelController::issue(const Candidate& c) {
     cmd_free_ = t + t_.tCK;
     const std::uint32_t i = c.bank;
     Bank& k = banks_[i];
-    Group& g = groups_[i / banks_per_group_];
-    const std::uint32_t rank = i / banks_per_rank_;
+    Group& g = groups_[k.group];
+    const std::uint32_t rank = k.rank;
     Rank& r = ranks_[rank];
     const std::uint32_t in_rank = i % banks_per_rank_;
+    k.stale();  // its open row or a queue changes
     IssuedCommand ic;
     ic.time = t;
     ic.cmd = c.cmd;
@@ -226,8 +263,10 @@ void ChannelController::issue(const Candidate& c) {
         }
         case DramCommand::Ref: {
             const std::size_t first = static_cast<std::size_t>(rank) * banks_per_rank_;
-            for (std::size_t b = first; b < first + banks_per_rank_; ++b)
+            for (std::size_t b = first; b < first + banks_per_rank_; ++b) {
                 banks_[b].act = std::max(banks_[b].act, t + t_.tRFC);
+                banks_[b].stale();
+            }
             r.ref = t + t_.tRFC;
             r.act = std::max(r.act, t + t_.tRFC);
             refreshing_ = false;
@@ -256,9 +295,17 @@ void ChannelController::issue(const Candidate& c) {
 }
 
 Tick ChannelController::advance(Tick until) {
+    // Nothing queued since the last call and nothing due by `until`: same answer as before.
+    if (!dirty_ && until < next_) return next_;
+    // Without an enqueue since the last return the state is unchanged: so is its best command.
+    bool reuse = !dirty_ && last_ok_;
+    dirty_ = false;
+    last_ok_ = false;
     for (;;) {
+        const bool mode = write_mode_;
         update_write_mode();
-        Candidate c = best();
+        Candidate c = reuse && mode == write_mode_ ? last_ : best();
+        reuse = false;
         if (!refreshing_) {
             const Tick due = refresh_->next_due();
             // A refresh falling due before the next command changes what may issue next.
@@ -271,11 +318,15 @@ Tick ChannelController::advance(Tick until) {
             }
             if (!c.valid() || c.time > until) {
                 next_ = std::min(c.time, due);
+                last_ = c;
+                last_ok_ = true;
                 return next_;
             }
         } else if (!c.valid() || c.time > until) {
             if (!c.valid()) throw std::logic_error("dram controller: refresh without a command to issue");
             next_ = c.time;
+            last_ = c;
+            last_ok_ = true;
             return next_;
         }
         issue(c);

@@ -71,6 +71,15 @@ private:
         Tick act = 0, pre = 0, rd = 0, wr = 0;  ///< earliest next command of each kind
         bool close_after = false;                ///< closed-page: precharge when idle
         bool listed = false;                     ///< in busy_
+        std::uint32_t group = 0, rank = 0;       ///< indices into groups_ and ranks_ (no divisions)
+        // The scheduler's choice per queue (0 reads, 1 writes), valid until the queue or the
+        // open row changes: saves re-scanning every queue on every command.
+        mutable Burst* pick[2] = {nullptr, nullptr};
+        mutable bool hit[2] = {false, false};
+        mutable bool fresh[2] = {false, false};
+        mutable Tick local[2] = {0, 0};  ///< the pick's earliest time from bank terms and arrival
+        mutable DramCommand cmd[2] = {DramCommand::Act, DramCommand::Act};  ///< the pick's next command
+        void stale() { fresh[0] = fresh[1] = false; }
     };
     struct Group {
         Tick act = 0, rd = 0, wr = 0;
@@ -127,6 +136,9 @@ private:
     Tick ref_due_ = 0;
     std::int64_t refs_ = 0, refpbs_ = 0;
     Tick next_ = kNever;
+    bool dirty_ = true;  ///< state changed (enqueue) since next_ was computed
+    Candidate last_;       ///< best() when advance() last returned (valid while !dirty_)
+    bool last_ok_ = false;
     ControllerStats stats_;
 };
 

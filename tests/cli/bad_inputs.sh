@@ -186,6 +186,22 @@ plan_case plan-send-without-recv plan_send_without_recv.json "/layers/0/ops/2" "
 plan_case plan-chiplet-count plan_chiplet_count.json "/chiplets" "4 chiplets" "found 2"
 plan_case plan-missing-file no_such_plan.json "cannot open"
 
+# ---- standalone models: DRAM configs, NoC configs, imported workloads ---------------------
+
+expect_error dram-trc-below-tras-plus-trp dram_trc_too_small.json "/timing/tRC" "tRAS + tRP" -- \
+    dram --preset hbm2 --config "$BAD/dram_trc_too_small.json" --requests 10
+expect_error dram-zero-banks dram_zero_banks.json "/organization/banks_per_group" "number 0" -- \
+    dram --preset hbm2 --config "$BAD/dram_zero_banks.json" --requests 10
+expect_error noc-zero-vcs noc_zero_vcs.json "/router/vcs" "number 0" -- \
+    noc --config "$BAD/noc_zero_vcs.json" --cycles 100
+expect_error noc-unknown-topology noc_unknown_topology.json "/topology/type" '"hypercube"' -- \
+    noc --config "$BAD/noc_unknown_topology.json" --cycles 100
+expect_error noc-routing-invalid-for-topology noc_routing_invalid.json "/routing" '"west_first"' "torus" -- \
+    noc --config "$BAD/noc_routing_invalid.json" --cycles 100
+expect_error workload-not-onnx workload_not_onnx.onnx "ONNX" -- workload --onnx "$BAD/workload_not_onnx.onnx"
+expect_error workload-bad-scalesim-row workload_bad_row.csv "line 3" "IFMAP Width" '"x56"' -- \
+    workload --scalesim-csv "$BAD/workload_bad_row.csv"
+
 # ---- the command line --------------------------------------------------------------------
 
 expect_error cli-unknown-option "--frobnicate" "command line" -- config --arch "$GOOD_ARCH" --frobnicate

@@ -14,6 +14,7 @@
 // and resets at the next stage's downsample. The element-wise ReLUs between the adds make
 // the tensor not literally the plain sum, but the data dependencies (which layers must have
 // produced their outputs, with matching channel counts) are exactly these.
+#include "mapper/zoo/zoo_builders.h"
 #include "mapper/zoo/zoo_models.h"
 
 #include <string>
@@ -21,28 +22,8 @@
 
 namespace mcmsim {
 
-namespace {
-
-// Appends one convolution reading an h×w input; returns its index. p/q from the usual formula.
-int add_conv(Workload& wl, const std::string& name, std::int64_t c, std::int64_t hw, std::int64_t k,
-             std::int64_t rs, std::int64_t stride, std::int64_t pad, std::vector<int> inputs) {
-    Layer l;
-    l.name = name;
-    l.kind = LayerKind::Conv;
-    l.n = wl.batch;
-    l.c = c;
-    l.h = l.w = hw;
-    l.k = k;
-    l.r = l.s = rs;
-    l.stride = stride;
-    l.pad = pad;
-    l.p = l.q = (hw + 2 * pad - rs) / stride + 1;
-    l.inputs = std::move(inputs);
-    wl.layers.push_back(l);
-    return static_cast<int>(wl.layers.size()) - 1;
-}
-
-}  // namespace
+using zoo::add_conv;
+using zoo::add_fc;
 
 Workload build_resnet50(std::int64_t batch) {
     Workload wl;
@@ -87,14 +68,7 @@ Workload build_resnet50(std::int64_t batch) {
     }
 
     // Global average pool folds into the FC: it reads 2048×1×1.
-    Layer fc;
-    fc.name = "fc";
-    fc.kind = LayerKind::FullyConnected;
-    fc.n = batch;
-    fc.c = channels;
-    fc.k = 1000;
-    fc.inputs = block_in;
-    wl.layers.push_back(fc);
+    add_fc(wl, "fc", channels, 1000, 1, block_in);
     return wl;
 }
 

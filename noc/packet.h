@@ -28,6 +28,10 @@ struct Packet {
     std::uint64_t address = 0;
     std::int64_t request_bytes = 0;    ///< DRAM requests and acks: bytes read or written
     EnergyAccount* layer_energy = nullptr;  ///< the layer this traffic works for
+    /// Source route chosen by the mapper (plan op `route`): routers from the source's router
+    /// to the destination's router, both included. Null: the package's routing algorithm.
+    /// Points into the plan, which outlives the simulation, so pooled packets copy nothing.
+    const std::vector<int>* route = nullptr;
     Tick created = 0;
     Tick tail_lag = 0;  ///< how far the tail trails the head (largest serialisation seen)
     int hops = 0;

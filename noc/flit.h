@@ -23,12 +23,18 @@ struct FlitPacket {
     int src = -1, dst = -1;  ///< routers (one node per router)
     int flits = 1;
     Cycle created = 0;        ///< enters the source queue
-    int hops = 0;             ///< router-to-router links crossed by the head
+    int hops = 0;             ///< router-to-router links the head crossed (counted when routed onto one)
     int next_eject = 0;       ///< index of the next flit expected at the destination (order check)
     int injected = 0;         ///< flits handed to the router so far
     RouteState route;
     bool measured = false;    ///< created during the measurement window
+    /// VC class the packet keeps on every hop when its routing function leaves the choice
+    /// open (Any): the package network's east/west split for source routes (network.cpp).
+    std::uint8_t vc_class = 2;  ///< a VcClass value (routing_function.h); 2 = Any
     Packet* payload = nullptr;
+    /// Source route: routers from src to dst, both included (null: the routing function).
+    /// The head at router path[i] has crossed i links (`hops`), so it leaves for path[i + 1].
+    const std::vector<int>* path = nullptr;
 };
 
 struct Flit {
@@ -41,35 +47,6 @@ struct Flit {
 struct BufferedFlit {
     Flit flit;
     Cycle arrival = 0;
-};
-
-/// Fixed-capacity FIFO over slots owned by the router (all VC buffers of a router sit in one
-/// array, for locality). Capacity is the VC's buffer depth; credit flow control guarantees it
-/// never overflows.
-class FlitRing {
-public:
-    void bind(BufferedFlit* slots, int capacity) {
-        slots_ = slots;
-        capacity_ = capacity;
-    }
-    bool empty() const { return size_ == 0; }
-    int size() const { return size_; }
-    int capacity() const { return capacity_; }
-    const BufferedFlit& front() const { return slots_[head_]; }
-    void push(const BufferedFlit& f) {
-        int at = head_ + size_;
-        if (at >= capacity_) at -= capacity_;
-        slots_[at] = f;
-        ++size_;
-    }
-    void pop() {
-        if (++head_ == capacity_) head_ = 0;
-        --size_;
-    }
-
-private:
-    BufferedFlit* slots_ = nullptr;
-    int capacity_ = 0, head_ = 0, size_ = 0;
 };
 
 /// Packet records, recycled through a free list: a run creates millions of packets.

@@ -8,8 +8,7 @@ namespace mcmsim {
 
 Network::Network(sc_core::sc_module_name name, const ArchConfig& arch, EnergyLedger& ledger)
     : sc_core::sc_module(name),
-      topo_(arch.package.rows, arch.package.cols,
-            arch.package.routing == "yx" ? Routing::YX : Routing::XY),
+      topo_(MeshTopology::of_package(arch.package)),
       chiplets_(arch.chiplet_count()), flit_bytes_(arch.package.router.flit_bytes) {
     const RouterConfig& rc = arch.package.router;
     if (rc.model == "vc") {
@@ -62,10 +61,15 @@ void Network::build_vc(const ArchConfig& arch, EnergyLedger& ledger) {
     const RouterConfig& rc = arch.package.router;
     NocConfig c;
     c.name = arch.name;
-    c.topology = NocTopologyKind::Mesh;
     c.rows = arch.package.rows;
     c.cols = arch.package.cols;
-    c.routing = arch.package.routing;
+    if (topo_.diagonals()) {  // diagonal-first; XY or YX agree once one offset is zero
+        c.topology = NocTopologyKind::DiagonalMesh;
+        c.routing = "diagonal";
+    } else {
+        c.topology = NocTopologyKind::Mesh;
+        c.routing = arch.package.routing;
+    }
     c.router.clock_ghz = rc.clock_ghz;
     c.router.vcs = static_cast<int>(rc.vcs);
     c.router.buffer_depth = static_cast<int>(rc.buffer_depth);
@@ -113,6 +117,7 @@ void Network::build_vc(const ArchConfig& arch, EnergyLedger& ledger) {
     }
     endpoints_.assign(node_router_.size(), nullptr);
     ni_free_.assign(node_router_.size(), 0);
+    vc_classes_ = c.router.vcs >= 2;
 }
 
 void Network::VcDelivery::packet_ejected(const FlitPacket& fp, Cycle tail) {
@@ -126,7 +131,17 @@ Tick Network::inject_vc(int src_node, int dst_node, Packet* p, Tick ready) {
     const std::int64_t flits = std::max<std::int64_t>(1, (p->wire_bytes + flit_bytes_ - 1) / flit_bytes_);
     const Tick start = ready + phy_delay_[src_node];
     const auto cycle = static_cast<Cycle>(std::ceil(static_cast<double>(start) / period_ps_ - 1e-9));
-    vc_->create_packet(node_router_[src_node], node_router_[dst_node], static_cast<int>(flits), cycle, p);
+    const int src = node_router_[src_node], dst = node_router_[dst_node];
+    const std::uint32_t id = vc_->create_packet(src, dst, static_cast<int>(flits), cycle, p);
+    FlitPacket& fp = vc_->packets()[id];
+    fp.path = p->route;
+    // Deadlock freedom with source routes: eastbound packets (destination column >= source
+    // column) use the lower half of the VCs, westbound ones the upper half. A minimal route
+    // never moves against its class's X direction, and between pure N and S moves it never
+    // turns back, so within a class no cycle of channel dependencies can close (any closed
+    // walk needs a move east and one west). Every minimal route qualifies (XY, YX, any
+    // staircase, diagonal-first), including the package routing's own paths.
+    if (vc_classes_) fp.vc_class = static_cast<std::uint8_t>(topo_.col_of(dst) >= topo_.col_of(src) ? VcClass::Lower : VcClass::Upper);
     // The sender sees its NI push one flit per cycle.
     const Tick begin = std::max(ready, ni_free_[src_node]);
     ni_free_[src_node] = begin + static_cast<Tick>(std::llround(static_cast<double>(flits) * period_ps_));
@@ -141,7 +156,27 @@ void Network::attach(int node, NetworkEndpoint* endpoint) {
     routers_[node_router_[node]]->attach(node, eject_[node], endpoint);
 }
 
+void Network::check_route(int src_node, int dst_node, const std::vector<int>& route) const {
+    auto fail = [&](const std::string& why) {
+        std::string r;
+        for (int x : route) r += (r.empty() ? "" : " ") + std::to_string(x);
+        throw std::invalid_argument("source route [" + r + "] from node " + std::to_string(src_node) + " to node " +
+                                    std::to_string(dst_node) + ": " + why);
+    };
+    if (route.empty()) fail("empty");
+    if (route.front() != node_router_[src_node])
+        fail("starts at router " + std::to_string(route.front()) + ", not the source's router " +
+             std::to_string(node_router_[src_node]));
+    if (route.back() != node_router_[dst_node])
+        fail("ends at router " + std::to_string(route.back()) + ", not the destination's router " +
+             std::to_string(node_router_[dst_node]));
+    for (std::size_t h = 1; h < route.size(); ++h)
+        if (route[h] < 0 || route[h] >= topo_.routers() || topo_.port_to(route[h - 1], route[h]) == Port::Local)
+            fail("routers " + std::to_string(route[h - 1]) + " and " + std::to_string(route[h]) + " are not neighbours");
+}
+
 Tick Network::inject(int src_node, int dst_node, Packet* p, Tick ready) {
+    if (p->route) check_route(src_node, dst_node, *p->route);
     p->src_node = src_node;
     p->dst_node = dst_node;
     p->dst_router = node_router_[dst_node];

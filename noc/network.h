@@ -11,6 +11,14 @@
 //           latency), a memory's PHY adds its latency at both ends (its bandwidth is not
 //           modelled), and inject() returns when the sender's NI has pushed the last flit at
 //           one flit per cycle (back-pressure inside the network is not seen by the sender).
+//
+// Source routes (Packet::route, chosen by the mapper) override the package routing in both
+// models; inject() checks them (first = source's router, last = destination's router,
+// consecutive routers neighbours) and throws std::invalid_argument naming the route. Deadlock
+// freedom in the VC model: with 2 or more VCs, eastbound and westbound packets use separate
+// VC halves, which makes any mix of minimal routes deadlock-free (see inject_vc). Routes that
+// are not minimal are followed too but carry no such guarantee (the watchdog names the stuck
+// routers if they ever close a cycle); nor do source routes with a single VC.
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
 #include "hw/topology/mesh_topology.h"
@@ -62,6 +70,7 @@ private:
     Link* make_link(const std::string& name, const LinkParams& params, EnergyAccount* energy);
     void build_vc(const ArchConfig& arch, EnergyLedger& ledger);
     Tick inject_vc(int src_node, int dst_node, Packet* p, Tick ready);
+    void check_route(int src_node, int dst_node, const std::vector<int>& route) const;
 
     /// Hands packets whose tail left the VC network to their endpoints.
     struct VcDelivery : EjectionListener {
@@ -84,6 +93,7 @@ private:
     std::vector<NetworkEndpoint*> endpoints_;
     std::vector<Tick> ni_free_;    ///< vc: when each node's NI has pushed its queued flits
     std::vector<Tick> phy_delay_;  ///< vc: extra latency at a node (memory PHYs)
+    bool vc_classes_ = false;      ///< vc: eastbound / westbound VC halves (2+ VCs)
     std::int64_t injected_ = 0, delivered_ = 0, bytes_injected_ = 0, bytes_delivered_ = 0;
 };
 

@@ -40,7 +40,9 @@ void Router::forward(Packet* p, Tick now) {
     if (p->layer_energy) p->layer_energy->add(EnergyCategory::Noc, pj);
 
     Tick ready = now + pipeline_;
-    if (p->dst_router == id_) {
+    // A source route ends at its last router; else the packet leaves at its destination.
+    const bool last = p->route ? static_cast<std::size_t>(p->hops) + 1 >= p->route->size() : p->dst_router == id_;
+    if (last) {
         for (const Local& l : locals_) {
             if (l.node != p->dst_node) continue;
             Link::Transit t = l.eject->send(ready, p->wire_bytes, p->layer_energy, p->tail_lag);
@@ -51,7 +53,8 @@ void Router::forward(Packet* p, Tick now) {
         throw std::logic_error("router " + topo_.router_name(id_) + ": no endpoint for node " +
                                std::to_string(p->dst_node));
     }
-    Port port = topo_.next_port(id_, p->dst_router);
+    Port port = p->route ? topo_.port_to(id_, (*p->route)[static_cast<std::size_t>(p->hops) + 1])
+                         : topo_.next_port(id_, p->dst_router);
     int i = static_cast<int>(port);
     Link::Transit t = out_[i]->send(ready, p->wire_bytes, p->layer_energy, p->tail_lag);
     stats_.max_wait = std::max(stats_.max_wait, t.start - ready);

@@ -1,6 +1,6 @@
 #pragma once
 // A package-network router (thin model, deepened into a VC router later): head flits are
-// routed by the shared MeshTopology, pay the pipeline latency, then wait for their output
+// routed by the shared MeshTopology (or follow the packet's source route), pay the pipeline latency, then wait for their output
 // link to be free (virtual cut-through with unbounded buffers). Event-driven: the router
 // sleeps until the next head arrives; nothing happens per cycle.
 #include "hw/energy/energy_ledger.h"

@@ -112,6 +112,9 @@ void VcNetwork::run() {
     auto& bucket = wheel_[static_cast<std::size_t>(current_ & wheel_mask_)];
     for (std::size_t i = 0; i < bucket.size(); ++i) {
         VcRouter* r = bucket[i];
+        // Cache hints two routers ahead (masks) and one ahead (the records the masks name).
+        if (i + 2 < bucket.size()) bucket[i + 2]->prefetch_masks();
+        if (i + 1 < bucket.size()) bucket[i + 1]->prefetch_records();
         if (r->wake_at != current_) continue;  // stale: it was rescheduled
         r->wake_at = -1;
         r->step(current_);

@@ -21,20 +21,25 @@ std::pair<int, int> class_range(VcClass c, int vcs) {
     }
     return {0, vcs};
 }
+
+/// Bits [lo, hi) set (hi <= 64).
+std::uint64_t bit_range(int lo, int hi) {
+    const std::uint64_t below_hi = hi >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << hi) - 1;
+    return below_hi & (~std::uint64_t{0} << lo);
+}
 }  // namespace
 
 VcRouter::VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const NocConfig& cfg, int ports)
     : sc_core::sc_module(name), id_(id), net_(net), cfg_(cfg), ports_(ports), vcs_(cfg.router.vcs),
-      route_cycles_(cfg.router.lookahead ? 0 : cfg.router.stages.route), va_cycles_(cfg.router.stages.vc_alloc),
+      depth_(cfg.router.buffer_depth), route_cycles_(cfg.router.lookahead ? 0 : cfg.router.stages.route),
+      va_cycles_(cfg.router.stages.vc_alloc),
       traversal_cycles_(cfg.router.stages.switch_alloc + cfg.router.stages.switch_traversal),
-      in_(static_cast<std::size_t>(ports)), out_(static_cast<std::size_t>(ports)),
-      sa_choice_(static_cast<std::size_t>(ports), -1) {
-    const int depth = cfg.router.buffer_depth;
-    slots_.resize(static_cast<std::size_t>(ports * vcs_ * depth));
-    for (int i = 0; i < ports; ++i) {
-        in_[i].vcs.resize(static_cast<std::size_t>(vcs_));
-        for (int v = 0; v < vcs_; ++v) in_[i].vcs[v].buffer.bind(&slots_[static_cast<std::size_t>((i * vcs_ + v) * depth)], depth);
-    }
+      in_(static_cast<std::size_t>(ports)), ivc_(static_cast<std::size_t>(ports * vcs_)),
+      out_(static_cast<std::size_t>(ports)), credits_(static_cast<std::size_t>(ports * vcs_), 0),
+      va_arb_(static_cast<std::size_t>(ports * vcs_)), sa_choice_(static_cast<std::size_t>(ports), -1) {
+    if (vcs_ > 64) throw std::invalid_argument(std::string(this->name()) + ": at most 64 VCs per port");
+    if (ports > 64) throw std::invalid_argument(std::string(this->name()) + ": at most 64 ports");  // port bit masks
+    slots_.resize(static_cast<std::size_t>(ports * vcs_ * depth_));
     // Port 0 ejects into the local sink: always room, no VCs to allocate.
     out_[kLocalPort].eject = true;
     out_[kLocalPort].connected = true;
@@ -48,10 +53,12 @@ void VcRouter::connect_output(int port, VcRouter* down, int down_port, const Noc
     o.channel = channel;
     o.latency = link.latency_cycles;
     o.cycles_per_flit = link.cycles_per_flit;
-    o.credits.assign(static_cast<std::size_t>(vcs_), cfg_.router.buffer_depth);
-    o.owned.assign(static_cast<std::size_t>(vcs_), 0);
-    o.va_arbiters.assign(static_cast<std::size_t>(vcs_), RoundRobinArbiter{});
-    o.pending.resize(static_cast<std::size_t>(vcs_ * cfg_.router.buffer_depth));
+    for (int v = 0; v < vcs_; ++v) {
+        credits(port, v) = depth_;
+        va_arbiter(port, v) = RoundRobinArbiter{};
+    }
+    o.owned = 0;
+    o.pending.assign(8, PendingCredit{0, 0});
 }
 
 void VcRouter::connect_input(int port, VcRouter* up, int up_port, int credit_delay) {
@@ -60,40 +67,63 @@ void VcRouter::connect_input(int port, VcRouter* up, int up_port, int credit_del
     in_[port].credit_delay = credit_delay;
 }
 
+void VcRouter::new_front(int port, int v, const BufferedFlit& f) {
+    InputVc& q = vc(port, v);
+    q.front_packet = f.flit.packet;
+    q.front_head = f.flit.head;
+    // A new front never belongs to a VC waiting for VA (that one keeps its head in front).
+    q.due = std::max(f.arrival, q.not_before);
+}
+
+void VcRouter::push(int port, int v, const BufferedFlit& f) {
+    InputVc& q = vc(port, v);
+    int at = q.head + q.size;
+    if (at >= depth_) at -= depth_;
+    slot(port, v, at) = f;
+    if (q.size++ == 0) {  // the new flit is the front
+        in_[port].occupied |= std::uint64_t{1} << v;
+        new_front(port, v, f);
+    }
+}
+
 void VcRouter::receive(int port, int vc, const Flit& f, Cycle arrival) {
-    InputPort& p = in_[port];
-    p.vcs[vc].buffer.push(BufferedFlit{f, arrival});
-    p.occupied |= std::uint64_t{1} << vc;
+    push(port, vc, BufferedFlit{f, arrival});
     net_.schedule(this, arrival);
 }
 
 void VcRouter::credit(int port, int vc, Cycle at) {
     OutputPort& o = out_[port];
-    std::size_t slot = static_cast<std::size_t>(o.pending_head + o.pending_size) % o.pending.size();
+    if (o.pending_size == static_cast<int>(o.pending.size())) {  // full: double, oldest first
+        std::vector<PendingCredit> bigger(o.pending.size() * 2);
+        for (int k = 0; k < o.pending_size; ++k)
+            bigger[static_cast<std::size_t>(k)] = o.pending[static_cast<std::size_t>((o.pending_head + k) % o.pending_size)];
+        o.pending.swap(bigger);
+        o.pending_head = 0;
+    }
+    std::size_t slot = static_cast<std::size_t>(o.pending_head + o.pending_size) & (o.pending.size() - 1);
     o.pending[slot] = PendingCredit{at, vc};
     ++o.pending_size;
+    credits_pending_ |= std::uint64_t{1} << port;
     net_.schedule(this, at);
 }
 
 int VcRouter::buffered_flits() const {
     int n = 0;
-    for (const InputPort& p : in_)
-        for (const InputVc& q : p.vcs) n += q.buffer.size();
+    for (const InputVc& q : ivc_) n += q.size;
     return n;
 }
 
 int VcRouter::free_slots(int port) const {
-    const OutputPort& o = out_[port];
     int n = 0;
-    for (int c : o.credits) n += c;
+    for (int v = 0; v < vcs_; ++v) n += credits_[static_cast<std::size_t>(port * vcs_ + v)];
     return n;
 }
 
 void VcRouter::step(Cycle now) {
     next_wake_ = kNoWake;
     va_blocked_ = ni_blocked_ = moved_ = false;
-    apply_credits(now);
-    inject_from_source(now);
+    if (credits_pending_) apply_credits(now);
+    if (!source_.empty()) inject_from_source(now);
     compute_routes_and_request_vcs(now);
     if (!va_requests_.empty()) allocate_vcs(now);
     allocate_switch(now);
@@ -103,25 +133,27 @@ void VcRouter::step(Cycle now) {
 }
 
 void VcRouter::apply_credits(Cycle now) {
-    for (OutputPort& o : out_) {
+    for (std::uint64_t m = credits_pending_; m; m &= m - 1) {
+        const int port = __builtin_ctzll(m);
+        OutputPort& o = out_[port];
+        const int ring = static_cast<int>(o.pending.size());
         while (o.pending_size && o.pending[static_cast<std::size_t>(o.pending_head)].at <= now) {
-            ++o.credits[o.pending[static_cast<std::size_t>(o.pending_head)].vc];
-            if (++o.pending_head == static_cast<int>(o.pending.size())) o.pending_head = 0;
+            ++credits(port, o.pending[static_cast<std::size_t>(o.pending_head)].vc);
+            if (++o.pending_head == ring) o.pending_head = 0;
             --o.pending_size;
         }
         if (o.pending_size) wake_no_later_than(o.pending[static_cast<std::size_t>(o.pending_head)].at);
+        else credits_pending_ &= ~(std::uint64_t{1} << port);
     }
 }
 
 // The network interface: one flit per cycle into a local input VC. A packet takes an empty
 // VC so that it never queues behind another packet's blocked tail.
 void VcRouter::inject_from_source(Cycle now) {
-    if (source_.empty()) return;
     InputPort& local = in_[kLocalPort];
     if (ni_vc_ < 0) {
-        std::uint64_t empty = 0;
-        for (int v = 0; v < vcs_; ++v)
-            if (local.vcs[v].buffer.empty() && local.vcs[v].state == VcState::Idle) empty |= std::uint64_t{1} << v;
+        // Empty and idle: no flits and no output VC held (a VC waiting for VA holds a flit).
+        const std::uint64_t empty = ~(local.occupied | local.active) & bit_range(0, vcs_);
         ni_vc_ = round_robin_pick(empty, ni_last_, vcs_);
         if (ni_vc_ < 0) {  // a flit leaving this router frees one
             ni_blocked_ = true;
@@ -129,8 +161,7 @@ void VcRouter::inject_from_source(Cycle now) {
         }
         ni_last_ = ni_vc_;
     }
-    InputVc& q = local.vcs[ni_vc_];
-    if (q.buffer.size() >= q.buffer.capacity()) {
+    if (vc(kLocalPort, ni_vc_).size >= depth_) {
         ni_blocked_ = true;
         return;
     }
@@ -143,8 +174,7 @@ void VcRouter::inject_from_source(Cycle now) {
     f.tail = p.injected + 1 == p.flits;
     ++p.injected;
     const Cycle arrival = now + cfg_.ni_latency_cycles;
-    q.buffer.push(BufferedFlit{f, arrival});
-    local.occupied |= std::uint64_t{1} << ni_vc_;
+    push(kLocalPort, ni_vc_, BufferedFlit{f, arrival});
     ++stats_.injected_flits;
     net_.flit_injected(now);
     wake_no_later_than(arrival);
@@ -155,6 +185,19 @@ void VcRouter::inject_from_source(Cycle now) {
     if (!source_.empty()) wake_no_later_than(now + 1);
 }
 
+RouteDecision VcRouter::follow_path(const FlitPacket& p) const {
+    const std::vector<int>& path = *p.path;
+    const std::size_t next = static_cast<std::size_t>(p.hops) + 1;
+    if (next >= path.size()) return {kLocalPort, VcClass::Any};
+    const NocTopology& t = net_.topology();
+    for (int port = 1; port < ports_; ++port) {
+        const int ch = t.out_channel(id_, port);
+        if (ch >= 0 && t.channel(ch).dst == path[next]) return {port, VcClass::Any};
+    }
+    throw std::logic_error(std::string(name()) + ": source route leads to " + t.router_name(path[next]) +
+                           ", not a neighbour");
+}
+
 // RC for heads that reached the front of their VC, then VA requests for routed heads.
 void VcRouter::compute_routes_and_request_vcs(Cycle now) {
     va_requests_.clear();
@@ -162,36 +205,40 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
         InputPort& port = in_[i];
         for (std::uint64_t m = port.occupied & ~port.active; m; m &= m - 1) {
             const int v = __builtin_ctzll(m);
-            InputVc& q = port.vcs[v];
-            const BufferedFlit& front = q.buffer.front();
-            const Cycle t0 = std::max(front.arrival, q.front_since);
-            if (t0 > now) {
-                wake_no_later_than(t0);
+            InputVc& q = vc(i, v);
+            if (q.due > now) {
+                wake_no_later_than(q.due);
                 continue;
             }
             if (q.state == VcState::Idle) {
-                if (!front.flit.head) throw std::logic_error(std::string(name()) + ": body flit without a head");
-                FlitPacket& p = net_.packets()[front.flit.packet];
-                RouteDecision d = routing_->route(id_, p.dst, p.route, this);
+                if (!q.front_head) throw std::logic_error(std::string(name()) + ": body flit without a head");
+                FlitPacket& p = net_.packets()[q.front_packet];
+                RouteDecision d = p.path ? follow_path(p) : routing_->route(id_, p.dst, p.route, this);
+                if (d.vc_class == VcClass::Any) d.vc_class = static_cast<VcClass>(p.vc_class);
                 if (!out_[d.port].connected)
                     throw std::logic_error(std::string(name()) + ": routed to unconnected port " + std::to_string(d.port));
-                q.out_port = d.port;
+                // The head will cross the link behind this port (counted here, where the
+                // packet record is at hand anyway; follow_path reads hops before this).
+                if (d.port != kLocalPort) ++p.hops;
+                q.out_port = static_cast<std::int8_t>(d.port);
                 q.vc_class = d.vc_class;
                 q.state = VcState::WaitingForVc;
-                q.ready_at = t0 + route_cycles_;
+                q.not_before = q.due + route_cycles_;  // due = max(arrival, previous tail + 1)
                 ++stats_.packets;
-            }
-            if (q.ready_at > now) {
-                wake_no_later_than(q.ready_at);
-                continue;
+                q.due = q.not_before;
+                if (q.due > now) {
+                    wake_no_later_than(q.due);
+                    continue;
+                }
             }
             OutputPort& o = out_[q.out_port];
             if (o.eject) {  // the sink has no VCs: straight to SA
                 q.out_vc = 0;
                 q.state = VcState::Active;
                 port.active |= std::uint64_t{1} << v;
-                q.ready_at = now + va_cycles_;
-                wake_no_later_than(q.ready_at);
+                q.not_before = now + va_cycles_;
+                q.due = q.not_before;  // the front has arrived
+                wake_no_later_than(q.due);
                 continue;
             }
             // Input stage of the separable allocator: each VC asks for one free output VC.
@@ -200,46 +247,47 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
                 va_blocked_ = true;
                 continue;
             }
-            va_requests_.push_back(VaRequest{q.out_port, ovc, i * vcs_ + v});
+            va_requests_.push_back(VaRequest{q.out_port, ovc, i, v});
         }
     }
 }
 
-int VcRouter::pick_output_vc(InputVc& q, const OutputPort& o) const {
+// The first free output VC of the packet's class at or after the one it had last.
+int VcRouter::pick_output_vc(const InputVc& q, const OutputPort& o) const {
     auto [lo, hi] = class_range(q.vc_class, vcs_);
-    const int n = hi - lo;
-    int start = q.va_last + 1 - lo;
-    if (start < 0 || start >= n) start = 0;
-    for (int k = 0; k < n; ++k) {
-        int v = lo + (start + k) % n;
-        if (!o.owned[v]) return v;
-    }
-    return -1;
+    const std::uint64_t free = ~o.owned & bit_range(lo, hi);
+    if (!free) return -1;
+    int start = q.va_last + 1;
+    if (start < lo || start >= hi) start = lo;
+    const std::uint64_t upper = free & (~std::uint64_t{0} << start);
+    return __builtin_ctzll(upper ? upper : free);
 }
 
 // Output stage of the separable VC allocator: each requested output VC grants one request.
 void VcRouter::allocate_vcs(Cycle now) {
     const int inputs = ports_ * vcs_;
-    for (const VaRequest& r : va_requests_) out_[r.out_port].va_arbiters[r.out_vc].request(r.input, inputs);
+    for (const VaRequest& r : va_requests_) va_arbiter(r.out_port, r.out_vc).request(r.port * vcs_ + r.vc, inputs);
     for (const VaRequest& r : va_requests_) {
-        RoundRobinArbiter& arb = out_[r.out_port].va_arbiters[r.out_vc];
-        if (arb.winner() != r.input) {
+        RoundRobinArbiter& arb = va_arbiter(r.out_port, r.out_vc);
+        const int input = r.port * vcs_ + r.vc;
+        if (arb.winner() != input) {
             ++stats_.va_conflicts;
             wake_no_later_than(now + 1);
             continue;
         }
-        arb.grant(r.input);
-        OutputPort& o = out_[r.out_port];
-        o.owned[r.out_vc] = 1;
-        InputVc& q = in_[r.input / vcs_].vcs[r.input % vcs_];
-        q.out_vc = r.out_vc;
-        q.va_last = r.out_vc;
+        arb.grant(input);
+        out_[r.out_port].owned |= std::uint64_t{1} << r.out_vc;
+        const int port = r.port, v = r.vc;
+        InputVc& q = vc(port, v);
+        q.out_vc = static_cast<std::int8_t>(r.out_vc);
+        q.va_last = static_cast<std::int8_t>(r.out_vc);
         q.state = VcState::Active;
-        in_[r.input / vcs_].active |= std::uint64_t{1} << (r.input % vcs_);
-        q.ready_at = now + va_cycles_;
-        wake_no_later_than(q.ready_at);
+        in_[port].active |= std::uint64_t{1} << v;
+        q.not_before = now + va_cycles_;
+        q.due = q.not_before;  // the front (a head) has arrived
+        wake_no_later_than(q.due);
     }
-    for (const VaRequest& r : va_requests_) out_[r.out_port].va_arbiters[r.out_vc].reset();
+    for (const VaRequest& r : va_requests_) va_arbiter(r.out_port, r.out_vc).reset();
 }
 
 // Separable input-first switch allocation: each input port puts forward one VC whose front
@@ -251,10 +299,9 @@ void VcRouter::allocate_switch(Cycle now) {
         std::uint64_t ready = 0;
         for (std::uint64_t m = port.occupied & port.active; m; m &= m - 1) {
             const int v = __builtin_ctzll(m);
-            InputVc& q = port.vcs[v];
-            const Cycle t = std::max(q.buffer.front().arrival, q.ready_at);
-            if (t > now) {
-                wake_no_later_than(t);
+            const InputVc& q = vc(i, v);
+            if (q.due > now) {
+                wake_no_later_than(q.due);
                 continue;
             }
             const OutputPort& o = out_[q.out_port];
@@ -262,7 +309,7 @@ void VcRouter::allocate_switch(Cycle now) {
                 wake_no_later_than(o.free_at);
                 continue;
             }
-            if (!o.eject && o.credits[q.out_vc] == 0) continue;  // the credit wakes us
+            if (!o.eject && credits(q.out_port, q.out_vc) == 0) continue;  // the credit wakes us
             ready |= std::uint64_t{1} << v;
         }
         sa_choice_[i] = -1;
@@ -270,10 +317,11 @@ void VcRouter::allocate_switch(Cycle now) {
         if (ready & (ready - 1)) wake_no_later_than(now + 1);  // the others retry next cycle
         const int v = round_robin_pick(ready, port.sa_last, vcs_);
         sa_choice_[i] = v;
-        OutputPort& o = out_[port.vcs[v].out_port];
+        const int op = vc(i, v).out_port;
+        OutputPort& o = out_[op];
         o.sa_arbiter.request(i, ports_);
-        if (o.sa_arbiter.winner() == i && std::find(sa_requested_.begin(), sa_requested_.end(), port.vcs[v].out_port) == sa_requested_.end())
-            sa_requested_.push_back(port.vcs[v].out_port);
+        if (o.sa_arbiter.winner() == i && std::find(sa_requested_.begin(), sa_requested_.end(), op) == sa_requested_.end())
+            sa_requested_.push_back(op);
     }
     for (int op : sa_requested_) {
         RoundRobinArbiter& arb = out_[op].sa_arbiter;
@@ -287,7 +335,7 @@ void VcRouter::allocate_switch(Cycle now) {
     for (int i = 0; i < ports_; ++i)
         if (sa_choice_[i] >= 0) {  // lost at the output
             ++stats_.sa_conflicts;
-            out_[in_[i].vcs[sa_choice_[i]].out_port].sa_arbiter.reset();
+            out_[vc(i, sa_choice_[i]).out_port].sa_arbiter.reset();
             wake_no_later_than(now + 1);
         }
 }
@@ -303,13 +351,17 @@ void VcRouter::book_energy(const Flit& f, const OutputPort& o) {
     }
 }
 
-void VcRouter::traverse(int in_port, int vc, Cycle now) {
+void VcRouter::traverse(int in_port, int v, Cycle now) {
     InputPort& port = in_[in_port];
-    InputVc& q = port.vcs[vc];
-    const Flit f = q.buffer.front().flit;
-    q.buffer.pop();
-    if (q.buffer.empty()) port.occupied &= ~(std::uint64_t{1} << vc);
-    if (port.up) port.up->credit(port.up_port, vc, now + port.credit_delay);
+    InputVc& q = vc(in_port, v);
+    const Flit f = front(in_port, v).flit;
+    if (--q.size == 0) {
+        q.head = 0;
+        port.occupied &= ~(std::uint64_t{1} << v);
+    } else if (++q.head == depth_) {
+        q.head = 0;
+    }
+    if (port.up) port.up->credit(port.up_port, v, now + port.credit_delay);
     ++stats_.flits;
     OutputPort& o = out_[q.out_port];
     if (energy_) book_energy(f, o);
@@ -318,24 +370,25 @@ void VcRouter::traverse(int in_port, int vc, Cycle now) {
         ++stats_.ejected_flits;
         net_.eject(f, departs + cfg_.ni_latency_cycles);
     } else {
-        --o.credits[q.out_vc];
+        --credits(q.out_port, q.out_vc);
         o.free_at = now + o.cycles_per_flit;
         ++o.flits;
-        if (f.head) ++net_.packets()[f.packet].hops;
         // The head of a flit is received after the link latency; a serialising link needs
         // cycles_per_flit cycles for the whole flit (latency already includes one).
         o.down->receive(o.down_port, q.out_vc, f, departs + o.latency + o.cycles_per_flit - 1);
     }
     net_.flit_moved(now);
     if (f.tail) {
-        if (!o.eject) o.owned[q.out_vc] = 0;
+        if (!o.eject) o.owned &= ~(std::uint64_t{1} << q.out_vc);
         q.state = VcState::Idle;
-        port.active &= ~(std::uint64_t{1} << vc);
-        q.front_since = now + 1;
-        if (!q.buffer.empty()) wake_no_later_than(std::max(now + 1, q.buffer.front().arrival));
-    } else {
-        q.ready_at = now + 1;
-        if (!q.buffer.empty()) wake_no_later_than(std::max(now + 1, q.buffer.front().arrival));
+        port.active &= ~(std::uint64_t{1} << v);
+    }
+    // Idle: the next packet's head may start RC the cycle after this tail; Active: the next
+    // flit may start SA next cycle.
+    q.not_before = now + 1;
+    if (q.size) {
+        new_front(in_port, v, front(in_port, v));
+        wake_no_later_than(q.due);
     }
     moved_ = true;
 }

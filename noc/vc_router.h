@@ -15,6 +15,14 @@
 // ends by computing the next cycle anything here can progress (a flit arrives, a stage
 // finishes, an allocation is retried). A router blocked on credits sleeps until the credit
 // arrives; an idle router costs nothing.
+//
+// Layout for speed: under load a router is stepped almost every cycle and each step looks
+// at every VC holding flits, so that look must be cheap. Each input VC keeps in one small
+// record the cycle its front flit can take its next stage (`due`) and what RC needs of the
+// front flit; the allocators read these records, never the flit buffers. The records of a
+// router sit in one array; flit buffers (slot-major, restarting at slot 0 when emptied),
+// credits and VC ownership in flat arrays and bit masks; the hop count is kept at RC, where
+// the packet record is read anyway. Buffers are only touched when a flit moves.
 #include "hw/energy/energy_ledger.h"
 #include "noc/flit.h"
 #include "noc/noc_config.h"
@@ -58,6 +66,18 @@ public:
 
     /// Does everything due at `now` and asks the network for the next wake-up.
     void step(Cycle now);
+    /// Cache hints, issued while the router stepped before this one runs: the VC masks of
+    /// each port (`masks`), or the records of the VCs holding flits (`records`). The state
+    /// of a whole network does not fit the L1 cache and every busy router is stepped each
+    /// cycle, so without them each step starts with a series of cache misses.
+    void prefetch_masks() const {
+        for (const InputPort& p : in_) __builtin_prefetch(&p);
+    }
+    void prefetch_records() const {
+        for (int i = 0; i < ports_; ++i)
+            for (std::uint64_t m = in_[static_cast<std::size_t>(i)].occupied; m; m &= m - 1)
+                __builtin_prefetch(&ivc_[static_cast<std::size_t>(i * vcs_ + __builtin_ctzll(m))]);
+    }
 
     int id() const { return id_; }
     const VcRouterStats& stats() const { return stats_; }
@@ -83,17 +103,23 @@ public:
 
 private:
     enum class VcState : std::uint8_t { Idle, WaitingForVc, Active };
+    /// One input VC: its ring of flits (slots in slots_) and its allocation state.
     struct InputVc {
-        FlitRing buffer;
+        /// When the front flit can take its next stage: RC (Idle), VA (WaitingForVc) or SA
+        /// (Active). Kept up to date whenever the front, the state or not_before changes.
+        Cycle due = 0;
+        /// Idle: when the front may start RC (the cycle after the previous tail left);
+        /// WaitingForVc: when VA may start; Active: when the next flit may start SA.
+        Cycle not_before = 0;
+        std::uint32_t front_packet = 0;    ///< the front flit's packet (RC reads no buffer)
+        std::uint16_t head = 0, size = 0;  ///< ring position and fill
         VcState state = VcState::Idle;
         VcClass vc_class = VcClass::Any;
-        int out_port = -1, out_vc = -1;
-        Cycle ready_at = 0;     ///< earliest cycle of the next stage (VA, or SA for the next flit)
-        Cycle front_since = 0;  ///< when the front flit became the front (after the previous tail)
-        int va_last = -1;       ///< round-robin pointer over output VCs
+        std::int8_t out_port = -1, out_vc = -1;
+        std::int8_t va_last = -1;  ///< round-robin pointer over output VCs
+        bool front_head = false;   ///< the front flit is a head
     };
     struct InputPort {
-        std::vector<InputVc> vcs;
         std::uint64_t occupied = 0;  ///< bit v: VC v has flits
         std::uint64_t active = 0;    ///< bit v: VC v holds an output VC (its flits only need SA)
         int sa_last = -1;
@@ -110,11 +136,11 @@ private:
         VcRouter* down = nullptr;
         int down_port = -1, channel = -1;
         int latency = 1, cycles_per_flit = 1;
-        std::vector<int> credits;
-        std::vector<std::uint8_t> owned;  ///< output VC allocated to a packet
-        std::vector<RoundRobinArbiter> va_arbiters;  ///< one per output VC
-        RoundRobinArbiter sa_arbiter;                ///< over input ports
-        std::vector<PendingCredit> pending;  ///< ring: credits on their way back, in arrival order
+        std::uint64_t owned = 0;       ///< bit v: output VC v is allocated to a packet
+        RoundRobinArbiter sa_arbiter;  ///< over input ports
+        /// Ring of credits on their way back, in arrival order. At most one per cycle leaves
+        /// the downstream input, so a few entries suffice; it grows if ever full.
+        std::vector<PendingCredit> pending;
         int pending_head = 0, pending_size = 0;
         Cycle free_at = 0;  ///< serialising links accept a flit every cycles_per_flit
         std::int64_t flits = 0;
@@ -123,8 +149,26 @@ private:
         EnergyCategory category = EnergyCategory::Noc;
     };
     struct VaRequest {
-        int out_port, out_vc, input;  ///< input = port * vcs + vc
+        int out_port, out_vc, port, vc;
     };
+
+    InputVc& vc(int port, int v) { return ivc_[static_cast<std::size_t>(port * vcs_ + v)]; }
+    const InputVc& vc(int port, int v) const { return ivc_[static_cast<std::size_t>(port * vcs_ + v)]; }
+    /// Slot k of every VC lies together (slot-major), and an emptied ring restarts at slot 0:
+    /// light traffic then keeps to the first slots of all VCs, a few cache lines per router.
+    BufferedFlit& slot(int port, int v, int k) {
+        return slots_[static_cast<std::size_t>(k * ports_ * vcs_ + port * vcs_ + v)];
+    }
+    BufferedFlit& front(int port, int v) { return slot(port, v, vc(port, v).head); }
+    void push(int port, int v, const BufferedFlit& f);
+    /// A new front flit (after a push into an empty VC or a pop): cache what RC needs and
+    /// set the due cycle from it.
+    void new_front(int port, int v, const BufferedFlit& f);
+
+    int& credits(int port, int v) { return credits_[static_cast<std::size_t>(port * vcs_ + v)]; }
+    RoundRobinArbiter& va_arbiter(int port, int v) { return va_arb_[static_cast<std::size_t>(port * vcs_ + v)]; }
+    /// Source-routed head at this router: the port towards the next router of its route.
+    RouteDecision follow_path(const FlitPacket& p) const;
 
     void apply_credits(Cycle now);
     void inject_from_source(Cycle now);
@@ -133,7 +177,7 @@ private:
     void allocate_switch(Cycle now);
     void traverse(int in_port, int vc, Cycle now);
     void book_energy(const Flit& f, const OutputPort& o);
-    int pick_output_vc(InputVc& q, const OutputPort& o) const;
+    int pick_output_vc(const InputVc& q, const OutputPort& o) const;
     void wake_no_later_than(Cycle t) {
         if (t < next_wake_) next_wake_ = t;
     }
@@ -143,12 +187,16 @@ private:
     VcNetwork& net_;
     const NocConfig& cfg_;
     const RoutingFunction* routing_ = nullptr;
-    int ports_, vcs_;
+    int ports_, vcs_, depth_;
     int route_cycles_, va_cycles_, traversal_cycles_;  ///< traversal = SA + ST
     std::vector<InputPort> in_;
+    std::vector<InputVc> ivc_;         ///< [port * vcs + vc]
     std::vector<OutputPort> out_;
+    std::vector<int> credits_;         ///< [port * vcs + vc]: free slots in the downstream VC
+    std::vector<RoundRobinArbiter> va_arb_;  ///< [port * vcs + vc]: one per output VC
+    std::uint64_t credits_pending_ = 0;  ///< bit p: output p has credits on their way back
     std::deque<std::uint32_t> source_;
-    std::vector<BufferedFlit> slots_;  ///< every input VC buffer of this router
+    std::vector<BufferedFlit> slots_;  ///< every input VC buffer of this router, see slot()
     bool va_blocked_ = false, ni_blocked_ = false, moved_ = false;
     int ni_vc_ = -1;      ///< local input VC the packet at the head of the source queue is entering
     int ni_last_ = -1;

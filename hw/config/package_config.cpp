@@ -33,7 +33,7 @@ PackageConfig read_package(JsonObject o, const std::string& arch_file) {
     o.allow("source");
     p.rows = static_cast<int>(o.required("rows").integer_in(1, 64));
     p.cols = static_cast<int>(o.required("cols").integer_in(1, 64));
-    if (auto t = o.optional("topology")) p.topology = t->one_of({"mesh"});
+    if (auto t = o.optional("topology")) p.topology = t->one_of({"mesh", "mesh_diagonal"});
     if (auto r = o.optional("routing")) p.routing = r->one_of({"xy", "yx"});
     if (auto l = o.optional("link"))
         p.link = read_with_preset<LinkConfig>(*l, arch_file, "links", read_link_fields);

@@ -33,6 +33,9 @@ struct RouterConfig {
 
 struct PackageConfig {
     int rows = 1, cols = 1;
+    /// "mesh": links to the 4 straight neighbours; "mesh_diagonal": also to the 4 diagonal
+    /// neighbours, routed diagonal-first (hw/topology/mesh_topology.h). Diagonal links use
+    /// the same link config as straight ones.
     std::string topology = "mesh";
     std::string routing = "xy";
     LinkConfig link;

@@ -1,8 +1,15 @@
 #include "hw/topology/mesh_topology.h"
 
+#include "hw/config/package_config.h"
+
+#include <algorithm>
 #include <cstdlib>
 
 namespace mcmsim {
+
+namespace {
+bool is_diagonal(Port p) { return p >= Port::NorthEast && p <= Port::SouthWest; }
+}  // namespace
 
 const char* to_string(Port p) {
     switch (p) {
@@ -10,30 +17,55 @@ const char* to_string(Port p) {
         case Port::West: return "W";
         case Port::North: return "N";
         case Port::South: return "S";
+        case Port::NorthEast: return "NE";
+        case Port::NorthWest: return "NW";
+        case Port::SouthEast: return "SE";
+        case Port::SouthWest: return "SW";
         case Port::Local: return "L";
     }
     return "?";
 }
 
-MeshTopology::MeshTopology(int rows, int cols, Routing routing)
-    : rows_(rows), cols_(cols), routing_(routing) {}
+MeshTopology::MeshTopology(int rows, int cols, Routing routing, bool diagonals)
+    : rows_(rows), cols_(cols), routing_(routing), diagonals_(diagonals) {}
+
+MeshTopology MeshTopology::of_package(const PackageConfig& p) {
+    return MeshTopology(p.rows, p.cols, p.routing == "yx" ? Routing::YX : Routing::XY, p.topology == "mesh_diagonal");
+}
 
 bool MeshTopology::has_neighbor(int router, Port p) const { return neighbor(router, p) >= 0; }
 
 int MeshTopology::neighbor(int router, Port p) const {
-    int r = row_of(router), c = col_of(router);
+    if (is_diagonal(p) && !diagonals_) return -1;
+    const int r = row_of(router), c = col_of(router);
+    int dr = 0, dc = 0;
     switch (p) {
-        case Port::East: return c + 1 < cols_ ? id(r, c + 1) : -1;
-        case Port::West: return c > 0 ? id(r, c - 1) : -1;
-        case Port::North: return r > 0 ? id(r - 1, c) : -1;
-        case Port::South: return r + 1 < rows_ ? id(r + 1, c) : -1;
+        case Port::East: dc = 1; break;
+        case Port::West: dc = -1; break;
+        case Port::North: dr = -1; break;
+        case Port::South: dr = 1; break;
+        case Port::NorthEast: dr = -1; dc = 1; break;
+        case Port::NorthWest: dr = -1; dc = -1; break;
+        case Port::SouthEast: dr = 1; dc = 1; break;
+        case Port::SouthWest: dr = 1; dc = -1; break;
         case Port::Local: return router;
     }
-    return -1;
+    const int nr = r + dr, nc = c + dc;
+    return nr >= 0 && nr < rows_ && nc >= 0 && nc < cols_ ? id(nr, nc) : -1;
+}
+
+Port MeshTopology::port_to(int router, int next) const {
+    for (int p = 0; p < kMeshPorts; ++p)
+        if (neighbor(router, static_cast<Port>(p)) == next) return static_cast<Port>(p);
+    return Port::Local;
 }
 
 Port MeshTopology::next_port(int at, int dst) const {
     int dr = row_of(dst) - row_of(at), dc = col_of(dst) - col_of(at);
+    if (diagonals_ && dr != 0 && dc != 0) {
+        if (dr < 0) return dc > 0 ? Port::NorthEast : Port::NorthWest;
+        return dc > 0 ? Port::SouthEast : Port::SouthWest;
+    }
     Port horizontal = dc > 0 ? Port::East : Port::West;
     Port vertical = dr > 0 ? Port::South : Port::North;
     if (routing_ == Routing::XY) {
@@ -56,7 +88,8 @@ std::vector<int> MeshTopology::path(int src, int dst) const {
 }
 
 int MeshTopology::hops(int src, int dst) const {
-    return std::abs(row_of(src) - row_of(dst)) + std::abs(col_of(src) - col_of(dst));
+    const int dr = std::abs(row_of(src) - row_of(dst)), dc = std::abs(col_of(src) - col_of(dst));
+    return diagonals_ ? std::max(dr, dc) : dr + dc;
 }
 
 std::vector<int> MeshTopology::path_links(int src, int dst) const {
@@ -66,6 +99,12 @@ std::vector<int> MeshTopology::path_links(int src, int dst) const {
         out.push_back(link_id(at, p));
         at = neighbor(at, p);
     }
+    return out;
+}
+
+std::vector<int> MeshTopology::route_links(const std::vector<int>& route) const {
+    std::vector<int> out;
+    for (std::size_t h = 1; h < route.size(); ++h) out.push_back(link_id(route[h - 1], port_to(route[h - 1], route[h])));
     return out;
 }
 

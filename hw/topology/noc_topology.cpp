@@ -12,7 +12,12 @@ const char* grid_port_name(int port) {
 
 NocTopology::NocTopology(NocTopologyKind kind, int rows, int cols, int ports)
     : kind_(kind), rows_(rows), cols_(cols), ports_(ports),
-      out_(static_cast<std::size_t>(rows * cols * ports), -1), in_(out_) {}
+      out_(static_cast<std::size_t>(rows * cols * ports), -1), in_(out_) {
+    for (int r = 0; r < rows * cols; ++r) {
+        row_.push_back(r / cols);
+        col_.push_back(r % cols);
+    }
+}
 
 const char* NocTopology::kind_name() const {
     switch (kind_) {

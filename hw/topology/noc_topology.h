@@ -47,8 +47,8 @@ public:
     int rows() const { return rows_; }
     int cols() const { return cols_; }
     int routers() const { return rows_ * cols_; }
-    int row_of(int r) const { return r / cols_; }
-    int col_of(int r) const { return r % cols_; }
+    int row_of(int r) const { return row_[static_cast<std::size_t>(r)]; }  // tables: routing runs per head
+    int col_of(int r) const { return col_[static_cast<std::size_t>(r)]; }
     int id(int row, int col) const { return row * cols_ + col; }
     int ports() const { return ports_; }  ///< per router, local port included
 
@@ -72,6 +72,7 @@ private:
     NocTopologyKind kind_;
     int rows_, cols_, ports_;
     std::vector<int> out_, in_;
+    std::vector<int> row_, col_;          ///< per router
     std::vector<NocChannel> channels_;
     std::vector<std::vector<int>> dist_;  ///< all-pairs hop counts, computed once
     std::vector<std::string> names_;      ///< custom graphs only

@@ -36,8 +36,7 @@ Cycle VcNetwork::now() const {
     return static_cast<Cycle>(static_cast<double>(now_ticks()) / cfg_.period_ps() + 0.5);
 }
 
-void VcNetwork::schedule(VcRouter* r, Cycle at) {
-    if (r->wake_at >= 0 && r->wake_at <= at) return;  // it will look again earlier anyway
+void VcNetwork::schedule_checked(VcRouter* r, Cycle at) {
     const Cycle base = running_ ? current_ : now();
     if (at < base) throw std::logic_error("VcNetwork: wake-up in the past");
     if (at - base > wheel_mask_) throw std::logic_error("VcNetwork: wake-up beyond the calendar");

@@ -59,7 +59,16 @@ public:
 
     Cycle now() const;
     /// Router bookkeeping ------------------------------------------------------------------
-    void schedule(VcRouter* r, Cycle at);
+    void schedule(VcRouter* r, Cycle at) {
+        if (r->wake_at >= 0 && r->wake_at <= at) return;  // it will look again earlier anyway
+        if (running_ && at >= current_ && at - current_ <= wheel_mask_) {  // the common case, inline
+            r->wake_at = at;
+            wheel_[static_cast<std::size_t>(at & wheel_mask_)].push_back(r);
+            ++scheduled_;
+            return;
+        }
+        schedule_checked(r, at);
+    }
     FlitPacketPool& packets() { return pool_; }
     void eject(const Flit& f, Cycle when);
     void flit_moved(Cycle now) { last_progress_ = now; }
@@ -91,6 +100,8 @@ public:
 
 private:
     void run();
+    /// schedule() outside run() or with a bad cycle: checks, and arms the wake-up event.
+    void schedule_checked(VcRouter* r, Cycle at);
     Cycle next_due() const;
 
     NocConfig cfg_;

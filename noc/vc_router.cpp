@@ -82,6 +82,7 @@ void VcRouter::push(int port, int v, const BufferedFlit& f) {
     slot(port, v, at) = f;
     if (q.size++ == 0) {  // the new flit is the front
         in_[port].occupied |= std::uint64_t{1} << v;
+        ports_occupied_ |= std::uint64_t{1} << port;
         new_front(port, v, f);
     }
 }
@@ -201,7 +202,8 @@ RouteDecision VcRouter::follow_path(const FlitPacket& p) const {
 // RC for heads that reached the front of their VC, then VA requests for routed heads.
 void VcRouter::compute_routes_and_request_vcs(Cycle now) {
     va_requests_.clear();
-    for (int i = 0; i < ports_; ++i) {
+    for (std::uint64_t pm = ports_occupied_; pm; pm &= pm - 1) {
+        const int i = __builtin_ctzll(pm);
         InputPort& port = in_[i];
         for (std::uint64_t m = port.occupied & ~port.active; m; m &= m - 1) {
             const int v = __builtin_ctzll(m);
@@ -293,8 +295,9 @@ void VcRouter::allocate_vcs(Cycle now) {
 // Separable input-first switch allocation: each input port puts forward one VC whose front
 // flit is ready, holds a VC downstream and has a credit for it; each output port grants one.
 void VcRouter::allocate_switch(Cycle now) {
-    sa_requested_.clear();
-    for (int i = 0; i < ports_; ++i) {
+    std::uint64_t requested = 0, chosen = 0;  // output ports asked for, input ports that asked
+    for (std::uint64_t pm = ports_occupied_; pm; pm &= pm - 1) {
+        const int i = __builtin_ctzll(pm);
         InputPort& port = in_[i];
         std::uint64_t ready = 0;
         for (std::uint64_t m = port.occupied & port.active; m; m &= m - 1) {
@@ -312,32 +315,30 @@ void VcRouter::allocate_switch(Cycle now) {
             if (!o.eject && credits(q.out_port, q.out_vc) == 0) continue;  // the credit wakes us
             ready |= std::uint64_t{1} << v;
         }
-        sa_choice_[i] = -1;
         if (!ready) continue;
         if (ready & (ready - 1)) wake_no_later_than(now + 1);  // the others retry next cycle
         const int v = round_robin_pick(ready, port.sa_last, vcs_);
         sa_choice_[i] = v;
+        chosen |= std::uint64_t{1} << i;
         const int op = vc(i, v).out_port;
-        OutputPort& o = out_[op];
-        o.sa_arbiter.request(i, ports_);
-        if (o.sa_arbiter.winner() == i && std::find(sa_requested_.begin(), sa_requested_.end(), op) == sa_requested_.end())
-            sa_requested_.push_back(op);
+        out_[op].sa_arbiter.request(i, ports_);
+        requested |= std::uint64_t{1} << op;
     }
-    for (int op : sa_requested_) {
-        RoundRobinArbiter& arb = out_[op].sa_arbiter;
+    // Outputs in port order: each one's winner goes (different outputs touch different
+    // downstream routers, so the order is immaterial).
+    for (; requested; requested &= requested - 1) {
+        RoundRobinArbiter& arb = out_[__builtin_ctzll(requested)].sa_arbiter;
         const int i = arb.winner();
         arb.grant(i);
         arb.reset();
         in_[i].sa_last = sa_choice_[i];
+        chosen &= ~(std::uint64_t{1} << i);
         traverse(i, sa_choice_[i], now);
-        sa_choice_[i] = -1;
     }
-    for (int i = 0; i < ports_; ++i)
-        if (sa_choice_[i] >= 0) {  // lost at the output
-            ++stats_.sa_conflicts;
-            out_[vc(i, sa_choice_[i]).out_port].sa_arbiter.reset();
-            wake_no_later_than(now + 1);
-        }
+    for (; chosen; chosen &= chosen - 1) {  // lost at the output
+        ++stats_.sa_conflicts;
+        wake_no_later_than(now + 1);
+    }
 }
 
 void VcRouter::book_energy(const Flit& f, const OutputPort& o) {
@@ -358,6 +359,7 @@ void VcRouter::traverse(int in_port, int v, Cycle now) {
     if (--q.size == 0) {
         q.head = 0;
         port.occupied &= ~(std::uint64_t{1} << v);
+        if (!port.occupied) ports_occupied_ &= ~(std::uint64_t{1} << in_port);
     } else if (++q.head == depth_) {
         q.head = 0;
     }

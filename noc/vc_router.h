@@ -202,7 +202,7 @@ private:
     int ni_last_ = -1;
     std::vector<VaRequest> va_requests_;
     std::vector<int> sa_choice_;       ///< per input port: the VC it put forward in SA
-    std::vector<int> sa_requested_;    ///< output ports with SA requests this cycle
+    std::uint64_t ports_occupied_ = 0; ///< bit p: some VC of input p holds flits (allocators skip the rest)
     Cycle next_wake_ = 0;
     VcRouterStats stats_;
     EnergyAccount* energy_ = nullptr;

@@ -18,7 +18,12 @@ Chiplet::Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& c
         if (op->chiplet != index) continue;
         local_of_global_[g] = ops_.size();
         ops_.push_back(LocalOp{g, op, static_cast<int>(op->deps.size()), op->bytes, false, false, {}});
-        if (op->kind == OpKind::Recv) recv_of_flow_[op->flow] = ops_.size() - 1;
+        if (op->kind == OpKind::Recv)
+            for (std::size_t t = 0; t < op->transfer_count(); ++t) {
+                const TransferRef x = op->transfer(t);
+                recv_of_flow_[x.flow] = {ops_.size() - 1, flow_left_.size()};
+                flow_left_.push_back(x.bytes);
+            }
     }
     for (std::size_t l = 0; l < ops_.size(); ++l)
         for (std::int64_t dep : ops_[l].op->deps)
@@ -72,15 +77,19 @@ void Chiplet::start(std::size_t l, Tick now) {
             return;
         case OpKind::Send: {
             Tick last = now;
-            for (std::int64_t left = op.bytes; left > 0;) {
-                std::int64_t n = chunk(left);
-                Packet* p = net_.new_packet();
-                p->kind = PacketKind::Data;
-                p->payload_bytes = p->wire_bytes = n;
-                p->tag = op.flow;
-                p->layer_energy = &layer;
-                last = net_.inject(net_.chiplet_node(index_), net_.chiplet_node(op.peer), p, now);
-                left -= n;
+            for (std::size_t t = 0; t < op.transfer_count(); ++t) {
+                const TransferRef x = op.transfer(t);
+                for (std::int64_t left = x.bytes; left > 0;) {
+                    std::int64_t n = chunk(left);
+                    Packet* p = net_.new_packet();
+                    p->kind = PacketKind::Data;
+                    p->payload_bytes = p->wire_bytes = n;
+                    p->tag = x.flow;
+                    p->route = x.route;
+                    p->layer_energy = &layer;
+                    last = net_.inject(net_.chiplet_node(index_), net_.chiplet_node(x.peer), p, now);
+                    left -= n;
+                }
             }
             o.started = true;
             timing_[o.global].start = now;
@@ -176,7 +185,12 @@ void Chiplet::on_packet(Packet* p, Tick now) {
             auto it = recv_of_flow_.find(p->tag);
             if (it == recv_of_flow_.end())
                 throw std::logic_error(std::string(name()) + ": data for unknown flow " + std::to_string(p->tag));
-            account_bytes(it->second, p->payload_bytes, now);
+            std::int64_t& left = flow_left_[it->second.second];
+            left -= p->payload_bytes;
+            if (left < 0)
+                throw std::logic_error(std::string(name()) + ": more bytes than flow " + std::to_string(p->tag) + " carries");
+            if (left == 0) ++flows_complete_;
+            account_bytes(it->second.first, p->payload_bytes, now);
             break;
         }
         case PacketKind::DramReadResp:
@@ -194,7 +208,15 @@ void Chiplet::describe_waiting(std::vector<std::string>& out, std::size_t limit)
         if (o.done || out.size() >= limit) continue;
         const PlanOp& op = *o.op;
         std::string what = std::string(name()) + " op " + std::to_string(op.id) + " (" + to_string(op.kind);
-        if (op.kind == OpKind::Recv) what += " flow " + std::to_string(op.flow) + " from chiplet " + std::to_string(op.peer);
+        if (op.kind == OpKind::Recv) {
+            // Name the flows still short of bytes (a few: a grouped recv may wait for dozens).
+            int named = 0;
+            for (std::size_t t = 0; t < op.transfer_count() && named < 3; ++t) {
+                const TransferRef x = op.transfer(t);
+                if (flow_left_[recv_of_flow_.at(x.flow).second] == 0) continue;
+                what += (named++ ? ", flow " : " flow ") + std::to_string(x.flow) + " from chiplet " + std::to_string(x.peer);
+            }
+        }
         what += ")";
         if (o.deps_left > 0) what += " waits for " + std::to_string(o.deps_left) + " dependencies";
         else if (!o.started) what += " waits for the compute unit";

@@ -8,8 +8,11 @@
 // a shape, ceil(MACs / MACs per cycle) for ops that only give a MAC count. MAC and vector
 // energy are booked as Compute, buffer accesses as Sram; leakage is booked by book_leakage()
 // once the run's length is known.
-// An op starts when its dependencies are done; a recv completes when all its flow's bytes have
-// arrived. Event-driven: the chiplet sleeps until a packet arrives or an op finishes.
+// An op starts when its dependencies are done. A send (one transfer or a grouped list) injects
+// its transfers in list order, each one's packets back to back, following the transfer's
+// source route when it has one; it is done when its last packet has left the NI. A recv
+// completes when every byte of each of its flows has arrived.
+// Event-driven: the chiplet sleeps until a packet arrives or an op finishes.
 #include "hw/compute/compute_cost.h"
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
@@ -51,6 +54,9 @@ public:
     /// DRAM bytes re-tiling added to this chiplet's compute ops (the plan's DRAM reads should
     /// carry them; see ComputeCost::dram_refetch_bytes).
     std::int64_t dram_refetch_bytes() const { return dram_refetch_bytes_; }
+    /// Flows this chiplet receives, and how many of them have all their bytes.
+    std::size_t flows_expected() const { return flow_left_.size(); }
+    std::size_t flows_complete() const { return flows_complete_; }
     /// Books leakage_mw x run length into this chiplet's Compute energy (no layer owns it).
     /// Call once, after the run, with the run's end; returns the energy booked (pJ).
     double book_leakage(Tick run_end);
@@ -90,7 +96,10 @@ private:
 
     std::vector<LocalOp> ops_;
     std::unordered_map<std::size_t, std::size_t> local_of_global_;
-    std::unordered_map<std::int64_t, std::size_t> recv_of_flow_;
+    /// flow id -> (local recv op, slot in flow_left_)
+    std::unordered_map<std::int64_t, std::pair<std::size_t, std::size_t>> recv_of_flow_;
+    std::vector<std::int64_t> flow_left_;  ///< bytes still to arrive, per received flow
+    std::size_t flows_complete_ = 0;
     std::deque<std::size_t> compute_ready_;
     bool compute_busy_now_ = false;
     bool started_ = false;

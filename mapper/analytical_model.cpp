@@ -2,223 +2,598 @@
 
 #include "hw/compute/compute_cost.h"
 #include "mapper/message_cost.h"
+#include "mapper/ready_queue.h"
+#include "traces/plan_routes.h"
 
 #include <algorithm>
-#include <cmath>
-#include <queue>
+#include <array>
+#include <iterator>
+#include <memory>
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
 
 namespace mcmsim {
 
 namespace {
 
-/// What the model needs to know about one op before scheduling.
-struct OpCost {
-    double fixed_ns = 0;     ///< zero-load latencies along the way (and DRAM access)
-    double own_ns = 0;       ///< the op's own bytes through its network interface
-    std::vector<int> links;  ///< links whose per-layer load can hold the transfer back
-    int memory = -1;         ///< DRAM whose per-layer load can hold it back
+/// What compute_cost depends on in an op. A uniform plan gives most chiplets of a layer the
+/// same tile, so the model prices each distinct tile once per estimate.
+struct TileKey {
+    std::int64_t f[11];
+    bool operator==(const TileKey& o) const { return std::equal(std::begin(f), std::end(f), std::begin(o.f)); }
 };
+struct TileKeyHash {
+    std::size_t operator()(const TileKey& k) const {
+        std::uint64_t h = 1469598103934665603ULL;
+        for (std::int64_t v : k.f) h = (h ^ static_cast<std::uint64_t>(v)) * 1099511628211ULL;
+        return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+};
+struct TileCost {
+    double ns = 0, compute_pj = 0, sram_pj = 0;
+};
+
+/// The scheduler's view of one op, 32 bytes: walking PlanOps (and their heap-held lists) a
+/// second time would cost more than the scheduling itself.
+struct OpCost {
+    double fixed_ns;  ///< DRAM ops: zero-load latencies there and back, and the access
+    /// Compute: its time on the unit. Send: its bytes through the network interface. DRAM: its
+    /// bytes through the NI, its busiest link and its memory (once its layer is complete).
+    double own_ns;
+    std::uint32_t flows_begin, flows_end;  ///< send ops: their FlowCosts
+    int chiplet;
+    OpKind kind;
+};
+
+/// One transfer of a send op, 16 bytes: ~70k of them in a ResNet-50 plan.
+struct FlowCost {
+    double done_ns;     ///< own bytes through the NI; per layer: max with its busiest link
+    std::uint32_t recv; ///< dense index of the recv op that waits for it
+    /// >= 0: the node pair whose precomputed path it takes; < 0: -1 - index into routed_.
+    int path;
+};
+
+/// A flow that follows a source route from the plan.
+struct RoutedFlow {
+    double fixed_ns = 0;
+    std::uint32_t links_begin = 0, links_end = 0;  ///< into route_links_
+};
+
+/// A DRAM op waiting for its layer's loads to be complete.
+struct DramOp {
+    std::uint32_t op = 0;
+    int from = 0, to = 0;  ///< the nodes its data goes between
+};
+
+/// What the scheduler tracks of an op while it waits, together: a flow's arrival touches one
+/// cache line.
+struct OpSchedule {
+    double ready;    ///< when its last dependency ended
+    double arrival;  ///< recv: when its last flow arrived
+    int pending;     ///< dependencies (plus flows, for a recv) not yet done
+};
+
+/// An edge of the dependency graph (dense indices).
+struct DepEdge {
+    std::uint32_t from, to;
+};
+
+/// Storage the estimator reuses from one estimate to the next, one per thread: optimisers
+/// price thousands of plans, and fresh megabytes for each would cost more in page faults than
+/// the pricing itself. Only capacity carries over, never content: an estimate writes every
+/// element before it reads it (the vectors that only grow are never read past what it wrote).
+struct Workspace {
+    KeyIndex ids, flow_recv;  ///< op id -> dense index; flow -> its recv op
+    std::vector<std::pair<const PlanOp*, std::uint32_t>> recvs;
+    std::vector<OpCost> cost;       ///< grows only
+    std::vector<OpSchedule> sched;  ///< grows only
+    std::vector<FlowCost> flows;    ///< grows only
+    std::vector<DepEdge> edges;
+    std::vector<std::uint32_t> succ_begin, succ, fill;
+    ReadyQueue ready;
+};
+
+template <class T>
+void grow_to(std::vector<T>& v, std::size_t n) {
+    if (v.size() < n) v.resize(n);
+}
 
 class Estimator {
 public:
-    Estimator(const ArchConfig& arch, const Plan& plan)
-        : arch_(arch), plan_(plan), idx_(plan), mc_(arch), links_(mc_.links()),
-          load_(plan.layers.size(), std::vector<double>(static_cast<std::size_t>(links_.count()), 0.0)),
-          dram_load_(plan.layers.size(), std::vector<double>(arch.memories.size(), 0.0)),
-          cost_(idx_.size()) {
-        const MeshTopology& topo = mc_.topology();
-        for (int r = 0; r < topo.routers(); ++r)
-            router_acc_.push_back(&est_.ledger.account("router_" + std::to_string(topo.row_of(r)) + "_" +
-                                                       std::to_string(topo.col_of(r))));
-        link_acc_.assign(static_cast<std::size_t>(links_.count()), nullptr);
-        for (int l = 0; l < links_.mesh_slots; ++l) link_acc_[l] = &est_.ledger.account("link." + topo.link_name(l));
-        for (int m = 0; m < links_.memories; ++m) {
-            const std::string& name = arch.memories[static_cast<std::size_t>(m)].name;
-            link_acc_[links_.phy_to_noc(m)] = link_acc_[links_.phy_from_noc(m)] = &est_.ledger.account("phy." + name);
-            dram_acc_.push_back(&est_.ledger.account("dram." + name));
-        }
-        for (int c = 0; c < links_.chiplets; ++c) chiplet_acc_.push_back(&est_.ledger.account("chiplet." + std::to_string(c)));
+    Estimator(const ArchConfig& arch, const Plan& plan, Workspace& ws)
+        : arch_(arch), plan_(plan), ws_(ws), mc_(arch), links_(mc_.links()), trees_(mc_.topology()),
+          n_(links_.chiplets), nodes_(links_.chiplets + links_.memories), routers_(mc_.topology().routers()),
+          flit_(arch.package.router.flit_bytes), ni_bw_(arch.chiplet.ni_bandwidth_gbps) {
+        build_pairs();
+        const auto links = static_cast<std::size_t>(links_.count()), memories = arch.memories.size();
+        const auto r2 = static_cast<std::size_t>(routers_) * static_cast<std::size_t>(routers_);
+        load_.assign(links, 0);
+        link_wire_.assign(links, 0);
+        link_ns_.assign(links, 0.0);
+        inbound_.assign(r2, 0);
+        inbound_total_.assign(r2, 0);
+        busiest_.assign(r2, 0.0);
+        pair_busiest_.assign(static_cast<std::size_t>(nodes_) * static_cast<std::size_t>(nodes_), 0.0);
+        router_wire_.assign(static_cast<std::size_t>(routers_), 0);
+        dram_bytes_.assign(memories, 0);
+        dram_total_.assign(memories, 0);
+        dram_pj_.assign(memories, 0.0);
+        for (const MemoryConfig& m : arch.memories)
+            stream_pj_.push_back({dram_stream_pj_per_bit(m.dram, false), dram_stream_pj_per_bit(m.dram, true)});
+        chiplet_pj_.assign(static_cast<std::size_t>(n_), {});
+        worst_ns_.assign(plan.layers.size(), 0.0);
+        worst_link_.assign(plan.layers.size(), -1);
     }
 
     Estimate run() {
-        for (std::size_t i = 0; i < idx_.size(); ++i) price(i);
+        index_plan();
+        price_all();
         schedule();
+        book_energy();
         book_static_energy();
         layer_stats();
         return std::move(est_);
     }
 
 private:
-    /// Books a message's energy and link loads; returns its route.
-    MessageCost::Route carry(Endpoint src, Endpoint dst, std::int64_t wire, std::int64_t flits, int layer) {
-        MessageCost::Route r = mc_.route(src, dst);
-        EnergyAccount& lacc = est_.ledger.layer_account(static_cast<std::size_t>(layer));
-        for (int l : r.links) {
-            auto li = static_cast<std::size_t>(l);
-            load_[static_cast<std::size_t>(layer)][li] += static_cast<double>(wire);
-            if (!links_.is_d2d[li]) continue;
-            double pj = static_cast<double>(wire) * 8.0 * links_.energy_pj_per_bit[li];
-            link_acc_[li]->add(EnergyCategory::D2d, pj);
-            lacc.add(EnergyCategory::D2d, pj);
+    std::size_t pair(int a, int b) const { return static_cast<std::size_t>(a) * static_cast<std::size_t>(nodes_) + static_cast<std::size_t>(b); }
+    static std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
+    /// Per node (chiplets 0..n-1 at routers 0..n-1, then memories): its router, injection and
+    /// ejection links. Per node pair: zero-load head latencies, walked once per estimate along
+    /// the routing trees (no route vectors).
+    void build_pairs() {
+        const MeshTopology& topo = mc_.topology();
+        for (int v = 0; v < nodes_; ++v) {
+            if (v < n_) {
+                router_of_.push_back(v);
+                inject_.push_back(links_.ni_in(v));
+                eject_.push_back(links_.ni_out(v));
+            } else {
+                const int m = v - n_;
+                const auto& mc = arch_.memories[at(m)];
+                router_of_.push_back(topo.id(mc.attach_row, mc.attach_col));
+                inject_.push_back(links_.phy_to_noc(m));
+                eject_.push_back(links_.phy_from_noc(m));
+            }
         }
-        int a = src.memory ? memory_router(src.index) : src.index;
-        int b = dst.memory ? memory_router(dst.index) : dst.index;
-        double pj = static_cast<double>(flits) * arch_.package.router.energy_pj_per_flit;
-        for (int router : mc_.topology().path(a, b)) {
-            router_acc_[static_cast<std::size_t>(router)]->add(EnergyCategory::Noc, pj);
-            lacc.add(EnergyCategory::Noc, pj);
-        }
-        return r;
+        const auto nn = static_cast<std::size_t>(nodes_) * static_cast<std::size_t>(nodes_);
+        head_flit_ns_.assign(nn, 0.0);
+        head_control_ns_.assign(nn, 0.0);
+        std::vector<int> path;
+        for (int a = 0; a < nodes_; ++a)
+            for (int b = 0; b < nodes_; ++b) {
+                if (a >= n_ && b >= n_) continue;  // memory-to-memory traffic does not exist
+                const int ra = router_of_[at(a)], rb = router_of_[at(b)];
+                path.clear();
+                path.push_back(inject_[at(a)]);
+                for (int r = ra; r != rb; r = trees_.next_router(rb, r)) path.push_back(trees_.next_link(rb, r));
+                path.push_back(eject_[at(b)]);
+                const int routers = trees_.routers_on_path(ra, rb);
+                const std::size_t p = pair(a, b);
+                head_flit_ns_[p] = mc_.head_latency_ns(path.data(), path.size(), routers, flit_);
+                head_control_ns_[p] = mc_.head_latency_ns(path.data(), path.size(), routers, mc_.control_wire_bytes());
+            }
     }
 
-    int memory_router(int m) const {
-        const auto& mc = arch_.memories[static_cast<std::size_t>(m)];
-        return mc_.topology().id(mc.attach_row, mc.attach_col);
+    /// Books `wire` bytes from node a to node b on the package's path, in the layer being
+    /// priced: injection and ejection links now, the mesh by router pair (spread along the
+    /// routing trees when the layer is complete).
+    void carry(int a, int b, std::int64_t wire) {
+        load_[at(inject_[at(a)])] += wire;
+        load_[at(eject_[at(b)])] += wire;
+        inbound_[at(router_of_[at(b)]) * at(routers_) + at(router_of_[at(a)])] += wire;
     }
 
-    void price(std::size_t i) {
-        const PlanOp& op = *idx_.ops[i];
-        const int layer = idx_.layer_of[i];
-        EnergyAccount& lacc = est_.ledger.layer_account(static_cast<std::size_t>(layer));
-        OpCost& c = cost_[i];
-        const std::int64_t flit = arch_.package.router.flit_bytes;
-        const double ni_bw = arch_.chiplet.ni_bandwidth_gbps;
-        Endpoint me{false, op.chiplet};
+    /// Asks the cache for an op's heap-held lists (dependencies, transfers) one op ahead, all
+    /// their lines at once: they sit at unpredictable addresses, and reading a plan's ~100k
+    /// transfers line by line as they come would stall on every line.
+    static void prefetch_lists(const PlanOp& op) {
+        if (!op.deps.empty()) __builtin_prefetch(op.deps.data());
+        const char* t = reinterpret_cast<const char*>(op.transfers.data());
+        const std::size_t bytes = std::min<std::size_t>(op.transfers.size() * sizeof(Transfer), 8192);
+        for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(t + off);
+    }
+
+    /// Dense index (plan order) of every op id and the recv op of every flow: one pass over
+    /// the ops, then one over the receiving side's transfers. Sizes what pricing stores.
+    void index_plan() {
+        std::size_t n = 0;
+        for (const PlanLayer& l : plan_.layers) n += l.ops.size();
+        ws_.ids.prepare(n);
+        ws_.recvs.clear();
+        std::size_t i = 0, sent = 0, received = 0, deps = 0;
+        for (const PlanLayer& l : plan_.layers)
+            for (const PlanOp& op : l.ops) {
+                ws_.ids.insert(op.id, i);
+                deps += op.deps.size();
+                if (op.kind == OpKind::Send) sent += op.transfer_count();
+                else if (op.kind == OpKind::Recv) {
+                    received += op.transfer_count();
+                    ws_.recvs.emplace_back(&op, static_cast<std::uint32_t>(i));
+                }
+                ++i;
+            }
+        ws_.flow_recv.prepare(received);
+        const auto& recvs = ws_.recvs;
+        for (std::size_t k = 0; k < recvs.size(); ++k) {
+            if (k + 1 < recvs.size()) prefetch_lists(*recvs[k + 1].first);
+            const PlanOp& op = *recvs[k].first;
+            if (op.transfers.empty()) ws_.flow_recv.insert(op.flow, recvs[k].second);
+            else
+                for (const Transfer& t : op.transfers) ws_.flow_recv.insert(t.flow, recvs[k].second);
+        }
+        grow_to(ws_.cost, n);
+        grow_to(ws_.sched, n);
+        grow_to(ws_.flows, sent);
+        ws_.edges.clear();
+        ws_.edges.reserve(deps);
+        ops_ = n;
+    }
+
+    /// Prices every op, layer by layer (dense order is layer order): ops' own costs first,
+    /// then, with the layer's loads complete, what congestion adds to its transfers.
+    void price_all() {
+        std::size_t i = 0;
+        for (std::size_t layer = 0; layer < plan_.layers.size(); ++layer) {
+            layer_acc_ = &est_.ledger.layer_account(layer);
+            const std::vector<PlanOp>& ops = plan_.layers[layer].ops;
+            for (std::size_t k = 0; k < ops.size(); ++k, ++i) {
+                const PlanOp& op = ops[k];
+                if (k + 1 < ops.size()) prefetch_lists(ops[k + 1]);
+                ws_.cost[i] = OpCost{0.0, 0.0, 0, 0, op.chiplet, op.kind};
+                ws_.sched[i] = OpSchedule{0.0, 0.0, static_cast<int>(op.deps.size())};
+                for (std::int64_t d : op.deps) {
+                    const std::size_t j = ws_.ids.find(d);
+                    if (j == KeyIndex::kNone) throw std::out_of_range("analytical model: no op " + std::to_string(d) + " (validate_plan)");
+                    ws_.edges.push_back(DepEdge{static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(i)});
+                }
+                price(i, op);
+            }
+            finish_layer(layer);
+        }
+    }
+
+    void price(std::size_t i, const PlanOp& op) {
+        OpCost& c = ws_.cost[i];
         switch (op.kind) {
             case OpKind::Compute: {
                 // The chiplet model's own cost function: same cycles, same energy.
-                const ComputeCost cost = compute_cost(arch_.chiplet, op);
-                double mac = cost.compute_energy_pj();
-                double sram = cost.sram_energy_pj;
-                chiplet_acc_[static_cast<std::size_t>(op.chiplet)]->add(EnergyCategory::Compute, mac);
-                chiplet_acc_[static_cast<std::size_t>(op.chiplet)]->add(EnergyCategory::Sram, sram);
-                lacc.add(EnergyCategory::Compute, mac);
-                lacc.add(EnergyCategory::Sram, sram);
-                c.own_ns = static_cast<double>(cycles_to_ps(arch_.chiplet, cost.cycles)) / 1000.0;
+                const TileCost& cost = tile_cost(op);
+                auto& chip = chiplet_pj_[at(op.chiplet)];
+                chip[static_cast<int>(EnergyCategory::Compute)] += cost.compute_pj;
+                chip[static_cast<int>(EnergyCategory::Sram)] += cost.sram_pj;
+                layer_acc_->add(EnergyCategory::Compute, cost.compute_pj);
+                layer_acc_->add(EnergyCategory::Sram, cost.sram_pj);
+                c.own_ns = cost.ns;
                 return;
             }
-            case OpKind::Recv: return;  // priced with its send
-            case OpKind::Send: {
-                std::int64_t wire = mc_.wire_bytes(op.bytes);
-                auto r = carry(me, Endpoint{false, op.peer}, wire, wire / flit, layer);
-                c.fixed_ns = mc_.head_latency_ns(r, flit);
-                c.own_ns = static_cast<double>(wire) / ni_bw;
-                c.links = r.links;
+            case OpKind::Recv:
+                ws_.sched[i].pending += static_cast<int>(op.transfer_count());  // released by its flows
                 return;
-            }
+            case OpKind::Send:
+                price_send(c, op);
+                return;
             case OpKind::DramRead:
             case OpKind::DramWrite: {
                 const bool read = op.kind == OpKind::DramRead;
-                const auto& mem = arch_.memories[static_cast<std::size_t>(op.memory)];
-                Endpoint dram{true, op.memory};
-                std::int64_t data = mc_.wire_bytes(op.bytes);
-                std::int64_t control = mc_.packets(op.bytes) * mc_.control_wire_bytes();
-                auto there = carry(me, dram, read ? control : data, (read ? control : data) / flit, layer);
-                auto back = carry(dram, me, read ? data : control, (read ? data : control) / flit, layer);
-                double pj = static_cast<double>(op.bytes) * 8.0 * dram_stream_pj_per_bit(mem.dram, read);
-                dram_acc_[static_cast<std::size_t>(op.memory)]->add(EnergyCategory::Dram, pj);
-                lacc.add(EnergyCategory::Dram, pj);
-                dram_load_[static_cast<std::size_t>(layer)][static_cast<std::size_t>(op.memory)] += static_cast<double>(op.bytes);
-                c.fixed_ns = mc_.head_latency_ns(there, mc_.control_wire_bytes()) + mem.dram.access_latency_ns +
-                             mc_.head_latency_ns(back, flit);
-                c.own_ns = static_cast<double>(data) / ni_bw;
-                c.links = read ? back.links : there.links;
-                c.memory = op.memory;
+                const auto m = at(op.memory);
+                const auto& mem = arch_.memories[m];
+                const std::int64_t data = mc_.wire_bytes(op.bytes);
+                const std::int64_t control = mc_.packets(op.bytes) * mc_.control_wire_bytes();
+                const int there = n_ + op.memory;
+                carry(op.chiplet, there, read ? control : data);
+                carry(there, op.chiplet, read ? data : control);
+                double pj = static_cast<double>(op.bytes) * 8.0 * stream_pj_[m][read ? 1 : 0];
+                dram_pj_[m] += pj;
+                layer_acc_->add(EnergyCategory::Dram, pj);
+                dram_bytes_[m] += op.bytes;
+                c.fixed_ns = head_control_ns_[pair(op.chiplet, there)] + mem.dram.access_latency_ns + head_flit_ns_[pair(there, op.chiplet)];
+                c.own_ns = static_cast<double>(data) / ni_bw_;
+                // The direction the data takes; its layer's loads decide the rest (finish_layer).
+                layer_drams_.push_back(DramOp{static_cast<std::uint32_t>(i), read ? there : op.chiplet, read ? op.chiplet : there});
                 return;
             }
         }
     }
 
-    /// Time for a transfer's bytes to get through: its own NI, and the busiest link or DRAM it
-    /// shares with the rest of its layer's traffic.
-    double transfer_ns(std::size_t i) const {
-        const OpCost& c = cost_[i];
-        auto layer = static_cast<std::size_t>(idx_.layer_of[i]);
-        double t = c.own_ns;
-        for (int l : c.links)
-            t = std::max(t, load_[layer][static_cast<std::size_t>(l)] / links_.bandwidth_gbps[static_cast<std::size_t>(l)]);
-        if (c.memory >= 0) {
-            const auto& d = arch_.memories[static_cast<std::size_t>(c.memory)].dram;
-            t = std::max(t, dram_load_[layer][static_cast<std::size_t>(c.memory)] / d.bandwidth_gbps());
+    /// A send op's transfers, in order: each one's time through the NI (they leave one after
+    /// another), its recv, its bytes on the package.
+    void price_send(OpCost& c, const PlanOp& op) {
+        if (static_cast<unsigned>(op.chiplet) >= static_cast<unsigned>(n_)) throw std::logic_error("analytical model: send on no chiplet (validate_plan)");
+        c.flows_begin = static_cast<std::uint32_t>(flow_count_);
+        if (op.transfers.empty()) {
+            const Transfer single{op.peer, op.bytes, op.flow, op.route};
+            price_flows(c, &single, &single + 1);
+        } else
+            price_flows(c, op.transfers.data(), op.transfers.data() + op.transfers.size());
+        c.flows_end = static_cast<std::uint32_t>(flow_count_);
+    }
+
+    /// The hot loop of the model (~70k transfers in a ResNet-50 plan): works on raw rows of
+    /// the traffic tables, with its state in locals.
+    void price_flows(OpCost& c, const Transfer* begin, const Transfer* end) {
+        const int a = c.chiplet;
+        // Chiplet peers: ejection link ni_out(peer), router peer.
+        std::int64_t* eject = &load_[at(links_.ni_out(0))];
+        std::int64_t* into = &inbound_[at(router_of_[at(a)])];  // + peer router * routers
+        const std::size_t stride = at(routers_);
+        const int row = a * nodes_;
+        const auto chiplets = static_cast<unsigned>(n_);
+        FlowCost* out = &ws_.flows[flow_count_];
+        double own = 0;
+        std::int64_t injected = 0;  // on the package's routes (source routes book their own)
+        std::int64_t bytes = last_bytes_, wire = last_wire_;
+        double ni_ns = last_ni_ns_;
+        for (const Transfer* t = begin; t != end; ++t, ++out) {
+            // A grouped send mostly repeats one size: split it into packets once.
+            if (t->bytes != bytes) {
+                bytes = t->bytes;
+                wire = mc_.wire_bytes(bytes);
+                ni_ns = static_cast<double>(wire) / ni_bw_;
+            }
+            const std::size_t recv = ws_.flow_recv.find(t->flow);
+            const int peer = t->peer;
+            if (recv == KeyIndex::kNone || static_cast<unsigned>(peer) >= chiplets)
+                throw std::logic_error("analytical model: flow " + std::to_string(t->flow) + " has no recv or no destination (validate_plan)");
+            out->done_ns = ni_ns;
+            out->recv = static_cast<std::uint32_t>(recv);
+            own += ni_ns;
+            if (t->route.empty()) {
+                out->path = row + peer;
+                eject[peer] += wire;
+                into[at(peer) * stride] += wire;
+                injected += wire;
+            } else {
+                out->path = -1 - static_cast<int>(routed_.size());
+                book_routed(a, peer, t->route, wire);
+                routed_flows_.push_back(static_cast<std::uint32_t>(out - ws_.flows.data()));
+            }
         }
-        return t;
+        last_bytes_ = bytes;
+        last_wire_ = wire;
+        last_ni_ns_ = ni_ns;
+        flow_count_ = static_cast<std::size_t>(out - ws_.flows.data());
+        c.own_ns = own;
+        load_[at(inject_[at(a)])] += injected;
+    }
+
+    /// A flow on a source route: its links loaded and its routers counted one by one.
+    void book_routed(int src, int dst, const std::vector<int>& route, std::int64_t wire) {
+        RoutedFlow rf;
+        rf.links_begin = static_cast<std::uint32_t>(route_links_.size());
+        route_links_.push_back(links_.ni_in(src));
+        for (std::size_t h = 1; h < route.size(); ++h) {
+            int l = link_between(mc_.topology(), route[h - 1], route[h]);
+            if (l < 0)
+                throw std::logic_error("analytical model: route steps from router " + std::to_string(route[h - 1]) +
+                                       " to non-neighbour " + std::to_string(route[h]) + " (validate_plan_routes)");
+            route_links_.push_back(l);
+        }
+        route_links_.push_back(links_.ni_out(dst));
+        rf.links_end = static_cast<std::uint32_t>(route_links_.size());
+        const int routers = static_cast<int>(route.size());
+        rf.fixed_ns = mc_.head_latency_ns(&route_links_[rf.links_begin], rf.links_end - rf.links_begin, routers, flit_);
+        routed_.push_back(rf);
+        for (std::uint32_t k = rf.links_begin; k < rf.links_end; ++k) load_[at(route_links_[k])] += wire;
+        for (int router : route) router_wire_[at(router)] += wire;
+    }
+
+    /// With the layer's traffic complete: load the mesh links (router pairs' bytes spread
+    /// along the routing trees; source routes are booked already), then give every flow of
+    /// the layer the time its busiest link needs for the whole layer's load, and every DRAM op
+    /// the time its busiest link or memory needs. Books the layer's NoC and D2D energy.
+    void finish_layer(std::size_t layer) {
+        const auto routers = at(routers_);
+        for (std::size_t k = 0; k < inbound_.size(); ++k) inbound_total_[k] += inbound_[k];
+        for (std::size_t d = 0; d < routers; ++d) trees_.forward(static_cast<int>(d), &inbound_[d * routers], load_.data());
+        std::fill(inbound_.begin(), inbound_.end(), 0);
+        // Link times, the layer's bottleneck and D2D energy, from integer loads. Router visits:
+        // a message visits one router per mesh link it crosses plus the one it leaves by.
+        double worst = 0, d2d = 0;
+        int worst_link = -1;
+        std::int64_t visits = 0;
+        for (std::size_t l = 0; l < load_.size(); ++l) {
+            const double load = static_cast<double>(load_[l]);
+            const double t = link_ns_[l] = load / links_.bandwidth_gbps[l];
+            if (t > worst) {
+                worst = t;
+                worst_link = static_cast<int>(l);
+            }
+            if (links_.is_d2d[l]) d2d += load * 8.0 * links_.energy_pj_per_bit[l];
+        }
+        for (int l = 0; l < links_.mesh_slots; ++l) visits += load_[at(l)];
+        for (int v = 0; v < nodes_; ++v) visits += load_[at(eject_[at(v)])];
+        for (std::size_t l = 0; l < load_.size(); ++l) {
+            link_wire_[l] += load_[l];
+            load_[l] = 0;
+        }
+        worst_ns_[layer] = worst;
+        worst_link_[layer] = worst_link;
+        // Every message is whole flits, so one division gives the flits x routers visited.
+        layer_acc_->add(EnergyCategory::Noc, static_cast<double>(visits / flit_) * arch_.package.router.energy_pj_per_flit);
+        layer_acc_->add(EnergyCategory::D2d, d2d);
+        // Busiest link per node pair: injection, mesh (along the trees), ejection.
+        for (std::size_t d = 0; d < routers; ++d) trees_.busiest(static_cast<int>(d), link_ns_.data(), &busiest_[d], routers);
+        const auto nodes = at(nodes_);
+        for (std::size_t v = 0; v < nodes; ++v) eject_ns_[v] = link_ns_[at(eject_[v])];
+        for (std::size_t a = 0; a < nodes; ++a) {
+            const double inject = link_ns_[at(inject_[a])];
+            const double* mesh = &busiest_[at(router_of_[a]) * routers];  // from a's router
+            double* out = &pair_busiest_[a * nodes];
+            for (std::size_t b = 0; b < at(n_); ++b) out[b] = std::max(std::max(inject, mesh[b]), eject_ns_[b]);  // chiplet b: router b
+            for (std::size_t b = at(n_); b < nodes; ++b) out[b] = std::max(std::max(inject, mesh[at(router_of_[b])]), eject_ns_[b]);
+        }
+        for (FlowCost* f = ws_.flows.data() + layer_flows_, *end = ws_.flows.data() + flow_count_; f != end; ++f)
+            if (f->path >= 0) f->done_ns = std::max(f->done_ns, pair_busiest_[at(f->path)]);
+        for (std::uint32_t k : routed_flows_) {
+            FlowCost& fc = ws_.flows[k];
+            const RoutedFlow& rf = routed_[at(-1 - fc.path)];
+            double t = fc.done_ns;
+            for (std::uint32_t l = rf.links_begin; l < rf.links_end; ++l) t = std::max(t, link_ns_[at(route_links_[l])]);
+            fc.done_ns = t;
+        }
+        routed_flows_.clear();
+        layer_flows_ = flow_count_;
+        for (const DramOp& d : layer_drams_) {
+            OpCost& c = ws_.cost[d.op];
+            const auto m = at(std::max(d.from, d.to) - n_);  // the memory end
+            const double t = std::max(c.own_ns, pair_busiest_[pair(d.from, d.to)]);
+            c.own_ns = std::max(t, static_cast<double>(dram_bytes_[m]) / arch_.memories[m].dram.bandwidth_gbps());
+        }
+        layer_drams_.clear();
+        for (std::size_t m = 0; m < dram_bytes_.size(); ++m) {
+            dram_total_[m] += dram_bytes_[m];
+            dram_bytes_[m] = 0;
+        }
     }
 
     void schedule() {
-        const std::size_t n = idx_.size();
-        std::vector<std::vector<std::size_t>> succ(n);
-        std::vector<int> pending(n, 0);
-        std::vector<double> ready(n, 0.0), arrival(n, 0.0);
-        for (std::size_t i = 0; i < n; ++i) {
-            const PlanOp& op = *idx_.ops[i];
-            for (std::int64_t d : op.deps) succ[idx_.index(d)].push_back(i);
-            pending[i] = static_cast<int>(op.deps.size());
-            if (op.kind == OpKind::Recv) {
-                succ[idx_.send_of_flow.at(op.flow)].push_back(i);
-                ++pending[i];
-            }
-        }
-        using Item = std::pair<double, std::size_t>;
-        std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
+        const std::size_t n = ops_;
+        const std::vector<OpCost>& cost = ws_.cost;
+        std::vector<OpSchedule>& sched = ws_.sched;
+        const FlowCost* flows = ws_.flows.data();
+        // Successors in one flat array (CSR).
+        auto& succ_begin = ws_.succ_begin;
+        auto& succ = ws_.succ;
+        succ_begin.assign(n + 1, 0);
+        grow_to(succ, ws_.edges.size());
+        for (const DepEdge& e : ws_.edges) ++succ_begin[e.from + 1];
+        for (std::size_t i = 0; i < n; ++i) succ_begin[i + 1] += succ_begin[i];
+        ws_.fill.assign(succ_begin.begin(), succ_begin.end() - 1);
+        for (const DepEdge& e : ws_.edges) succ[ws_.fill[e.from]++] = e.to;
+        ReadyQueue& pq = ws_.ready;
+        pq.clear();
+        pq.reserve(n);
         for (std::size_t i = 0; i < n; ++i)
-            if (pending[i] == 0) pq.push({0.0, i});
-        std::vector<double> compute_free(static_cast<std::size_t>(std::max(plan_.chiplets, 0)), 0.0);
-        est_.ops.assign(n, OpTimes{});
+            if (sched[i].pending == 0) pq.push(0.0, static_cast<std::uint32_t>(i));
+        std::vector<double> compute_free(at(std::max(plan_.chiplets, 0)), 0.0);
+        est_.ops.resize(n);
         std::size_t done = 0;
         while (!pq.empty()) {
-            auto [t, i] = pq.top();
-            pq.pop();
-            const PlanOp& op = *idx_.ops[i];
+            const ReadyQueue::Item item = pq.pop();
+            const double t = item.t;
+            const std::uint32_t i = item.i;
+            // The op after this one is most likely the queue's next: fetch a send's flows now.
+            if (!pq.empty()) {
+                const OpCost& next = cost[pq.next_index()];
+                if (next.kind == OpKind::Send) {
+                    const char* p = reinterpret_cast<const char*>(flows + next.flows_begin);
+                    const std::size_t bytes = std::min<std::size_t>((next.flows_end - next.flows_begin) * sizeof(FlowCost), 2048);
+                    for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
+                }
+            }
+            const OpCost& c = cost[i];
             OpTimes& ot = est_.ops[i];
             double end = t;
-            switch (op.kind) {
+            switch (c.kind) {
                 case OpKind::Compute: {
-                    double& free = compute_free[static_cast<std::size_t>(op.chiplet)];
+                    double& free = compute_free[at(c.chiplet)];
                     ot.start_ns = std::max(t, free);
-                    end = free = ot.start_ns + cost_[i].own_ns;
+                    end = free = ot.start_ns + c.own_ns;
                     break;
                 }
                 case OpKind::Send:
                     ot.start_ns = t;
-                    end = t + cost_[i].own_ns;
-                    arrival[idx_.recv_of_flow.at(op.flow)] = t + cost_[i].fixed_ns + transfer_ns(i);
+                    end = t + c.own_ns;
+                    for (const FlowCost* f = flows + c.flows_begin, *last = flows + c.flows_end; f != last; ++f) {
+                        const double fixed = f->path >= 0 ? head_flit_ns_[at(f->path)] : routed_[at(-1 - f->path)].fixed_ns;
+                        OpSchedule& r = sched[f->recv];
+                        r.arrival = std::max(r.arrival, t + fixed + f->done_ns);
+                        // A recv's own start is set by its dependencies.
+                        if (--r.pending == 0) pq.push(std::max(r.ready, r.arrival), f->recv);
+                    }
                     break;
                 case OpKind::Recv:
-                    ot.start_ns = ready[i];
-                    end = std::max(ready[i], arrival[i]);
+                    ot.start_ns = sched[i].ready;
+                    end = std::max(sched[i].ready, sched[i].arrival);
                     break;
                 case OpKind::DramRead:
                 case OpKind::DramWrite:
                     ot.start_ns = t;
-                    end = t + cost_[i].fixed_ns + transfer_ns(i);
+                    end = t + c.fixed_ns + c.own_ns;
                     break;
             }
             ot.end_ns = end;
             ++done;
-            for (std::size_t s : succ[i]) {
-                // A recv's own start is set by its dependencies, not by its send.
-                if (!(op.kind == OpKind::Send && idx_.ops[s]->kind == OpKind::Recv)) ready[s] = std::max(ready[s], end);
-                if (--pending[s] == 0) pq.push({std::max(ready[s], idx_.ops[s]->kind == OpKind::Recv ? arrival[s] : 0.0), s});
+            for (std::uint32_t k = succ_begin[i]; k < succ_begin[i + 1]; ++k) {
+                const std::uint32_t s = succ[k];
+                OpSchedule& o = sched[s];
+                o.ready = std::max(o.ready, end);
+                if (--o.pending == 0) pq.push(std::max(o.ready, cost[s].kind == OpKind::Recv ? o.arrival : 0.0), s);
             }
         }
         if (done != n) throw std::logic_error("analytical model: plan has ops that can never run");
         for (const auto& o : est_.ops) est_.latency_ns = std::max(est_.latency_ns, o.end_ns);
     }
 
+    const TileCost& tile_cost(const PlanOp& op) {
+        const TileShape& t = op.shape;
+        TileKey key{{t.n, t.k, t.c, t.p, t.q, t.r, t.s, t.stride, op.macs, op.vector_ops, op.sram_bytes}};
+        // Consecutive compute ops mostly share a tile: skip the hash then.
+        if (last_tile_ && key == last_key_) return *last_tile_;
+        auto [it, fresh] = tiles_.try_emplace(key);
+        if (fresh) {
+            const ComputeCost cost = compute_cost(arch_.chiplet, op);
+            it->second = TileCost{static_cast<double>(cycles_to_ps(arch_.chiplet, cost.cycles)) / 1000.0,
+                                  cost.compute_energy_pj(), cost.sram_energy_pj};
+        }
+        last_key_ = key;
+        last_tile_ = &it->second;
+        return it->second;
+    }
+
+    /// Component accounts: every router, link, PHY, memory and chiplet has one, idle or not,
+    /// as in the simulation's ledger. NoC and D2D energy from the traffic totals: per router
+    /// its flits, per link its bytes (integers, so the order messages came in does not matter).
+    void book_energy() {
+        const MeshTopology& topo = mc_.topology();
+        const double flit_pj = arch_.package.router.energy_pj_per_flit;
+        // Bytes through each router: the whole plan's router pairs along the trees (every
+        // router on a path, both ends too), plus the source routes booked one by one.
+        const auto routers = at(routers_);
+        for (std::size_t d = 0; d < routers; ++d) {
+            std::int64_t* through = &inbound_total_[d * routers];
+            trees_.forward(static_cast<int>(d), through, load_.data());  // load_: scratch now
+            for (std::size_t r = 0; r < routers; ++r) router_wire_[r] += through[r];
+        }
+        for (int r = 0; r < topo.routers(); ++r)
+            est_.ledger.account("router_" + std::to_string(topo.row_of(r)) + "_" + std::to_string(topo.col_of(r)))
+                .add(EnergyCategory::Noc, static_cast<double>(router_wire_[at(r)] / flit_) * flit_pj);
+        std::vector<EnergyAccount*> link_acc(static_cast<std::size_t>(links_.count()), nullptr);
+        for (int l = 0; l < links_.mesh_slots; ++l) link_acc[static_cast<std::size_t>(l)] = &est_.ledger.account("link." + topo.link_name(l));
+        for (int m = 0; m < links_.memories; ++m) {
+            EnergyAccount& phy = est_.ledger.account("phy." + arch_.memories[static_cast<std::size_t>(m)].name);
+            link_acc[static_cast<std::size_t>(links_.phy_to_noc(m))] = link_acc[static_cast<std::size_t>(links_.phy_from_noc(m))] = &phy;
+        }
+        for (std::size_t l = 0; l < link_wire_.size(); ++l)
+            if (links_.is_d2d[l] && link_wire_[l] > 0)
+                link_acc[l]->add(EnergyCategory::D2d, static_cast<double>(link_wire_[l]) * 8.0 * links_.energy_pj_per_bit[l]);
+        for (int c = 0; c < n_; ++c) {
+            EnergyAccount& acc = est_.ledger.account("chiplet." + std::to_string(c));
+            for (EnergyCategory cat : {EnergyCategory::Compute, EnergyCategory::Sram})
+                acc.add(cat, chiplet_pj_[static_cast<std::size_t>(c)][static_cast<int>(cat)]);
+        }
+        for (int m = 0; m < links_.memories; ++m)
+            est_.ledger.account("dram." + arch_.memories[static_cast<std::size_t>(m)].name)
+                .add(EnergyCategory::Dram, dram_pj_[static_cast<std::size_t>(m)]);
+    }
+
     /// Energy that accrues with time rather than with work: chiplet leakage and DRAM
     /// background power and refresh over the estimated run.
     void book_static_energy() {
         const double t = est_.latency_ns;
-        for (auto* acc : chiplet_acc_) acc->add(EnergyCategory::Leakage, leakage_energy_pj(arch_.chiplet, t));
+        for (int c = 0; c < links_.chiplets; ++c)
+            est_.ledger.account("chiplet." + std::to_string(c)).add(EnergyCategory::Leakage, leakage_energy_pj(arch_.chiplet, t));
         for (std::size_t m = 0; m < arch_.memories.size(); ++m) {
             const DramConfig& d = arch_.memories[m].dram;
             // Rows stay open while the device is busy (open page) and refresh closes them, so
             // the device is active for about the share of the run its transfers take.
-            double bytes = 0;
-            for (const auto& layer : dram_load_) bytes += layer[m];
+            const double bytes = static_cast<double>(dram_total_[m]);
             double active = t > 0 ? bytes / d.bandwidth_gbps() / t : 0.0;
-            dram_acc_[m]->add(EnergyCategory::Dram, dram_background_mw(d, active) * t + dram_refresh_pj(d, t));
+            est_.ledger.account("dram." + arch_.memories[m].name)
+                .add(EnergyCategory::Dram, dram_background_mw(d, active) * t + dram_refresh_pj(d, t));
         }
     }
 
@@ -226,17 +601,8 @@ private:
         nlohmann::json layers = nlohmann::json::array();
         const MeshTopology& topo = mc_.topology();
         for (std::size_t l = 0; l < plan_.layers.size(); ++l) {
-            double worst = 0;
-            int worst_link = -1;
-            for (int k = 0; k < links_.count(); ++k) {
-                double t = load_[l][static_cast<std::size_t>(k)] / links_.bandwidth_gbps[static_cast<std::size_t>(k)];
-                if (t > worst) {
-                    worst = t;
-                    worst_link = k;
-                }
-            }
-            std::string name = worst_link < 0 ? "" : link_name(worst_link, topo);
-            layers.push_back({{"name", plan_.layers[l].name}, {"bottleneck_link", name}, {"bottleneck_ns", worst}});
+            std::string name = worst_link_[l] < 0 ? "" : link_name(worst_link_[l], topo);
+            layers.push_back({{"name", plan_.layers[l].name}, {"bottleneck_link", name}, {"bottleneck_ns", worst_ns_[l]}});
         }
         est_.stats = {{"layers", layers}};
     }
@@ -252,18 +618,55 @@ private:
 
     const ArchConfig& arch_;
     const Plan& plan_;
-    PlanIndex idx_;
+    Workspace& ws_;
     MessageCost mc_;
     const PackageLinks& links_;
-    std::vector<std::vector<double>> load_;       ///< [layer][link] bytes on the wire
-    std::vector<std::vector<double>> dram_load_;  ///< [layer][memory] bytes
-    std::vector<OpCost> cost_;
+    RouteTrees trees_;
+    int n_, nodes_, routers_;
+    std::int64_t flit_;
+    double ni_bw_;
+    std::size_t ops_ = 0;
+    std::vector<int> router_of_, inject_, eject_;          ///< per node
+    std::vector<double> head_flit_ns_, head_control_ns_;   ///< per node pair (a * nodes + b)
+    // Traffic of the layer being priced, and totals.
+    std::vector<std::int64_t> load_;           ///< per link: bytes on the wire (mesh: once spread)
+    std::vector<std::int64_t> inbound_;        ///< per (destination, source) router: bytes to spread
+    std::vector<std::int64_t> inbound_total_;  ///< the same, whole plan
+    std::vector<std::int64_t> link_wire_;      ///< per link, whole plan
+    std::vector<std::int64_t> router_wire_;    ///< per router: source-routed bytes through it
+    std::vector<double> link_ns_;              ///< per link: the layer's load over its bandwidth
+    std::vector<double> eject_ns_ = std::vector<double>(static_cast<std::size_t>(nodes_));  ///< per node
+    std::vector<double> busiest_;              ///< per (source, destination) router: busiest mesh link
+    std::vector<double> pair_busiest_;         ///< per node pair: busiest link of its path
+    std::size_t flow_count_ = 0;               ///< flows priced so far
+    std::size_t layer_flows_ = 0;              ///< first flow of the layer being priced
+    std::vector<std::uint32_t> routed_flows_;  ///< the layer's flows on source routes
+    std::vector<DramOp> layer_drams_;
+    std::vector<RoutedFlow> routed_;           ///< flows with a source route
+    std::vector<int> route_links_;
+    std::int64_t last_bytes_ = -1, last_wire_ = 0;
+    double last_ni_ns_ = 0;
+    // Per memory.
+    std::vector<std::int64_t> dram_bytes_, dram_total_;  ///< the layer's, the plan's
+    std::vector<double> dram_pj_;
+    std::vector<std::array<double, 2>> stream_pj_;  ///< pJ/bit of a write, of a read
+    // Compute.
+    std::unordered_map<TileKey, TileCost, TileKeyHash> tiles_;
+    TileKey last_key_{};
+    const TileCost* last_tile_ = nullptr;
+    std::vector<std::array<double, kEnergyCategories>> chiplet_pj_;
+    // Per layer.
+    std::vector<double> worst_ns_;
+    std::vector<int> worst_link_;
+    EnergyAccount* layer_acc_ = nullptr;
     Estimate est_;
-    std::vector<EnergyAccount*> router_acc_, link_acc_, dram_acc_, chiplet_acc_;
 };
 
 }  // namespace
 
-Estimate estimate_plan(const ArchConfig& arch, const Plan& plan) { return Estimator(arch, plan).run(); }
+Estimate estimate_plan(const ArchConfig& arch, const Plan& plan) {
+    thread_local Workspace workspace;
+    return Estimator(arch, plan, workspace).run();
+}
 
 }  // namespace mcmsim

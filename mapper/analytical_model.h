@@ -13,7 +13,9 @@
 // and bytes the simulation books, in the same ledger categories). DRAM is approximated: a
 // stream opens each row once (per-command energies), background power is active for the share
 // of the run the transfers take, refresh every tREFI; chiplet leakage over the estimated run.
-// Pure C++.
+// Link loads of a layer are spread along one routing tree per destination router (message_cost.h
+// RouteTrees), not path by path. Each thread keeps the model's scratch storage (a few MB for a
+// ResNet-50 plan) from one estimate to the next: capacity only, never results. Pure C++.
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
 #include "traces/plan.h"

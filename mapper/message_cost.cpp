@@ -32,8 +32,7 @@ PackageLinks::PackageLinks(const ArchConfig& arch, const MeshTopology& topo)
 }
 
 MessageCost::MessageCost(const ArchConfig& arch)
-    : topo_(arch.package.rows, arch.package.cols,
-            arch.package.routing == "yx" ? Routing::YX : Routing::XY),
+    : topo_(MeshTopology::of_package(arch.package)),
       links_(arch, topo_), flit_bytes_(arch.package.router.flit_bytes),
       max_packet_(arch.package.max_packet_bytes), router_ns_(arch.package.router.latency_ns()) {
     for (const auto& m : arch.memories) memory_router_.push_back(topo_.id(m.attach_row, m.attach_col));
@@ -60,16 +59,61 @@ std::int64_t MessageCost::control_wire_bytes() const {
     return (kControlPacketBytes + flit_bytes_ - 1) / flit_bytes_ * flit_bytes_;
 }
 
-double MessageCost::head_latency_ns(const Route& r, std::int64_t packet_wire_bytes) const {
-    double t = r.routers * router_ns_;
+double MessageCost::head_latency_ns(const int* links, std::size_t count, int routers,
+                                    std::int64_t packet_wire_bytes) const {
+    double t = routers * router_ns_;
     double tail = 0;
-    for (int l : r.links) {
+    for (const int* it = links; it != links + count; ++it) {
+        const int l = *it;
         double bw = links_.bandwidth_gbps[static_cast<std::size_t>(l)];
         double flit = static_cast<double>(flit_bytes_) / bw;
         t += links_.latency_ns[static_cast<std::size_t>(l)] + flit;
         tail = std::max(tail, static_cast<double>(packet_wire_bytes) / bw - flit);
     }
     return t + tail;
+}
+
+RouteTrees::RouteTrees(const MeshTopology& topo) : routers_(topo.routers()) {
+    const auto r2 = static_cast<std::size_t>(routers_) * static_cast<std::size_t>(routers_);
+    next_router_.assign(r2, -1);
+    next_link_.assign(r2, -1);
+    depth_.assign(r2, -1);
+    steps_.assign(static_cast<std::size_t>(routers_) * static_cast<std::size_t>(std::max(routers_ - 1, 0)) + 1, Step{0, 0, 0});
+    std::vector<int> count, chain;
+    for (int dst = 0; dst < routers_; ++dst) {
+        for (int at = 0; at < routers_; ++at) {
+            if (at == dst) continue;
+            const Port p = topo.next_port(at, dst);
+            next_router_[slot(dst, at)] = topo.neighbor(at, p);
+            next_link_[slot(dst, at)] = MeshTopology::link_id(at, p);
+        }
+        // Hops to dst: one more than the next hop's (each chain walked once).
+        depth_[slot(dst, dst)] = 0;
+        int deepest = 0;
+        for (int at = 0; at < routers_; ++at) {
+            chain.clear();
+            int x = at;
+            while (depth_[slot(dst, x)] < 0) {
+                chain.push_back(x);
+                x = next_router_[slot(dst, x)];
+            }
+            for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+                depth_[slot(dst, *it)] = depth_[slot(dst, x)] + 1;
+                x = *it;
+            }
+            deepest = std::max(deepest, depth_[slot(dst, at)]);
+        }
+        // Counting sort by depth, deepest first: a router's next hop is one step shallower.
+        count.assign(static_cast<std::size_t>(deepest) + 2, 0);
+        for (int at = 0; at < routers_; ++at)
+            if (at != dst) ++count[static_cast<std::size_t>(deepest - depth_[slot(dst, at)] + 1)];
+        for (std::size_t k = 1; k < count.size(); ++k) count[k] += count[k - 1];
+        Step* out = &steps_[static_cast<std::size_t>(dst) * static_cast<std::size_t>(routers_ - 1)];
+        for (int at = 0; at < routers_; ++at)
+            if (at != dst)
+                out[count[static_cast<std::size_t>(deepest - depth_[slot(dst, at)])]++] =
+                    Step{at, next_router_[slot(dst, at)], next_link_[slot(dst, at)]};
+    }
 }
 
 }  // namespace mcmsim

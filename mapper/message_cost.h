@@ -6,6 +6,8 @@
 #include "hw/config/arch_config.h"
 #include "hw/topology/mesh_topology.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -57,7 +59,11 @@ public:
     std::int64_t control_wire_bytes() const;  ///< one control packet (request or ack)
 
     /// Head latency of one packet of `packet_wire_bytes` on an idle network, ns.
-    double head_latency_ns(const Route& r, std::int64_t packet_wire_bytes) const;
+    double head_latency_ns(const Route& r, std::int64_t packet_wire_bytes) const {
+        return head_latency_ns(r.links.data(), r.links.size(), r.routers, packet_wire_bytes);
+    }
+    /// The same for a path given as `count` link ids, injection to ejection.
+    double head_latency_ns(const int* links, std::size_t count, int routers, std::int64_t packet_wire_bytes) const;
 
 private:
     MeshTopology topo_;
@@ -65,6 +71,59 @@ private:
     std::vector<int> memory_router_;
     std::int64_t flit_bytes_, max_packet_;
     double router_ns_;
+};
+
+/// The package's routing as one tree per destination router. The next hop depends only on
+/// the router a packet is at and its destination (dimension-order and diagonal-first routing
+/// alike), so the routed paths from every router to one destination form a tree rooted there.
+/// A whole router-to-router traffic matrix then loads the mesh links in one walk of each tree
+/// (every router forwards what it injects plus what reaches it), instead of one walk per pair;
+/// each source's busiest link towards a destination also takes one walk (towards the root).
+class RouteTrees {
+public:
+    explicit RouteTrees(const MeshTopology& topo);
+
+    int routers() const { return routers_; }
+    /// Router after `at` on the way to `dst`, and the mesh link between them (at != dst).
+    int next_router(int dst, int at) const { return next_router_[slot(dst, at)]; }
+    int next_link(int dst, int at) const { return next_link_[slot(dst, at)]; }
+    /// Routers visited from `src` to `dst`, both included.
+    int routers_on_path(int src, int dst) const { return depth_[slot(dst, src)] + 1; }
+
+    /// `inbound[r]`: traffic from router r to `dst`. Adds to `load[link]` what crosses each mesh
+    /// link on its way to `dst`; leaves in `inbound[r]` what passes through router r (its own
+    /// traffic plus what it forwards; at `dst`, everything that reaches it).
+    template <class T>
+    void forward(int dst, T* inbound, T* load) const {
+        for (const Step* s = steps_begin(dst), *end = s + routers_ - 1; s != end; ++s) {
+            load[s->link] += inbound[s->at];
+            inbound[s->next] += inbound[s->at];
+        }
+    }
+    /// `busiest[r * stride]`: the largest `link_ns` on the mesh links from router r to `dst`
+    /// (0 at dst).
+    void busiest(int dst, const double* link_ns, double* busiest, std::size_t stride = 1) const {
+        busiest[static_cast<std::size_t>(dst) * stride] = 0;
+        // Nearest first, so each router's next hop is done before it.
+        const Step* first = steps_begin(dst);
+        for (const Step* s = first + routers_ - 1; s != first;) {
+            --s;
+            busiest[static_cast<std::size_t>(s->at) * stride] =
+                std::max(link_ns[s->link], busiest[static_cast<std::size_t>(s->next) * stride]);
+        }
+    }
+
+private:
+    /// One hop of a tree: router, its next hop towards the root, the link between them.
+    struct Step {
+        int at, next, link;
+    };
+    std::size_t slot(int dst, int at) const { return static_cast<std::size_t>(dst) * static_cast<std::size_t>(routers_) + static_cast<std::size_t>(at); }
+    const Step* steps_begin(int dst) const { return &steps_[static_cast<std::size_t>(dst) * static_cast<std::size_t>(routers_ - 1)]; }
+    int routers_;
+    /// Per destination: its routers' hops, farthest router first (each before its next hop).
+    std::vector<Step> steps_;
+    std::vector<int> next_router_, next_link_, depth_;  ///< per (destination, router)
 };
 
 }  // namespace mcmsim

@@ -135,9 +135,15 @@ class Builder {
 public:
     Builder(const ArchConfig& arch, const Workload& w, const Mapping& m)
         : arch_(arch), w_(w), m_(m), topo_(arch.package.rows, arch.package.cols, Routing::XY),
+          topo_yx_(arch.package.rows, arch.package.cols, Routing::YX),
+          topo_package_(MeshTopology::of_package(arch.package)),
+          package_topo_(topo_package_.diagonals() ? &topo_package_
+                                                  : (arch.package.routing == "yx" ? &topo_yx_ : &topo_)),
           n_(arch.chiplet_count()), mem_(arch.memories.size()), owned_(w.layers.size()),
-          compute_(w.layers.size(), std::vector<std::int64_t>(static_cast<std::size_t>(n_), -1)) {
-        for (int c = 0; c < n_; ++c) home_.push_back(nearest_memory(arch, topo_, c));
+          compute_(w.layers.size(), std::vector<std::int64_t>(static_cast<std::size_t>(n_), -1)),
+          pair_links_(static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_)),
+          link_load_(static_cast<std::size_t>(topo_package_.link_slots()), 0) {
+        for (int c = 0; c < n_; ++c) home_.push_back(nearest_memory(arch, topo_package_, c));
         plan_.arch = arch.name;
         plan_.workload = w.name;
         plan_.optimizer = m.optimizer;
@@ -166,13 +172,157 @@ private:
         return layer.ops.back();
     }
 
-    /// A point-to-point transfer; returns the recv's id.
-    std::int64_t transfer(PlanLayer& layer, int from, int to, std::int64_t bytes, std::vector<std::int64_t> deps) {
-        std::int64_t flow = next_flow_++;
-        PlanOp& s = add(layer, from, OpKind::Send, std::move(deps));
-        s.bytes = bytes, s.flow = flow, s.peer = to;
-        PlanOp& r = add(layer, to, OpKind::Recv, {});
-        r.bytes = bytes, r.flow = flow, r.peer = from;
+    /// A point-to-point transfer, held until flush() groups it with the phase's others.
+    void transfer(int from, int to, std::int64_t bytes, std::vector<std::int64_t> deps) {
+        std::sort(deps.begin(), deps.end());
+        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+        pending_.push_back(Pending{from, to, bytes, std::move(deps)});
+    }
+
+    /// `bytes` that every chiplet of `dests` (two or more, `from` excluded) needs, moved by the
+    /// layer's collective: its first hops wait for `ready`, every relayed hop for the recv
+    /// that brought the bytes to its source (flush() makes those recvs).
+    void multicast(int from, const std::vector<int>& dests, std::int64_t bytes, const std::vector<std::int64_t>& ready) {
+        const std::vector<CollectiveHop> hops =
+            collective_hops(collective_, arch_.package.rows, arch_.package.cols, from, dests);
+        const std::size_t base = pending_.size();
+        for (const CollectiveHop& h : hops) {
+            if (h.parent < 0) {
+                transfer(h.from, h.to, bytes, ready);
+            } else {
+                const std::size_t parent = base + static_cast<std::size_t>(h.parent);
+                pending_[parent].relays = true;
+                pending_.push_back(Pending{h.from, h.to, bytes, {}});
+                pending_.back().parent = static_cast<std::int64_t>(parent);
+            }
+            pending_.back().depth = h.depth;
+            pending_.back().consumed = h.consumer;
+        }
+        ++info_.multicasts;
+    }
+
+    /// Bytes x links and per-link loads of one flow (an empty route: the package's routing).
+    void account_flow(int from, int to, std::int64_t bytes, const std::vector<int>& route) {
+        info_.package_bytes += bytes;
+        auto& cached = pair_links_[static_cast<std::size_t>(from) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(to)];
+        if (route.empty() && cached.empty()) cached = topo_package_.path_links(from, to);
+        std::vector<int> routed;
+        if (!route.empty()) routed = topo_package_.route_links(route);
+        for (int link : route.empty() ? cached : routed) {
+            info_.package_link_bytes += bytes;
+            link_load_[static_cast<std::size_t>(link)] += bytes;
+        }
+    }
+
+    /// The source routes a flow from `from` to `to` takes under `policy`, with the share of
+    /// the bytes each carries (sums to 1). An empty route: the package's own routing.
+    void paths(RoutePolicy policy, int from, int to, std::vector<std::pair<std::vector<int>, int>>& out) const {
+        out.clear();
+        const bool straight = topo_.row_of(from) == topo_.row_of(to) || topo_.col_of(from) == topo_.col_of(to);
+        auto route = [&](const MeshTopology& t) {
+            // The package routes this way itself: leave the route out.
+            if (straight || &t == package_topo_) return std::vector<int>{};
+            return t.path(from, to);
+        };
+        switch (policy) {
+            case RoutePolicy::XY: out.push_back({route(topo_), 1}); return;
+            case RoutePolicy::YX: out.push_back({route(topo_yx_), 1}); return;
+            case RoutePolicy::Diagonal: out.push_back({{}, 1}); return;  // the package routes so
+            case RoutePolicy::Split:
+                if (straight) out.push_back({{}, 1});
+                else out = {{route(topo_), 2}, {route(topo_yx_), 2}};
+                return;
+        }
+    }
+
+    /// Emits the transfers collected since the last flush, relay stage by relay stage (depth
+    /// 0: the transfers that wait for computed data; depth d: hops forwarded by a chiplet that
+    /// received them at depth d - 1). Per depth: one send op per (source chiplet,
+    /// dependencies), in order of first appearance, listing its transfers in the order they
+    /// were made (the order the chiplet injects them); then, per relay chiplet, one recv op for
+    /// the bytes it forwards, which its forwarding sends wait for. Last, one recv op per
+    /// destination chiplet for all the bytes it only keeps. Returns, per chiplet, the recv ops
+    /// whose bytes it needs.
+    std::vector<std::vector<std::int64_t>> flush(PlanLayer& layer, RoutePolicy policy) {
+        std::vector<std::vector<std::int64_t>> needed(static_cast<std::size_t>(n_));
+        if (pending_.empty()) return needed;
+        int max_depth = 0;
+        for (const Pending& p : pending_) max_depth = std::max(max_depth, p.depth);
+        std::vector<std::int64_t> relay_recv(pending_.size(), -1);  // per relayed hop: the recv at its destination
+        std::vector<std::vector<Transfer>> kept(static_cast<std::size_t>(n_));  // per destination
+        std::vector<std::vector<Transfer>> relayed(static_cast<std::size_t>(n_));
+        std::vector<std::vector<std::size_t>> relayed_hops(static_cast<std::size_t>(n_));
+        std::vector<std::vector<std::size_t>> groups_of(static_cast<std::size_t>(n_));
+        std::vector<std::vector<std::size_t>> members;  // group -> pending indices
+        std::vector<std::pair<std::vector<int>, int>> routes;
+        for (int depth = 0; depth <= max_depth; ++depth) {
+            // Group the sends; a source usually has one dependency set per stage, so a linear
+            // scan over its groups is enough.
+            for (auto& g : groups_of) g.clear();
+            members.clear();
+            for (std::size_t i = 0; i < pending_.size(); ++i) {
+                Pending& p = pending_[i];
+                if (p.depth != depth) continue;
+                if (p.parent >= 0) p.deps = {relay_recv[static_cast<std::size_t>(p.parent)]};
+                auto& mine = groups_of[static_cast<std::size_t>(p.from)];
+                std::size_t g = members.size();
+                for (std::size_t cand : mine)
+                    if (pending_[members[cand].front()].deps == p.deps) g = cand;
+                if (g == members.size()) {
+                    mine.push_back(g);
+                    members.emplace_back();
+                }
+                members[g].push_back(i);
+            }
+            for (const auto& g : members) {
+                const Pending& head = pending_[g.front()];
+                PlanOp& s = add(layer, head.from, OpKind::Send, head.deps);
+                for (std::size_t i : g) {
+                    const Pending& p = pending_[i];
+                    paths(policy, p.from, p.to, routes);
+                    std::int64_t left = p.bytes;
+                    for (std::size_t r = 0; r < routes.size() && left > 0; ++r) {
+                        // Split halves: the first path takes the rounded-down half.
+                        std::int64_t bytes = r + 1 == routes.size() ? left : p.bytes / routes[r].second;
+                        if (bytes <= 0) continue;
+                        left -= bytes;
+                        Transfer t;
+                        t.peer = p.to, t.bytes = bytes, t.flow = next_flow_++, t.route = std::move(routes[r].first);
+                        account_flow(p.from, p.to, bytes, t.route);
+                        const auto to = static_cast<std::size_t>(p.to);
+                        (p.relays ? relayed : kept)[to].push_back(Transfer{p.from, bytes, t.flow, {}});
+                        s.bytes += bytes;
+                        s.transfers.push_back(std::move(t));
+                    }
+                    if (p.relays) relayed_hops[static_cast<std::size_t>(p.to)].push_back(i);
+                }
+            }
+            for (int c = 0; c < n_; ++c) {
+                auto& in = relayed[static_cast<std::size_t>(c)];
+                if (in.empty()) continue;
+                const std::int64_t id = make_recv(layer, c, in);
+                bool consumed = false;
+                for (std::size_t i : relayed_hops[static_cast<std::size_t>(c)]) {
+                    relay_recv[i] = id;
+                    consumed = consumed || pending_[i].consumed;
+                }
+                relayed_hops[static_cast<std::size_t>(c)].clear();
+                if (consumed) needed[static_cast<std::size_t>(c)].push_back(id);
+            }
+        }
+        for (int c = 0; c < n_; ++c)
+            if (!kept[static_cast<std::size_t>(c)].empty())
+                needed[static_cast<std::size_t>(c)].push_back(make_recv(layer, c, kept[static_cast<std::size_t>(c)]));
+        pending_.clear();
+        return needed;
+    }
+
+    /// One recv op for `in` (emptied); returns its id.
+    std::int64_t make_recv(PlanLayer& layer, int chiplet, std::vector<Transfer>& in) {
+        PlanOp& r = add(layer, chiplet, OpKind::Recv, {});
+        for (const Transfer& t : in) r.bytes += t.bytes;
+        r.transfers = std::move(in);
+        in.clear();
         return r.id;
     }
 
@@ -196,7 +346,7 @@ private:
     /// Moves the producers' outputs to where layer L needs them, or reads operands without a
     /// producer from DRAM; returns, per chiplet, the ops its compute must wait for.
     std::vector<std::vector<std::int64_t>> gather_inputs(PlanLayer& layer, const Layer& L,
-                                                         const std::vector<WorkBox>& boxes) {
+                                                         const std::vector<WorkBox>& boxes, RoutePolicy policy) {
         std::vector<std::vector<std::int64_t>> deps(static_cast<std::size_t>(n_));
         for (const Operand& op : operands_of(L)) {
             if (op.producers.empty()) {
@@ -209,9 +359,14 @@ private:
             else
                 for (int p : op.producers) groups.push_back({p});
             for (const auto& group : groups) {
-                if (maps_exactly(L, first)) send_exact(layer, L, boxes, group, deps);
-                else send_proportional(layer, L, boxes, group, op, deps);
+                if (maps_exactly(L, first)) send_exact(L, boxes, group, deps);
+                else send_proportional(L, boxes, group, op, deps);
             }
+        }
+        std::vector<std::vector<std::int64_t>> recv = flush(layer, policy);
+        for (int c = 0; c < n_; ++c) {
+            auto& d = deps[static_cast<std::size_t>(c)];
+            d.insert(d.end(), recv[static_cast<std::size_t>(c)].begin(), recv[static_cast<std::size_t>(c)].end());
         }
         return deps;
     }
@@ -234,7 +389,7 @@ private:
 
     /// Each owner sends every chiplet the intersection of what it holds with what that chiplet
     /// needs (in the consumer's coordinates; pooling in between scales rows and columns).
-    void send_exact(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,
+    void send_exact(const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,
                     std::vector<std::vector<std::int64_t>>& deps) {
         const Layer& P = w_.layers[static_cast<std::size_t>(group.front())];
         const auto& owners = owned_[static_cast<std::size_t>(group.front())];
@@ -243,25 +398,27 @@ private:
                 const WorkBox& own = owners[static_cast<std::size_t>(o)][pi].box;
                 std::vector<std::int64_t> ready;
                 for (int p : group) ready.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
+                // Per consumer, the part of this piece it needs (empty if none).
+                parts_.clear();
                 for (int c = 0; c < n_; ++c) {
                     const WorkBox& b = boxes[static_cast<std::size_t>(c)];
                     if (b.empty()) continue;
                     InputNeed need = input_need(L, b);
-                    std::int64_t vol = intersect(own.n, need.n).size() * intersect(own.k, need.c).size() *
-                                       intersect(scale(own.p, P.p, L.h), need.h).size() *
-                                       intersect(scale(own.q, P.q, L.w), need.w).size();
-                    if (vol == 0) continue;
-                    auto& d = deps[static_cast<std::size_t>(c)];
-                    if (o == c) d.insert(d.end(), ready.begin(), ready.end());
-                    else d.push_back(transfer(layer, o, c, vol * L.bytes_per_element, ready));
+                    InputNeed part{intersect(own.n, need.n), intersect(own.k, need.c),
+                                   intersect(scale(own.p, P.p, L.h), need.h), intersect(scale(own.q, P.q, L.w), need.w)};
+                    if (part.volume() == 0) continue;
+                    parts_.push_back(Part{c, part, part.volume() * L.bytes_per_element});
                 }
+                deliver(o, ready, deps, [](const Part& a, const Part& b) {
+                    return a.need.n == b.need.n && a.need.c == b.need.c && a.need.h == b.need.h && a.need.w == b.need.w;
+                });
             }
         }
     }
 
     /// When layouts do not line up element by element, an owner holding share g of the
     /// producer's output sends a consumer needing share f of the operand f x g of its bytes.
-    void send_proportional(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes,
+    void send_proportional(const Layer& L, const std::vector<WorkBox>& boxes,
                            const std::vector<int>& group, const Operand& op, std::vector<std::vector<std::int64_t>>& deps) {
         const Layer& P = w_.layers[static_cast<std::size_t>(group.front())];
         const auto& owners = owned_[static_cast<std::size_t>(group.front())];
@@ -271,16 +428,48 @@ private:
                 const double g = static_cast<double>(box_output_volume(owners[static_cast<std::size_t>(o)][pi].box)) / total;
                 std::vector<std::int64_t> ready;
                 for (int p : group) ready.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
+                parts_.clear();
                 for (int c = 0; c < n_; ++c) {
                     const WorkBox& b = boxes[static_cast<std::size_t>(c)];
                     if (b.empty()) continue;
-                    auto bytes = static_cast<std::int64_t>(std::llround(need_fraction(L, b, op) * g * static_cast<double>(op.bytes)));
+                    const double f = need_fraction(L, b, op);
+                    auto bytes = static_cast<std::int64_t>(std::llround(f * g * static_cast<double>(op.bytes)));
                     if (bytes <= 0) continue;
-                    auto& d = deps[static_cast<std::size_t>(c)];
-                    if (o == c) d.insert(d.end(), ready.begin(), ready.end());
-                    else d.push_back(transfer(layer, o, c, bytes, ready));
+                    // Only consumers that need the whole operand are known to need the same bytes.
+                    parts_.push_back(Part{c, InputNeed{}, bytes, f == 1.0});
                 }
+                deliver(o, ready, deps, [](const Part& a, const Part& b) { return a.whole && b.whole; });
             }
+        }
+    }
+
+    /// The parts of one owned piece that consumers need (parts_), delivered from owner `o`: its
+    /// own part stays local; parts that `same` says are the same bytes for two or more other
+    /// consumers go by the layer's collective, the rest point to point.
+    template <class Same>
+    void deliver(int o, const std::vector<std::int64_t>& ready, std::vector<std::vector<std::int64_t>>& deps, Same same) {
+        for (std::size_t i = 0; i < parts_.size(); ++i) {
+            Part& p = parts_[i];
+            if (p.consumer == o) {
+                auto& d = deps[static_cast<std::size_t>(o)];
+                d.insert(d.end(), ready.begin(), ready.end());
+                info_.onchip_bytes += p.bytes;
+                continue;
+            }
+            if (p.sent) continue;
+            if (collective_ != Collective::Direct) {
+                dests_.assign(1, p.consumer);
+                for (std::size_t j = i + 1; j < parts_.size(); ++j)
+                    if (parts_[j].consumer != o && !parts_[j].sent && same(p, parts_[j])) dests_.push_back(parts_[j].consumer);
+                if (dests_.size() >= 2) {
+                    for (std::size_t j = i; j < parts_.size(); ++j)
+                        if (parts_[j].consumer != o && same(p, parts_[j])) parts_[j].sent = true;
+                    multicast(o, dests_, p.bytes, ready);
+                    continue;
+                }
+                ++direct_inputs_;
+            }
+            transfer(o, p.consumer, p.bytes, ready);
         }
     }
 
@@ -291,7 +480,13 @@ private:
         PlanLayer layer;
         layer.name = L.name;
         layer.macs = L.macs();
-        std::vector<std::vector<std::int64_t>> deps = gather_inputs(layer, L, boxes);
+        const RoutePolicy policy = m_.layers[l].route;
+        collective_ = m_.layers[l].collective;
+        info_ = PlanLayerMapping{};
+        direct_inputs_ = 0;
+        std::fill(link_load_.begin(), link_load_.end(), 0);
+        std::vector<std::vector<std::int64_t>> deps = gather_inputs(layer, L, boxes, policy);
+        const std::int64_t input_package_bytes = info_.package_bytes;
         const double out_total = static_cast<double>(output_volume(L));
 
         for (int c = 0; c < n_; ++c) {
@@ -330,17 +525,45 @@ private:
             cp.tile = tile_label(b, L);
             compute_[l][static_cast<std::size_t>(c)] = cp.id;
         }
-        reduce(layer, L, boxes, l);
+        reduce(layer, boxes, l, policy);
         if (is_output) write_outputs(layer, L, l);
+        describe(layer, m_.layers[l], info_.package_bytes > input_package_bytes);
         plan_.layers.push_back(std::move(layer));
+    }
+
+    /// Completes info_ (bytes were counted as the layer's data movement was made) and stores it.
+    void describe(PlanLayer& layer, const LayerMapping& lm, bool reduced) {
+        info_.partition = lm.partition.describe();
+        info_.shares = lm.partition.shares;
+        info_.row_shares = lm.partition.row_shares;
+        info_.col_shares = lm.partition.col_shares;
+        info_.route = to_string(lm.route);
+        info_.collective = to_string(lm.collective);
+        if (lm.collective != Collective::Direct) {
+            if (info_.multicasts == 0 && direct_inputs_ > 0)
+                info_.fallback = "no input part is needed by two or more other chiplets: all direct";
+            else if (direct_inputs_ > 0)
+                info_.fallback = std::to_string(direct_inputs_) + " input parts needed by one other chiplet each: direct";
+            if (reduced) info_.fallback += std::string(info_.fallback.empty() ? "" : "; ") + "partial-sum reduction: direct";
+        }
+        for (const PlanOp& op : layer.ops)
+            if (op.kind == OpKind::DramRead || op.kind == OpKind::DramWrite) info_.dram_bytes += op.bytes;
+        info_.max_link_bytes = *std::max_element(link_load_.begin(), link_load_.end());
+        layer.mapping = std::move(info_);
     }
 
     /// After a C split, members that computed the same output region hold partial sums:
     /// reduce-scatter them so that each member owns a summed K-slice.
-    void reduce(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes, std::size_t l) {
+    void reduce(PlanLayer& layer, const std::vector<WorkBox>& boxes, std::size_t l, RoutePolicy policy) {
         auto& owned = owned_[l];
         owned.assign(static_cast<std::size_t>(n_), {});
         std::vector<bool> done(static_cast<std::size_t>(n_), false);
+        struct Slice {
+            int owner;
+            WorkBox piece;
+            std::int64_t members, plane;
+        };
+        std::vector<Slice> sums;  // made after the transfers, which they wait for
         for (int c = 0; c < n_; ++c) {
             const WorkBox& b = boxes[static_cast<std::size_t>(c)];
             if (b.empty() || done[static_cast<std::size_t>(c)]) continue;
@@ -360,21 +583,26 @@ private:
                 int owner = group[j];
                 Range k{b.k.lo + slices[j].lo, b.k.lo + slices[j].hi};
                 if (k.empty()) continue;
-                std::vector<std::int64_t> deps{compute_[l][static_cast<std::size_t>(owner)]};
                 for (int member : group)
                     if (member != owner)
-                        deps.push_back(transfer(layer, member, owner, plane * k.size() * kPartialSumBytes,
-                                                {compute_[l][static_cast<std::size_t>(member)]}));
-                PlanOp& sum = add(layer, owner, OpKind::Compute, deps);
-                sum.vector_ops = static_cast<std::int64_t>(group.size() - 1) * plane * k.size();
-                sum.sram_bytes = static_cast<std::int64_t>(group.size()) * plane * k.size() * kPartialSumBytes;
-                sum.tile = "reduce k[" + std::to_string(k.lo) + ":" + std::to_string(k.hi) + ")";
+                        transfer(member, owner, plane * k.size() * kPartialSumBytes, {compute_[l][static_cast<std::size_t>(member)]});
+                info_.onchip_bytes += plane * k.size() * kPartialSumBytes;  // the owner's own partial sums
                 WorkBox piece = b;
                 piece.k = k;
-                owned[static_cast<std::size_t>(owner)].push_back(OwnedPiece{piece, sum.id});
+                sums.push_back(Slice{owner, piece, static_cast<std::int64_t>(group.size()), plane});
             }
         }
-        (void)L;
+        std::vector<std::vector<std::int64_t>> recv = flush(layer, policy);
+        for (const Slice& s : sums) {
+            std::vector<std::int64_t> deps = recv[static_cast<std::size_t>(s.owner)];
+            deps.push_back(compute_[l][static_cast<std::size_t>(s.owner)]);
+            const std::int64_t k = s.piece.k.size();
+            PlanOp& sum = add(layer, s.owner, OpKind::Compute, deps);
+            sum.vector_ops = (s.members - 1) * s.plane * k;
+            sum.sram_bytes = s.members * s.plane * k * kPartialSumBytes;
+            sum.tile = "reduce k[" + std::to_string(s.piece.k.lo) + ":" + std::to_string(s.piece.k.hi) + ")";
+            owned[static_cast<std::size_t>(s.owner)].push_back(OwnedPiece{s.piece, sum.id});
+        }
     }
 
     void write_outputs(PlanLayer& layer, const Layer& L, std::size_t l) {
@@ -406,6 +634,9 @@ private:
     const Workload& w_;
     const Mapping& m_;
     MeshTopology topo_;
+    MeshTopology topo_yx_;
+    MeshTopology topo_package_;         ///< the package's own routing (diagonal-first if it has diagonals)
+    const MeshTopology* package_topo_;  ///< whichever of the above the package routes like
     int n_;
     std::vector<int> home_;
     AddressSpace mem_;
@@ -413,13 +644,59 @@ private:
     std::vector<std::vector<std::int64_t>> compute_;           ///< [layer][chiplet] compute op id
     Plan plan_;
     std::int64_t next_id_ = 0, next_flow_ = 0;
+    struct Pending {
+        int from, to;
+        std::int64_t bytes;
+        std::vector<std::int64_t> deps;  ///< sorted, unique (a relayed hop: set by flush())
+        std::int64_t parent = -1;        ///< relayed hop: the pending hop that brings the bytes to `from`
+        int depth = 0;                   ///< relay stage (0: not relayed)
+        bool relays = false;             ///< `to` forwards these bytes
+        bool consumed = true;            ///< `to` needs these bytes (not only forwards them)
+    };
+    std::vector<Pending> pending_;  ///< transfers of the current phase, in the order made
+
+    /// A consumer's part of one owned piece (scratch of send_exact / send_proportional).
+    struct Part {
+        int consumer;
+        InputNeed need;           ///< send_exact: the part, in the consumer's input coordinates
+        std::int64_t bytes;
+        bool whole = false;       ///< send_proportional: the consumer needs the whole operand
+        bool sent = false;        ///< delivered by a multicast already
+    };
+    std::vector<Part> parts_;
+    std::vector<int> dests_;
+
+    // The layer being built.
+    Collective collective_ = Collective::Direct;
+    PlanLayerMapping info_;
+    std::int64_t direct_inputs_ = 0;  ///< input parts sent point to point although a collective was asked for
+    std::vector<std::vector<int>> pair_links_;  ///< [from * n + to] package links of the routed path, filled lazily
+    std::vector<std::int64_t> link_load_;       ///< bytes per directed package link, this layer
 };
 
 }  // namespace
 
+const char* to_string(RoutePolicy p) {
+    switch (p) {
+        case RoutePolicy::XY: return "xy";
+        case RoutePolicy::YX: return "yx";
+        case RoutePolicy::Split: return "split";
+        case RoutePolicy::Diagonal: return "diagonal";
+    }
+    return "?";
+}
+
+RoutePolicy route_policy_from_string(const std::string& s) {
+    if (s == "xy") return RoutePolicy::XY;
+    if (s == "yx") return RoutePolicy::YX;
+    if (s == "split") return RoutePolicy::Split;
+    if (s == "diagonal") return RoutePolicy::Diagonal;
+    throw std::invalid_argument("route policy \"" + s + "\" (expected xy, yx, split or diagonal)");
+}
+
 Mapping uniform_mapping(const Workload& w, const Partition& p) {
     Mapping m;
-    m.layers.assign(w.layers.size(), LayerMapping{p});
+    m.layers.assign(w.layers.size(), LayerMapping{p, RoutePolicy::XY});
     return m;
 }
 

@@ -45,6 +45,13 @@ public:
         return !network.busy_routers().empty();
     }
 
+    /// Received flows that got all their bytes.
+    std::size_t flows_complete() const {
+        std::size_t n = 0;
+        for (const auto& c : chiplets) n += c->flows_complete();
+        return n;
+    }
+
     std::size_t ops_done() const {
         std::size_t n = 0;
         for (const auto& c : chiplets) n += c->ops_done();
@@ -118,7 +125,10 @@ SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptio
                       net.bytes_injected() == net.bytes_delivered();
     bool bytes_ok = planned.sent == planned.received && dram_read == planned.dram_read &&
                     dram_written == planned.dram_written;
-    res.conservation_ok = res.completed && packets_ok && bytes_ok;
+    // Per flow: every flow of the plan got exactly its bytes (a chiplet throws on a surplus).
+    const std::size_t flows_done = sys.flows_complete();
+    bool flows_ok = flows_done == sys.index.transfers;
+    res.conservation_ok = res.completed && packets_ok && bytes_ok && flows_ok;
 
     std::vector<std::string> stuck;
     if (!res.completed) {
@@ -137,6 +147,8 @@ SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptio
                   {"payload_bytes_delivered", net.bytes_delivered()},
                   {"tensor_bytes_sent", planned.sent},
                   {"tensor_bytes_received", planned.received},
+                  {"flows_total", sys.index.transfers},
+                  {"flows_delivered", flows_done},
                   {"dram_bytes_planned", planned.dram_read + planned.dram_written},
                   {"dram_bytes_served", dram_read + dram_written},
                   {"deadlock", !res.completed},

@@ -151,3 +151,112 @@ TEST(AnalyticalModel, SharedLinkSlowsBothFlows) {
     EXPECT_NEAR(e.ops[1].end_ns, 20.8 + 22.4, 1e-9);
     EXPECT_NEAR(e.latency_ns, 20.8 + 22.4, 1e-9);
 }
+
+// ---- grouped transfers and source routes ----------------------------------------------------
+
+// The two flows of SharedLinkSlowsBothFlows received by one grouped recv: it ends when the
+// later flow has arrived, 20.8 + 22.4 ns; per-flow timing is unchanged by the grouping.
+TEST(AnalyticalModel, GroupedRecvEndsWithItsLastFlow) {
+    ArchConfig a = hand_arch();
+    a.package.cols = 3;
+    Plan p;
+    p.chiplets = 3;
+    p.memories = 1;
+    PlanLayer l;
+    l.name = "two-flows";
+    PlanOp s0 = op(0, 0, OpKind::Send);
+    s0.bytes = 100, s0.flow = 0, s0.peer = 2;
+    PlanOp s1 = op(1, 1, OpKind::Send);
+    s1.bytes = 100, s1.flow = 1, s1.peer = 2;
+    PlanOp r = op(2, 2, OpKind::Recv);
+    r.transfers = {Transfer{1, 100, 1, {}}, Transfer{0, 100, 0, {}}};
+    r.bytes = 200;
+    l.ops = {s0, s1, r};
+    p.layers = {l};
+    validate_plan(p, "mem");
+    Estimate e = estimate_plan(a, p);
+    EXPECT_NEAR(e.ops[2].end_ns, 20.8 + 22.4, 1e-9);
+}
+
+/// 2x2 package from the hand config (routers 0 1 / 2 3), one layer: chiplet 0 sends `bytes`
+/// to chiplet 3 as the given transfers (each with its route, empty = package XY).
+Plan diagonal_flow(const std::vector<Transfer>& sends) {
+    Plan p;
+    p.chiplets = 4;
+    p.memories = 1;
+    PlanLayer l;
+    l.name = "diagonal";
+    PlanOp s = op(0, 0, OpKind::Send);
+    PlanOp r = op(1, 3, OpKind::Recv);
+    for (const Transfer& t : sends) {
+        s.transfers.push_back(t);
+        s.bytes += t.bytes;
+        r.transfers.push_back(Transfer{0, t.bytes, t.flow, {}});
+        r.bytes += t.bytes;
+    }
+    l.ops = {s, r};
+    p.layers = {l};
+    validate_plan(p, "mem");
+    return p;
+}
+
+ArchConfig hand_arch_2x2() {
+    ArchConfig a = hand_arch();
+    a.package.rows = 2;
+    a.package.cols = 2;
+    return a;
+}
+
+// 100 B from router 0 to router 3 (112 wire bytes, see SendLatencyFromLinkLoads). XY goes
+// east then south: links r0_0.E and r0_1.S. The YX route 0 -> 2 -> 3 goes south then east:
+// r0_0.S and r1_0.E carry the 112 B (896 pJ each at 1 pJ/b), the XY links nothing.
+// Recv: head over NI, two mesh links and NI through three routers:
+// 0.8 + 2 x 6.6 + 0.8 + 3 x 2 = 20.8 ns, plus 112 B / 10 GB/s = 11.2 ns on the busiest link.
+TEST(AnalyticalModel, YxRouteLoadsYxLinks) {
+    Plan p = diagonal_flow({Transfer{3, 100, 0, {0, 2, 3}}});
+    Estimate e = estimate_plan(hand_arch_2x2(), p);
+    EXPECT_NEAR(e.ledger.account("link.r0_0.S").total(), 896.0, 1e-9);
+    EXPECT_NEAR(e.ledger.account("link.r1_0.E").total(), 896.0, 1e-9);
+    EXPECT_NEAR(e.ledger.account("link.r0_0.E").total(), 0.0, 1e-9);
+    EXPECT_NEAR(e.ledger.account("link.r0_1.S").total(), 0.0, 1e-9);
+    EXPECT_EQ(e.stats["layers"][0]["bottleneck_link"], "link.r0_0.S");
+    EXPECT_NEAR(e.ops[1].end_ns, 20.8 + 11.2, 1e-9);
+    // Without a route the same flow takes the package's XY links.
+    Estimate xy = estimate_plan(hand_arch_2x2(), diagonal_flow({Transfer{3, 100, 0, {}}}));
+    EXPECT_NEAR(xy.ledger.account("link.r0_0.E").total(), 896.0, 1e-9);
+    EXPECT_NEAR(xy.ledger.account("link.r0_0.S").total(), 0.0, 1e-9);
+    EXPECT_EQ(xy.stats["layers"][0]["bottleneck_link"], "link.r0_0.E");
+}
+
+// Splitting: 128 B from 0 to 3 in one flow puts 128 wire bytes (2 packets of 64 B, 8 flits)
+// on r0_0.E: 12.8 ns at 10 GB/s. Split as 64 B over XY and 64 B over YX, each path's links
+// carry 64 B: the bottleneck halves to 6.4 ns. The NI (20 GB/s) carries all 128 B either way:
+// 6.4 ns, no longer than the links. Recv: head 20.8 ns + 12.8 (one flow) or + 6.4 (split).
+TEST(AnalyticalModel, SplitFlowHalvesTheBottleneck) {
+    Estimate one = estimate_plan(hand_arch_2x2(), diagonal_flow({Transfer{3, 128, 0, {}}}));
+    Estimate split = estimate_plan(hand_arch_2x2(),
+                                   diagonal_flow({Transfer{3, 64, 0, {}}, Transfer{3, 64, 1, {0, 2, 3}}}));
+    EXPECT_NEAR(one.stats["layers"][0]["bottleneck_ns"].get<double>(), 12.8, 1e-9);
+    EXPECT_NEAR(split.stats["layers"][0]["bottleneck_ns"].get<double>(), 6.4, 1e-9);
+    EXPECT_NEAR(one.ops[1].end_ns, 20.8 + 12.8, 1e-9);
+    EXPECT_NEAR(split.ops[1].end_ns, 20.8 + 6.4, 1e-9);
+    // Same bytes over the same number of links and routers: the same traffic energy.
+    EXPECT_NEAR(split.ledger.category_pj(EnergyCategory::D2d), one.ledger.category_pj(EnergyCategory::D2d), 1e-9);
+    EXPECT_NEAR(split.ledger.category_pj(EnergyCategory::Noc), one.ledger.category_pj(EnergyCategory::Noc), 1e-9);
+}
+
+// On a package with diagonal links the model takes the package's diagonal-first path: the
+// 100 B from router 0 to router 3 cross the one diagonal link r0_0.SE (112 B x 8 x 1 pJ/b =
+// 896 pJ), through two routers: head 0.8 + 6.6 + 0.8 + 2 x 2 = 12.2 ns, plus 11.2 ns on the link.
+TEST(AnalyticalModel, DiagonalPackageUsesTheDiagonalLink) {
+    ArchConfig a = hand_arch_2x2();
+    a.package.topology = "mesh_diagonal";
+    Estimate e = estimate_plan(a, diagonal_flow({Transfer{3, 100, 0, {}}}));
+    EXPECT_NEAR(e.ledger.account("link.r0_0.SE").total(), 896.0, 1e-9);
+    EXPECT_NEAR(e.ledger.account("link.r0_0.E").total(), 0.0, 1e-9);
+    EXPECT_NEAR(e.ops[1].end_ns, 12.2 + 11.2, 1e-9);
+    // An explicit XY route on the same package still takes the mesh links.
+    Estimate xy = estimate_plan(a, diagonal_flow({Transfer{3, 100, 0, {0, 1, 3}}}));
+    EXPECT_NEAR(xy.ledger.account("link.r0_0.E").total(), 896.0, 1e-9);
+    EXPECT_NEAR(xy.ledger.account("link.r0_0.SE").total(), 0.0, 1e-9);
+}

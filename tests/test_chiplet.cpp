@@ -203,6 +203,36 @@ TEST(ChipletSendRecv, MessageRespectsLatencyBoundAndIsConserved) {
     EXPECT_FALSE(r.checks["deadlock"].get<bool>());
 }
 
+// A grouped send is a multi-destination DMA: chiplet 0 sends 1000 B to chiplet 1, then 1000 B
+// to chiplet 2, in one op; chiplet 2 receives that flow and chiplet 1's 500 B in one grouped
+// recv. The first transfer is injected first and meets an idle network: it arrives at the
+// zero-load latency. The second cannot leave the NI before the first's 1024 wire bytes
+// (16 ns at 64 GB/s) and then needs at least its own two-hop zero-load latency. The send is
+// done once both packets have left the NI: 2 x 16 ns. Every flow is delivered.
+TEST(ChipletSendRecv, GroupedSendAndRecvMoveEveryFlow) {
+    init_time_resolution();
+    const std::int64_t bytes = 1000, wire = 1024;
+    PlanOp tx = op(1, 0, OpKind::Send);
+    tx.transfers = {Transfer{1, bytes, 10, {}}, Transfer{2, bytes, 11, {}}};
+    tx.bytes = 2 * bytes;
+    PlanOp tx1 = transfer(2, 1, OpKind::Send, 12, 2, 500);
+    PlanOp rx1 = transfer(3, 1, OpKind::Recv, 10, 0, bytes);
+    PlanOp rx2 = op(4, 2, OpKind::Recv);
+    rx2.transfers = {Transfer{0, bytes, 11, {}}, Transfer{1, 500, 12, {}}};
+    rx2.bytes = bytes + 500;
+    Plan plan = make_plan(3, {{tx, tx1, rx1, rx2}});
+    validate_plan(plan, "grouped");
+    SimResult r = simulate_plan(make_arch(1, 3), plan);
+    ASSERT_TRUE(r.completed);
+    EXPECT_TRUE(r.conservation_ok);
+    EXPECT_EQ(r.checks["flows_total"].get<std::int64_t>(), 3);
+    EXPECT_EQ(r.checks["flows_delivered"].get<std::int64_t>(), 3);
+    EXPECT_EQ(r.checks["tensor_bytes_received"].get<std::int64_t>(), 2 * bytes + 500);
+    EXPECT_NEAR(r.ops[2].end_ns, zero_load_ns(1, bytes), 3 * kPs);
+    EXPECT_GE(r.ops[3].end_ns, wire / kNiGbps + zero_load_ns(2, bytes) - 3 * kPs);
+    EXPECT_GE(r.ops[0].end_ns, 2 * wire / kNiGbps - 3 * kPs);
+}
+
 // Two chiplets each wait for the other's data before sending their own: the run stops
 // without completing, reports a deadlock, fails conservation and names the stuck ops.
 TEST(ChipletDeadlock, CyclicSendRecvIsReported) {

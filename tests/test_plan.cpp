@@ -1,6 +1,7 @@
 // Plan JSON round trip, strict reading, validation messages, and the trace-event writer.
 #include "traces/perfetto_trace.h"
 #include "traces/plan.h"
+#include "traces/plan_routes.h"
 
 #include "hw/common/input_error.h"
 
@@ -127,7 +128,7 @@ TEST(Plan, JsonRoundTrip) {
     const Plan plan = sample_plan();
     const json doc = plan_to_json(plan);
     EXPECT_EQ(doc["format"], "mcmsim-plan");
-    EXPECT_EQ(doc["version"], 1);
+    EXPECT_EQ(doc["version"], 2);
     // Empty optional fields are omitted; kind-specific keys only where they belong.
     EXPECT_FALSE(doc["layers"][0]["ops"][0].contains("deps"));
     EXPECT_FALSE(doc["layers"][1]["ops"][0].contains("tile"));
@@ -180,9 +181,12 @@ TEST(PlanErrors, MacsOnSendOp) {
 
 TEST(PlanErrors, WrongFormatAndVersion) {
     json doc = plan_to_json(sample_plan());
-    doc["version"] = 2;
+    doc["version"] = 3;
     doc["future_key"] = true;  // the version message wins over unknown keys
-    EXPECT_TRUE(names(error_of(doc), "/version", {"expected version 1", "found number 2"}));
+    EXPECT_TRUE(names(error_of(doc), "/version", {"expected version 1 to 2", "found number 3"}));
+    doc = plan_to_json(sample_plan());
+    doc["version"] = 0;
+    EXPECT_TRUE(names(error_of(doc), "/version", {"expected version 1 to 2", "found number 0"}));
     doc = plan_to_json(sample_plan());
     doc["format"] = "other";
     EXPECT_TRUE(names(error_of(doc), "/format", {"mcmsim-plan", "\"other\""}));
@@ -285,6 +289,138 @@ TEST(PlanErrors, LayerMacsMismatch) {
     json doc = plan_to_json(sample_plan());
     doc["layers"][1]["macs"] = 499;
     EXPECT_TRUE(names(error_of(doc), "/layers/1/macs", {"(500)", "found 499"}));
+}
+
+// ---- grouped transfers (version 2) -------------------------------------------------------
+
+// 3 chiplets in a row (routers 0-1-2). Chiplet 0 sends one grouped op: 100 bytes to chiplet 1
+// (flow 10), 300 bytes to chiplet 2 over the route 0 -> 1 -> 2 (flow 11). Chiplet 2 receives
+// flow 11 and, in the same grouped recv, 50 bytes from chiplet 1 (flow 12, single-form send).
+// JSON positions: /layers/0/ops/0..4 = ops 0..4.
+Plan grouped_plan() {
+    Plan plan;
+    plan.arch = "row3";
+    plan.workload = "hand";
+    plan.optimizer = "hand";
+    plan.chiplets = 3;
+    plan.memories = 0;
+    PlanLayer l;
+    l.name = "scatter";
+    PlanOp tx = make_op(0, 0, OpKind::Send);
+    tx.transfers = {Transfer{1, 100, 10, {}}, Transfer{2, 300, 11, {0, 1, 2}}};
+    tx.bytes = 400;
+    PlanOp tx1 = make_op(1, 1, OpKind::Send);
+    tx1.bytes = 50, tx1.flow = 12, tx1.peer = 2;
+    PlanOp rx1 = make_op(2, 1, OpKind::Recv);
+    rx1.transfers = {Transfer{0, 100, 10, {}}};
+    rx1.bytes = 100;
+    PlanOp rx2 = make_op(3, 2, OpKind::Recv);
+    rx2.transfers = {Transfer{1, 50, 12, {}}, Transfer{0, 300, 11, {}}};
+    rx2.bytes = 350;
+    l.ops = {tx, tx1, rx1, rx2};
+    plan.layers = {l};
+    return plan;
+}
+
+TEST(PlanGrouped, RoundTripKeepsTransfersAndRoutes) {
+    const Plan plan = grouped_plan();
+    EXPECT_EQ(error_of(plan), "no error");
+    const json doc = plan_to_json(plan);
+    const json& tx = op_at(const_cast<json&>(doc), 0, 0);
+    EXPECT_FALSE(tx.contains("bytes"));  // derived: the sum of the transfers
+    EXPECT_FALSE(tx.contains("to"));
+    ASSERT_EQ(tx["transfers"].size(), 2u);
+    EXPECT_EQ(tx["transfers"][1]["route"], json({0, 1, 2}));
+    EXPECT_EQ(tx["transfers"][1]["to"], 2);
+    EXPECT_EQ(op_at(const_cast<json&>(doc), 0, 3)["transfers"][0]["from"], 1);
+    const Plan back = plan_from_json(doc, "mem.json");
+    EXPECT_EQ(plan_to_json(back), doc);
+    EXPECT_EQ(back.layers[0].ops[0].bytes, 400);  // 100 + 300
+    EXPECT_EQ(back.layers[0].ops[3].bytes, 350);  // 50 + 300
+    EXPECT_EQ(back.layers[0].ops[0].transfer_count(), 2u);
+    EXPECT_EQ(back.layers[0].ops[1].transfer_count(), 1u);  // single form
+    EXPECT_EQ(back.layers[0].ops[1].transfer(0).flow, 12);
+    ASSERT_NE(back.layers[0].ops[0].transfer(1).route, nullptr);
+    EXPECT_EQ(back.layers[0].ops[0].transfer(0).route, nullptr);
+}
+
+TEST(PlanGrouped, Version1FileLoadsButRejectsTransfers) {
+    json doc = plan_to_json(sample_plan());
+    doc["version"] = 1;  // single-transfer plans are valid version 1 files
+    EXPECT_EQ(error_of(doc), "no error");
+    doc = plan_to_json(grouped_plan());
+    doc["version"] = 1;
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/0/transfers", {"version 2", "op 0"}));
+}
+
+TEST(PlanGrouped, FlowReceivedTwiceNamesTransfer) {
+    Plan plan = grouped_plan();
+    plan.layers[0].ops[3].transfers[1].flow = 10;  // flow 10 is already received by op 2
+    plan.layers[0].ops[3].transfers[1].bytes = 100;
+    plan.layers[0].ops[3].bytes = 150;
+    EXPECT_TRUE(names(error_of(plan), "/layers/0/ops/3/transfers/1/flow", {"op 3 reuses flow 10 of op 2"}));
+}
+
+TEST(PlanGrouped, FlowNeverReceived) {
+    Plan plan = grouped_plan();
+    plan.layers[0].ops[3].transfers.pop_back();  // nobody receives flow 11
+    plan.layers[0].ops[3].bytes = 50;
+    EXPECT_TRUE(names(error_of(plan), "/layers/0/ops/0/transfers/1", {"op 0 sends flow 11", "no recv"}));
+}
+
+TEST(PlanGrouped, BytesAndEndpointsMustMatchPerFlow) {
+    Plan plan = grouped_plan();
+    plan.layers[0].ops[3].transfers[1].bytes = 299;
+    plan.layers[0].ops[3].bytes = 349;
+    EXPECT_TRUE(names(error_of(plan), "/layers/0/ops/3/transfers/1/bytes", {"300 bytes as sent by op 0", "299"}));
+    plan = grouped_plan();
+    plan.layers[0].ops[3].transfers[1].peer = 1;  // flow 11 claims to come from chiplet 1
+    EXPECT_TRUE(names(error_of(plan), "/layers/0/ops/3/transfers/1", {"from chiplet 0 as sent by op 0", "from chiplet 1"}));
+}
+
+TEST(PlanGrouped, OpBytesMustBeTheSum) {
+    Plan plan = grouped_plan();
+    plan.layers[0].ops[0].bytes = 399;
+    EXPECT_TRUE(names(error_of(plan), "/layers/0/ops/0/bytes", {"(400 bytes)", "op 0 with 399 bytes"}));
+    json doc = plan_to_json(grouped_plan());
+    op_at(doc, 0, 0)["bytes"] = 400;  // not allowed next to "transfers"
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/0/bytes", {"unknown key \"bytes\"", "op 0"}));
+}
+
+TEST(PlanGrouped, RouteOnlyOnSends) {
+    json doc = plan_to_json(grouped_plan());
+    op_at(doc, 0, 3)["transfers"][1]["route"] = json({0, 1, 2});
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/3/transfers/1/route", {"unknown key \"route\""}));
+    Plan plan = grouped_plan();
+    plan.layers[0].ops[3].transfers[1].route = {0, 1, 2};
+    EXPECT_TRUE(names(error_of(plan), "/layers/0/ops/3/transfers/1/route", {"only on a send", "op 3"}));
+}
+
+TEST(PlanRoutes, RoutesMustFollowThePackage) {
+    const MeshTopology row(1, 3, Routing::XY);
+    EXPECT_NO_THROW(validate_plan_routes(grouped_plan(), row, kBadFile));
+    auto routes_error = [&](const Plan& p, const MeshTopology& t) {
+        try {
+            validate_plan_routes(p, t, kBadFile);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    Plan plan = grouped_plan();
+    plan.layers[0].ops[0].transfers[1].route = {1, 2};
+    EXPECT_TRUE(names(routes_error(plan, row), "/layers/0/ops/0/transfers/1/route/0", {"sender's router 0", "router 1"}));
+    plan.layers[0].ops[0].transfers[1].route = {0, 1};
+    EXPECT_TRUE(names(routes_error(plan, row), "/layers/0/ops/0/transfers/1/route/1", {"receiver's router 2", "router 1"}));
+    plan.layers[0].ops[0].transfers[1].route = {0, 2};  // 0 and 2 are not neighbours
+    EXPECT_TRUE(names(routes_error(plan, row), "/layers/0/ops/0/transfers/1/route/1", {"neighbour of router 0", "router 2"}));
+    // On a 3x1 column the same router ids sit one above the other: still neighbours.
+    plan = grouped_plan();
+    EXPECT_NO_THROW(validate_plan_routes(plan, MeshTopology(3, 1, Routing::XY), kBadFile));
+    // On a 2x2 package router 0 and router 3 are diagonal: not neighbours in a mesh.
+    plan.layers[0].ops[0].transfers[1].route = {0, 3, 2};
+    EXPECT_TRUE(names(routes_error(plan, MeshTopology(2, 2, Routing::XY)), "/layers/0/ops/0/transfers/1/route/1",
+                      {"neighbour of router 0", "router 3"}));
 }
 
 TEST(TraceWriter, TracksEventsAndUnits) {

@@ -66,7 +66,7 @@ TEST(UniformMapper, RedistributesAsAllGather) {
     for (const auto& op : p.layers[1].ops)
         if (op.kind == OpKind::Recv) {
             received[op.chiplet] += op.bytes;
-            ++flows;
+            flows += static_cast<int>(op.transfer_count());
         }
     EXPECT_EQ(flows, 4 * 3);
     // fc1 output slices are 3, 3, 2, 2 bytes (1 byte per element); each chiplet gets the rest.

@@ -1,18 +1,58 @@
 #include "traces/plan_index.h"
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
 namespace mcmsim {
 
+void KeyIndex::prepare(std::size_t count) {
+    flat_.assign(count, 0);
+    map_.clear();
+}
+
+void KeyIndex::too_many() { throw std::length_error("plan index: more than 2^32 - 2 ops"); }
+
+bool KeyIndex::insert_sparse(std::int64_t key, std::size_t value) {
+    encode(value);  // the same limit as the flat table
+    return map_.emplace(key, value).second;
+}
+
+std::size_t KeyIndex::find_sparse(std::int64_t key) const {
+    auto it = map_.find(key);
+    return it == map_.end() ? kNone : it->second;
+}
+
 PlanIndex::PlanIndex(const Plan& plan) {
-    for (std::size_t l = 0; l < plan.layers.size(); ++l) {
+    // One pass over the ops (their transfer counts need no look at the transfers), then one
+    // over the recv transfers: a plan's transfers are most of its memory.
+    const std::size_t n = plan.op_count();
+    ops.reserve(n);
+    layer_of.reserve(n);
+    std::size_t received = 0;
+    for (std::size_t l = 0; l < plan.layers.size(); ++l)
         for (const PlanOp& op : plan.layers[l].ops) {
-            std::size_t i = ops.size();
             ops.push_back(&op);
             layer_of.push_back(static_cast<int>(l));
-            index_of_id.emplace(op.id, i);
-            if (op.kind == OpKind::Send) send_of_flow.emplace(op.flow, i);
-            if (op.kind == OpKind::Recv) recv_of_flow.emplace(op.flow, i);
+            if (op.kind == OpKind::Send) transfers += op.transfer_count();
+            if (op.kind == OpKind::Recv) received += op.transfer_count();
         }
+    index_of_id_.prepare(n);
+    recv_of_flow_.prepare(received);
+    for (std::size_t i = 0; i < n; ++i) {
+        const PlanOp& op = *ops[i];
+        index_of_id_.insert(op.id, i);
+        if (op.kind != OpKind::Recv) continue;
+        if (op.transfers.empty()) recv_of_flow_.insert(op.flow, i);
+        else
+            for (const Transfer& t : op.transfers) recv_of_flow_.insert(t.flow, i);
     }
+}
+
+std::size_t PlanIndex::index(std::int64_t id) const {
+    std::size_t i = index_of_id_.find(id);
+    if (i == KeyIndex::kNone) throw std::out_of_range("plan index: no op " + std::to_string(id));
+    return i;
 }
 
 }  // namespace mcmsim

@@ -1,12 +1,17 @@
 // Plan <-> JSON.
 //
-// File format (format "mcmsim-plan", version 1):
+// File format (format "mcmsim-plan", version 2; version 1 is the same without "transfers"):
 //   {
-//     "format": "mcmsim-plan", "version": 1,
+//     "format": "mcmsim-plan", "version": 2,
 //     "arch": str, "workload": str, "optimizer": str, "seed": uint,
 //     "chiplets": int >= 1, "memories": int >= 0,
-//     "layers": [ {"name": str, "macs": int >= 0, "ops": [op, ...]}, ... ]
+//     "layers": [ {"name": str, "macs": int >= 0, "ops": [op, ...], "mapping": m (optional)}, ... ]
 //   }
+//   m (informative, written by the mapper, every key optional):
+//       {"partition": str, "shares" / "row_shares" / "col_shares": [number >= 0, ...] (non-uniform
+//        partitions only), "route": str, "collective": str, "multicasts": int,
+//        "fallback": str (only when something went direct instead of the asked collective),
+//        "package_bytes", "package_link_bytes", "max_link_bytes", "onchip_bytes", "dram_bytes": int}
 //   op: {"id": int, "chiplet": int, "kind": str, "deps": [id, ...]   (omitted when empty)
 //        plus, depending on "kind":
 //          "compute":    "macs" (int >= 0), "sram_bytes" (int >= 0), "tile" (str, optional),
@@ -15,7 +20,10 @@
 //                        "vector_ops" (optional int >= 0: element-wise operations)
 //          "send":       "bytes" (> 0), "flow" (>= 0), "to" (chiplet),
 //                        "route" (optional non-empty array of router ids)
+//                        or "transfers": non-empty array of {"to", "bytes", "flow", "route"?}
 //          "recv":       "bytes" (> 0), "flow" (>= 0), "from" (chiplet)
+//                        or "transfers": non-empty array of {"from", "bytes", "flow"}
+//        (a grouped op has no top-level bytes/flow/to/from/route: its bytes are the sum)
 //          "dram_read",
 //          "dram_write": "bytes" (> 0), "memory" (memory index), "address" (uint)}
 //
@@ -26,7 +34,8 @@
 // memory by a mapper get exactly the same checks and messages.
 //
 // The writer emits keys in sorted order (nlohmann::json objects are ordered maps) and only
-// integers, so the same plan always produces the same bytes.
+// integers (but for a mapping's shares, printed in their shortest round-trip form), so the
+// same plan always produces the same bytes.
 #include "traces/plan.h"
 
 #include "hw/config/json_input.h"
@@ -75,16 +84,24 @@ json op_to_json(const PlanOp& op) {
             if (op.vector_ops != 0) o["vector_ops"] = op.vector_ops;
             break;
         case OpKind::Send:
-            o["bytes"] = op.bytes;
-            o["flow"] = op.flow;
-            o["to"] = op.peer;
-            if (!op.route.empty()) o["route"] = op.route;
+        case OpKind::Recv: {
+            const char* peer_key = op.kind == OpKind::Send ? "to" : "from";
+            if (op.transfers.empty()) {
+                o["bytes"] = op.bytes;
+                o["flow"] = op.flow;
+                o[peer_key] = op.peer;
+                if (!op.route.empty()) o["route"] = op.route;
+                break;
+            }
+            json list = json::array();
+            for (const Transfer& t : op.transfers) {
+                json j = {{peer_key, t.peer}, {"bytes", t.bytes}, {"flow", t.flow}};
+                if (!t.route.empty()) j["route"] = t.route;
+                list.push_back(std::move(j));
+            }
+            o["transfers"] = std::move(list);
             break;
-        case OpKind::Recv:
-            o["bytes"] = op.bytes;
-            o["flow"] = op.flow;
-            o["from"] = op.peer;
-            break;
+        }
         case OpKind::DramRead:
         case OpKind::DramWrite:
             o["bytes"] = op.bytes;
@@ -92,6 +109,23 @@ json op_to_json(const PlanOp& op) {
             o["address"] = op.address;
             break;
     }
+    return o;
+}
+
+json mapping_to_json(const PlanLayerMapping& m) {
+    json o = {{"partition", m.partition},
+              {"route", m.route},
+              {"collective", m.collective},
+              {"multicasts", m.multicasts},
+              {"package_bytes", m.package_bytes},
+              {"package_link_bytes", m.package_link_bytes},
+              {"max_link_bytes", m.max_link_bytes},
+              {"onchip_bytes", m.onchip_bytes},
+              {"dram_bytes", m.dram_bytes}};
+    if (!m.shares.empty()) o["shares"] = m.shares;
+    if (!m.row_shares.empty()) o["row_shares"] = m.row_shares;
+    if (!m.col_shares.empty()) o["col_shares"] = m.col_shares;
+    if (!m.fallback.empty()) o["fallback"] = m.fallback;
     return o;
 }
 
@@ -111,7 +145,9 @@ json plan_to_json(const Plan& plan) {
     for (const auto& layer : plan.layers) {
         json ops = json::array();
         for (const auto& op : layer.ops) ops.push_back(op_to_json(op));
-        layers.push_back(json{{"name", layer.name}, {"macs", layer.macs}, {"ops", std::move(ops)}});
+        json l = json{{"name", layer.name}, {"macs", layer.macs}, {"ops", std::move(ops)}};
+        if (layer.mapping) l["mapping"] = mapping_to_json(*layer.mapping);
+        layers.push_back(std::move(l));
     }
     doc["layers"] = std::move(layers);
     return doc;
@@ -151,7 +187,18 @@ OpKind kind_from_string(const std::string& s) {
     return OpKind::DramWrite;  // one_of() has already rejected anything else
 }
 
-void read_op_body(JsonObject& o, PlanOp& op) {
+std::vector<int> read_route(const JsonNode& route) {
+    // In memory an empty route means "no route", so reject it here where the difference is
+    // still visible.
+    auto hops = route.array();
+    if (hops.empty()) route.fail("a non-empty array of router ids");
+    std::vector<int> out;
+    out.reserve(hops.size());
+    for (const auto& h : hops) out.push_back(read_index(h));
+    return out;
+}
+
+void read_op_body(JsonObject& o, PlanOp& op, int version) {
     op.chiplet = read_index(o.required("chiplet"));
     op.kind = kind_from_string(
         o.required("kind").one_of({"compute", "send", "recv", "dram_read", "dram_write"}));
@@ -178,20 +225,36 @@ void read_op_body(JsonObject& o, PlanOp& op) {
             op.vector_ops = o.integer_in("vector_ops", 0, 0, kMaxI64);
             break;
         case OpKind::Send:
-        case OpKind::Recv:
+        case OpKind::Recv: {
+            const bool send = op.kind == OpKind::Send;
+            const char* peer_key = send ? "to" : "from";
+            if (auto list = o.optional("transfers")) {
+                if (version < 2) list->fail("a single transfer (grouped \"transfers\" need plan version 2)", "\"transfers\" in a version 1 plan");
+                auto items = list->array();
+                if (items.empty()) list->fail("a non-empty array of transfers");
+                op.transfers.reserve(items.size());
+                for (const auto& item : items) {
+                    JsonObject to = item.object();
+                    Transfer t;
+                    t.peer = read_index(to.required(peer_key));
+                    t.bytes = to.required("bytes").integer_in(0, kMaxI64);
+                    t.flow = to.required("flow").integer_in(0, kMaxI64);
+                    if (send)
+                        if (auto route = to.optional("route")) t.route = read_route(*route);
+                    to.finish();
+                    // The sum cannot overflow silently: validate_plan compares it again.
+                    op.bytes = t.bytes > kMaxI64 - op.bytes ? kMaxI64 : op.bytes + t.bytes;
+                    op.transfers.push_back(std::move(t));
+                }
+                break;
+            }
             op.bytes = o.required("bytes").integer_in(0, kMaxI64);
             op.flow = o.required("flow").integer_in(0, kMaxI64);
-            op.peer = read_index(o.required(op.kind == OpKind::Send ? "to" : "from"));
-            if (op.kind == OpKind::Send) {
-                if (auto route = o.optional("route")) {
-                    // In memory an empty route means "no route", so reject it here where
-                    // the difference is still visible.
-                    auto hops = route->array();
-                    if (hops.empty()) route->fail("a non-empty array of router ids");
-                    for (const auto& h : hops) op.route.push_back(read_index(h));
-                }
-            }
+            op.peer = read_index(o.required(peer_key));
+            if (send)
+                if (auto route = o.optional("route")) op.route = read_route(*route);
             break;
+        }
         case OpKind::DramRead:
         case OpKind::DramWrite:
             op.bytes = o.required("bytes").integer_in(0, kMaxI64);
@@ -202,13 +265,13 @@ void read_op_body(JsonObject& o, PlanOp& op) {
     o.finish();
 }
 
-PlanOp read_op(const JsonNode& node) {
+PlanOp read_op(const JsonNode& node, int version) {
     JsonObject o = node.object();
     PlanOp op;
     op.id = o.required("id").integer();
     // The pointer gives the op's position; adding its id lets users grep a 100k-op plan.
     try {
-        read_op_body(o, op);
+        read_op_body(o, op, version);
     } catch (const InputError& e) {
         throw InputError(e.file(), e.where(), e.expected(),
                          e.found() + " (op " + std::to_string(op.id) + ")");
@@ -216,14 +279,42 @@ PlanOp read_op(const JsonNode& node) {
     return op;
 }
 
-PlanLayer read_layer(const JsonNode& node) {
+std::vector<double> read_shares(JsonObject& o, const char* key) {
+    std::vector<double> out;
+    if (auto list = o.optional(key))
+        for (const auto& x : list->array()) out.push_back(x.non_negative());
+    return out;
+}
+
+PlanLayerMapping read_mapping(const JsonNode& node) {
+    JsonObject o = node.object();
+    PlanLayerMapping m;
+    m.partition = o.string("partition", "");
+    m.shares = read_shares(o, "shares");
+    m.row_shares = read_shares(o, "row_shares");
+    m.col_shares = read_shares(o, "col_shares");
+    m.route = o.string("route", "");
+    m.collective = o.string("collective", "");
+    m.fallback = o.string("fallback", "");
+    m.multicasts = o.integer_in("multicasts", 0, 0, kMaxI64);
+    m.package_bytes = o.integer_in("package_bytes", 0, 0, kMaxI64);
+    m.package_link_bytes = o.integer_in("package_link_bytes", 0, 0, kMaxI64);
+    m.max_link_bytes = o.integer_in("max_link_bytes", 0, 0, kMaxI64);
+    m.onchip_bytes = o.integer_in("onchip_bytes", 0, 0, kMaxI64);
+    m.dram_bytes = o.integer_in("dram_bytes", 0, 0, kMaxI64);
+    o.finish();
+    return m;
+}
+
+PlanLayer read_layer(const JsonNode& node, int version) {
     JsonObject o = node.object();
     PlanLayer layer;
     layer.name = o.required("name").string();
     layer.macs = o.required("macs").integer_in(0, kMaxI64);
     auto ops = o.required("ops").array();
     layer.ops.reserve(ops.size());
-    for (const auto& op : ops) layer.ops.push_back(read_op(op));
+    for (const auto& op : ops) layer.ops.push_back(read_op(op, version));
+    if (auto m = o.optional("mapping")) layer.mapping = read_mapping(*m);
     o.finish();
     return layer;
 }
@@ -238,10 +329,12 @@ Plan plan_from_json(const json& doc, const std::string& file) {
     JsonNode format = root.required("format");
     if (!format.is_string() || format.string() != "mcmsim-plan")
         format.fail("format \"mcmsim-plan\"");
-    JsonNode version = root.required("version");
-    if (!version.raw().is_number_integer() ||
-        version.raw().get<std::int64_t>() != Plan::kVersion)
-        version.fail("version " + std::to_string(Plan::kVersion));
+    JsonNode version_node = root.required("version");
+    if (!version_node.raw().is_number_integer() ||
+        version_node.raw().get<std::int64_t>() < Plan::kMinVersion ||
+        version_node.raw().get<std::int64_t>() > Plan::kVersion)
+        version_node.fail("version " + std::to_string(Plan::kMinVersion) + " to " + std::to_string(Plan::kVersion));
+    const int version = static_cast<int>(version_node.raw().get<std::int64_t>());
 
     Plan plan;
     plan.arch = root.required("arch").string();
@@ -252,7 +345,7 @@ Plan plan_from_json(const json& doc, const std::string& file) {
     plan.memories = read_index(root.required("memories"));
     auto layers = root.required("layers").array();
     plan.layers.reserve(layers.size());
-    for (const auto& layer : layers) plan.layers.push_back(read_layer(layer));
+    for (const auto& layer : layers) plan.layers.push_back(read_layer(layer, version));
     root.finish();
 
     validate_plan(plan, file);

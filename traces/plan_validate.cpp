@@ -105,7 +105,6 @@ private:
                 break;
             case OpKind::Send:
             case OpKind::Recv:
-                check_bytes(r);
                 check_transfer(r);
                 break;
             case OpKind::DramRead:
@@ -131,56 +130,105 @@ private:
                  op_name(*r.op) + " with " + std::to_string(r.op->bytes) + " bytes");
     }
 
+    /// One transfer of a send/recv op: `t` indexes the op's `transfers`, or is kSingle for
+    /// an op in the single-transfer form.
+    static constexpr std::size_t kSingle = static_cast<std::size_t>(-1);
+    struct FlowRef {
+        OpRef r;
+        std::size_t t = kSingle;
+        TransferRef x() const { return r.op->transfer(t == kSingle ? 0 : t); }
+    };
+
+    static std::string flow_pointer(const FlowRef& f, const std::string& field = "") {
+        if (f.t == kSingle) return op_pointer(f.r, field);
+        std::string p = "transfers/" + std::to_string(f.t);
+        return op_pointer(f.r, field.empty() ? p : p + "/" + field);
+    }
+
     // Per-op part of send/recv checking; the pairing itself is done in check_pairs().
     void check_transfer(const OpRef& r) {
         const PlanOp& op = *r.op;
+        if (op.transfers.empty()) {
+            check_bytes(r);
+            check_flow(FlowRef{r, kSingle});
+            return;
+        }
+        if (op.flow != -1 || op.peer != -1 || !op.route.empty())
+            fail(op_pointer(r), "either a single transfer or a list of transfers",
+                 op_name(op) + " with both");
+        std::int64_t sum = 0;
+        for (std::size_t t = 0; t < op.transfers.size(); ++t) {
+            const Transfer& x = op.transfers[t];
+            FlowRef f{r, t};
+            if (x.bytes <= 0)
+                fail(flow_pointer(f, "bytes"), "a positive byte count",
+                     op_name(op) + " transfer " + std::to_string(t) + " with " + std::to_string(x.bytes) + " bytes");
+            if (x.bytes > std::numeric_limits<std::int64_t>::max() - sum)
+                fail(flow_pointer(f, "bytes"), "op bytes below 2^63", "an overflowing sum at " + op_name(op));
+            sum += x.bytes;
+            check_flow(f);
+        }
+        if (op.bytes != sum)
+            fail(op_pointer(r, "bytes"), "the sum of the op's transfers (" + std::to_string(sum) + " bytes)",
+                 op_name(op) + " with " + std::to_string(op.bytes) + " bytes");
+    }
+
+    void check_flow(const FlowRef& f) {
+        const PlanOp& op = *f.r.op;
+        const TransferRef x = f.x();
         const bool send = op.kind == OpKind::Send;
-        if (op.flow < 0)
-            fail(op_pointer(r, "flow"), "a non-negative flow id",
-                 op_name(op) + " with flow " + std::to_string(op.flow));
+        if (x.flow < 0)
+            fail(flow_pointer(f, "flow"), "a non-negative flow id",
+                 op_name(op) + " with flow " + std::to_string(x.flow));
         const char* peer_key = send ? "to" : "from";
-        if (op.peer < 0 || op.peer >= plan_.chiplets)
-            fail(op_pointer(r, peer_key), chiplet_range(),
-                 op_name(op) + " with peer chiplet " + std::to_string(op.peer));
-        if (op.peer == op.chiplet)
-            fail(op_pointer(r, peer_key), "a peer chiplet other than the op's own",
+        if (x.peer < 0 || x.peer >= plan_.chiplets)
+            fail(flow_pointer(f, peer_key), chiplet_range(),
+                 op_name(op) + " with peer chiplet " + std::to_string(x.peer));
+        if (x.peer == op.chiplet)
+            fail(flow_pointer(f, peer_key), "a peer chiplet other than the op's own",
                  op_name(op) + (send ? " sends to" : " receives from") + " its own chiplet " +
                      std::to_string(op.chiplet));
+        if (!send && x.route)
+            fail(flow_pointer(f, "route"), "a route only on a send",
+                 op_name(op) + " (a recv) with a route");
         auto& by_flow = send ? send_of_flow_ : recv_of_flow_;
-        auto [it, inserted] = by_flow.emplace(op.flow, r);
+        auto [it, inserted] = by_flow.emplace(x.flow, f);
         if (!inserted)
-            fail(op_pointer(r, "flow"),
+            fail(flow_pointer(f, "flow"),
                  std::string("a flow id used by one ") + (send ? "send" : "recv"),
-                 op_name(op) + " reuses flow " + std::to_string(op.flow) + " of " +
-                     op_name(*it->second.op));
-        (send ? sends_ : recvs_).push_back(r);
+                 op_name(op) + " reuses flow " + std::to_string(x.flow) + " of " +
+                     op_name(*it->second.r.op));
+        (send ? sends_ : recvs_).push_back(f);
     }
 
     void check_pairs() const {
-        for (const OpRef& s : sends_) {
-            const PlanOp& send = *s.op;
-            auto it = recv_of_flow_.find(send.flow);
+        for (const FlowRef& s : sends_) {
+            const TransferRef sx = s.x();
+            const PlanOp& send = *s.r.op;
+            auto it = recv_of_flow_.find(sx.flow);
             if (it == recv_of_flow_.end())
-                fail(op_pointer(s), "a recv for every send",
-                     op_name(send) + " sends flow " + std::to_string(send.flow) +
+                fail(flow_pointer(s), "a recv for every send",
+                     op_name(send) + " sends flow " + std::to_string(sx.flow) +
                          ", which no recv receives");
-            const OpRef& r = it->second;
-            const PlanOp& recv = *r.op;
-            if (recv.bytes != send.bytes)
-                fail(op_pointer(r, "bytes"),
-                     std::to_string(send.bytes) + " bytes as sent by " + op_name(send),
-                     op_name(recv) + " receiving " + std::to_string(recv.bytes) + " bytes");
-            if (recv.chiplet != send.peer || recv.peer != send.chiplet)
-                fail(op_pointer(r),
-                     "a recv on chiplet " + std::to_string(send.peer) + " from chiplet " +
+            const FlowRef& r = it->second;
+            const TransferRef rx = r.x();
+            const PlanOp& recv = *r.r.op;
+            if (rx.bytes != sx.bytes)
+                fail(flow_pointer(r, "bytes"),
+                     std::to_string(sx.bytes) + " bytes as sent by " + op_name(send),
+                     op_name(recv) + " receiving " + std::to_string(rx.bytes) + " bytes of flow " +
+                         std::to_string(rx.flow));
+            if (recv.chiplet != sx.peer || rx.peer != send.chiplet)
+                fail(flow_pointer(r),
+                     "a recv on chiplet " + std::to_string(sx.peer) + " from chiplet " +
                          std::to_string(send.chiplet) + " as sent by " + op_name(send),
                      op_name(recv) + " on chiplet " + std::to_string(recv.chiplet) +
-                         " from chiplet " + std::to_string(recv.peer));
+                         " from chiplet " + std::to_string(rx.peer));
         }
-        for (const OpRef& r : recvs_)
-            if (!send_of_flow_.count(r.op->flow))
-                fail(op_pointer(r), "a send for every recv",
-                     op_name(*r.op) + " receives flow " + std::to_string(r.op->flow) +
+        for (const FlowRef& r : recvs_)
+            if (!send_of_flow_.count(r.x().flow))
+                fail(flow_pointer(r), "a send for every recv",
+                     op_name(*r.r.op) + " receives flow " + std::to_string(r.x().flow) +
                          ", which no send sends");
     }
 
@@ -189,8 +237,8 @@ private:
     bool first_ = true;
     std::int64_t last_id_ = 0;
     std::unordered_map<std::int64_t, OpRef> seen_;  ///< id -> earlier op (deps, duplicates)
-    std::unordered_map<std::int64_t, OpRef> send_of_flow_, recv_of_flow_;
-    std::vector<OpRef> sends_, recvs_;  ///< in file order, for deterministic pairing errors
+    std::unordered_map<std::int64_t, FlowRef> send_of_flow_, recv_of_flow_;
+    std::vector<FlowRef> sends_, recvs_;  ///< in file order, for deterministic pairing errors
 };
 
 }  // namespace

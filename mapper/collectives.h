@@ -1,0 +1,54 @@
+#pragma once
+// Collective algorithms for one-to-many data movement: how one chiplet's bytes reach several
+// chiplets that all need the same bytes (the all-gather and multicast patterns of a layer's
+// input redistribution). Pure C++, no plan types: the plan builder turns the hops into
+// send/recv transfers, a relay forwarding only after its own recv (store and forward).
+//
+//  direct  the root sends every destination its own copy (one hop each, routed by the package).
+//  ring    a Hamiltonian ring of the grid in snake order, so that neighbours on the ring are
+//          neighbours in the package (rows x cols with an even side; otherwise, e.g. 1 x n or
+//          3 x 3, the snake path). The bytes travel both ways round from the root, about half
+//          of the destinations each way, each destination forwarding to the next one on its
+//          side. In a full all-gather every hop is one package link.
+//  2d      along the root's grid row first (a chain each way from the root, through every
+//          column that holds a destination), then each chiplet of that row along its column
+//          (a chain each way). A row chiplet relays even when it needs nothing itself.
+//  tree    a binomial tree over the destinations in ring order from the root: a chiplet that
+//          holds the bytes for a range of the order sends them to the first chiplet of the
+//          range's second half, which becomes responsible for that half (ceil(log2(n + 1))
+//          rounds for n destinations).
+#include <string>
+#include <vector>
+
+namespace mcmsim {
+
+enum class Collective { Direct, Ring, TwoD, Tree };
+const char* to_string(Collective c);                  ///< "direct", "ring", "2d", "tree"
+Collective collective_from_string(const std::string& s);  ///< throws std::invalid_argument
+std::vector<std::string> collective_names();
+
+/// One forwarding step: `from` sends the bytes to `to`. `parent` indexes the hop that brought
+/// them to `from` (-1: `from` is the root); `depth` is the number of hops before this one.
+struct CollectiveHop {
+    int from = 0, to = 0;
+    int parent = -1;
+    int depth = 0;
+    bool consumer = true;  ///< `to` needs the bytes (false: a 2d row relay that only forwards)
+};
+
+/// The grid's chiplets (row-major ids) in ring order starting at chiplet 0, and whether the
+/// order closes into a cycle of one-link hops (false: a path, e.g. a 1 x n line or an
+/// odd x odd grid).
+struct RingOrder {
+    std::vector<int> order;
+    bool cyclic = false;
+};
+RingOrder ring_order(int rows, int cols);
+
+/// The hops by which `root`'s bytes reach every chiplet of `dests` (distinct, root excluded)
+/// under `algorithm` on a rows x cols grid. Every destination is the `to` of exactly one hop;
+/// a hop's parent comes before it. Direct gives one depth-0 hop per destination.
+std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int cols, int root,
+                                           const std::vector<int>& dests);
+
+}  // namespace mcmsim

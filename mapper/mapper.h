@@ -5,6 +5,8 @@
 #include "mapper/workload.h"
 #include "traces/plan.h"
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,22 @@ struct MapOptions {
     /// ("k", "c", "p", "q", "n") over all chiplets, or "ROWSxCOLS" ("pxk": P along grid rows,
     /// K along grid columns).
     std::string split = "k";
+    /// Collective of every layer's input redistribution in the uniform optimiser's plan:
+    /// "direct", "ring", "2d" or "tree" (mapper/collectives.h).
+    std::string collective = "direct";
+    /// What ga, milp and exhaustive minimise: "edp", "latency" or "energy".
+    std::string objective = "edp";
+    /// Wall-clock limit of a search in seconds (0: none). Searches are deterministic for a
+    /// seed only while this limit does not cut them short.
+    double budget_s = 0;
+    /// Search space file (configs/spaces/*.json); empty: the default space.
+    std::string space_file;
+    /// GA size: population and generations (the default budget).
+    int population = 20, generations = 25;
+    /// GA: local-search evaluations after the last generation.
+    int polish_evaluations = 0;
+    /// Called as a search advances: step (generation), best objective value, elapsed s.
+    std::function<void(int, double, double)> progress;
 };
 
 /// Parses a --split value; throws InputError naming `--split`.

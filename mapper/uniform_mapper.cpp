@@ -1,10 +1,13 @@
 #include "hw/common/input_error.h"
 #include "mapper/mapper.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/plan_builder.h"
+
+#include <stdexcept>
 
 namespace mcmsim {
 
-std::vector<std::string> optimizer_names() { return {"uniform", "nonuniform"}; }
+std::vector<std::string> optimizer_names() { return {"uniform", "nonuniform", "ga", "milp", "exhaustive"}; }
 
 Partition parse_split(const std::string& split) {
     auto bad = [&]() -> Partition {
@@ -33,9 +36,18 @@ Plan map_workload(const ArchConfig& arch, const Workload& w, const MapOptions& o
         Mapping m = uniform_mapping(w, start);
         m.optimizer = "uniform";
         m.seed = o.seed;
+        Collective collective;
+        try {
+            collective = collective_from_string(o.collective);
+        } catch (const std::invalid_argument&) {
+            throw InputError("", "--collective", "direct, ring, 2d or tree", "\"" + o.collective + "\"");
+        }
+        for (auto& l : m.layers) l.collective = collective;
         return build_plan(arch, w, m);
     }
     if (o.optimizer == "nonuniform") return map_nonuniform(arch, w, start, o.seed);
+    if (o.optimizer == "ga" || o.optimizer == "milp" || o.optimizer == "exhaustive")
+        return optimize_mapping(arch, w, o).plan;  // mapper/optimize/
     std::string known;
     for (const auto& n : optimizer_names()) known += (known.empty() ? "" : ", ") + n;
     throw InputError("", "--optimizer", "one of " + known, "\"" + o.optimizer + "\"");

@@ -10,6 +10,7 @@ packages=(
   libboost-dev libboost-program-options-dev
   libgtest-dev googletest libbenchmark-dev
   libonnx-dev libprotobuf-dev
+  coinor-libcbc-dev
 )
 
 missing=()

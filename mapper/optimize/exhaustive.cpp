@@ -1,0 +1,89 @@
+#include "mapper/optimize/exhaustive.h"
+
+#include "hw/common/input_error.h"
+#include "mapper/optimize/pareto.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace mcmsim {
+
+std::vector<std::vector<int>> compositions(int total, int parts) {
+    std::vector<std::vector<int>> out;
+    std::vector<int> cur(static_cast<std::size_t>(parts), 0);
+    // Depth-first: part i takes 0..left, the last part takes the rest.
+    auto rec = [&](auto&& self, int i, int left) -> void {
+        if (i == parts - 1) {
+            cur[static_cast<std::size_t>(i)] = left;
+            out.push_back(cur);
+            return;
+        }
+        for (int v = 0; v <= left; ++v) {
+            cur[static_cast<std::size_t>(i)] = v;
+            self(self, i + 1, left - v);
+        }
+    };
+    if (parts > 0) rec(rec, 0, total);
+    return out;
+}
+
+namespace {
+
+std::size_t binomial(int n, int k) {
+    double r = 1;
+    for (int i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+    return static_cast<std::size_t>(r + 0.5);
+}
+
+}  // namespace
+
+ExhaustiveResult run_exhaustive(const Formulation& f, Objective objective, std::size_t max_options_per_layer) {
+    if (!f.covers()) throw InputError("", "--optimizer exhaustive", "a space the formulation covers", f.not_covered());
+    const MappingSpace& s = f.space();
+    const int U = f.total_units(), n = f.chiplets();
+    ExhaustiveResult res;
+    res.options_per_layer = binomial(U + n - 1, n - 1) * s.partitions.size() * s.routes.size();
+    if (res.options_per_layer > max_options_per_layer)
+        throw InputError("", "--optimizer exhaustive",
+                         "a tiny instance (at most " + std::to_string(max_options_per_layer) + " candidates per layer)",
+                         std::to_string(res.options_per_layer) + " candidates per layer");
+    const auto comps = compositions(U, n);
+    std::vector<std::vector<LayerGene>> genes(f.layers());
+    std::vector<std::vector<LayerCost>> costs(f.layers());
+    for (std::size_t l = 0; l < f.layers(); ++l)
+        for (int o = 0; o < static_cast<int>(s.partitions.size()); ++o)
+            for (int r = 0; r < static_cast<int>(s.routes.size()); ++r)
+                for (const auto& u : comps) {
+                    LayerGene g{o, u, r};
+                    costs[l].push_back(f.layer_cost(l, g));
+                    genes[l].push_back(std::move(g));
+                }
+    const double P = f.leakage_pj_per_ns();
+    std::vector<int> pick(f.layers(), 0);
+    if (objective != Objective::Edp) {
+        // Separable: each layer on its own (latency: time; energy: energy + leakage over time).
+        for (std::size_t l = 0; l < f.layers(); ++l) {
+            double best = std::numeric_limits<double>::infinity();
+            for (std::size_t i = 0; i < costs[l].size(); ++i) {
+                double v = objective == Objective::Latency ? costs[l][i].time_ns : costs[l][i].energy_pj + P * costs[l][i].time_ns;
+                if (v < best) best = v, pick[l] = static_cast<int>(i);
+            }
+        }
+    } else {
+        std::vector<std::vector<std::pair<double, double>>> options(f.layers());
+        for (std::size_t l = 0; l < f.layers(); ++l)
+            for (const auto& c : costs[l]) options[l].push_back({c.time_ns, c.energy_pj});
+        std::vector<FrontPoint> front = merge_layer_fronts(options);
+        res.pareto_points = front.size();
+        double best = std::numeric_limits<double>::infinity();
+        for (const auto& p : front) {
+            double v = p.t * (f.fixed_energy_pj() + p.e + P * p.t);
+            if (v < best) best = v, pick = p.pick;
+        }
+    }
+    for (std::size_t l = 0; l < f.layers(); ++l) res.best.layers.push_back(genes[l][static_cast<std::size_t>(pick[l])]);
+    res.score = f.score(res.best);
+    return res;
+}
+
+}  // namespace mcmsim

@@ -1,0 +1,83 @@
+#include "mapper/optimize/genome.h"
+
+#include "mapper/optimize/route_policy.h"
+
+namespace mcmsim {
+
+std::vector<int> Genome::key() const {
+    std::vector<int> k;
+    for (const auto& l : layers) {
+        k.push_back(l.option);
+        k.push_back(l.route);
+        k.push_back(static_cast<int>(l.units.size()));
+        k.insert(k.end(), l.units.begin(), l.units.end());
+    }
+    return k;
+}
+
+std::size_t GenomeKeyHash::operator()(const std::vector<int>& k) const {
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
+    for (int v : k) {
+        h ^= static_cast<std::uint32_t>(v);
+        h *= 1099511628211ULL;
+    }
+    return static_cast<std::size_t>(h);
+}
+
+int parts_of(const PartitionOption& o, int rows, int cols) { return o.one_dimensional() ? rows * cols : rows + cols; }
+
+LayerGene uniform_gene(const MappingSpace& s, int option, int rows, int cols) {
+    LayerGene g;
+    g.option = option;
+    g.units.assign(static_cast<std::size_t>(parts_of(s.partitions[static_cast<std::size_t>(option)], rows, cols)),
+                   s.units_per_part);
+    return g;
+}
+
+Genome uniform_genome(const MappingSpace& s, std::size_t layers, int option, int rows, int cols) {
+    Genome g;
+    g.layers.assign(layers, uniform_gene(s, option, rows, cols));
+    return g;
+}
+
+Mapping to_mapping(const MappingSpace& s, const Genome& g, int rows, int cols) {
+    Mapping m;
+    for (const LayerGene& lg : g.layers) {
+        const PartitionOption& o = s.partitions[static_cast<std::size_t>(lg.option)];
+        LayerMapping lm;
+        lm.partition.rows_dim = o.rows_dim;
+        lm.partition.cols_dim = o.cols_dim;
+        bool uniform = true;
+        for (int u : lg.units) uniform = uniform && u == lg.units.front();
+        // Uniform units stay "uniform" in the plan (no shares), so a uniform genome builds
+        // exactly the baseline's plan.
+        if (!uniform) {
+            std::vector<double> w(lg.units.begin(), lg.units.end());
+            if (o.one_dimensional()) {
+                lm.partition.shares = w;
+            } else {
+                lm.partition.row_shares.assign(w.begin(), w.begin() + rows);
+                lm.partition.col_shares.assign(w.begin() + rows, w.begin() + rows + cols);
+                // A direction whose units are all equal stays uniform too.
+                auto flat = [](const std::vector<double>& v) {
+                    for (double x : v) if (x != v.front()) return false;
+                    return true;
+                };
+                if (flat(lm.partition.row_shares)) lm.partition.row_shares.clear();
+                if (flat(lm.partition.col_shares)) lm.partition.col_shares.clear();
+            }
+        }
+        set_route_policy(lm, s.routes[static_cast<std::size_t>(lg.route)]);
+        m.layers.push_back(lm);
+    }
+    return m;
+}
+
+std::string describe_gene(const MappingSpace& s, const LayerGene& g, int rows, int cols) {
+    (void)rows, (void)cols;
+    std::string d = s.partitions[static_cast<std::size_t>(g.option)].name() + "[";
+    for (std::size_t i = 0; i < g.units.size(); ++i) d += (i ? " " : "") + std::to_string(g.units[i]);
+    return d + "]/" + s.routes[static_cast<std::size_t>(g.route)];
+}
+
+}  // namespace mcmsim

@@ -1,0 +1,48 @@
+#pragma once
+// A point of the mapping search space: per layer a partition option, whole share units per
+// part and a route policy. Every optimiser produces one; `to_mapping` turns it into the plan
+// builder's input. Pure C++.
+#include "mapper/optimize/search_space.h"
+#include "mapper/plan_builder.h"
+#include "mapper/workload.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mcmsim {
+
+struct LayerGene {
+    int option = 0;          ///< index into MappingSpace::partitions
+    std::vector<int> units;  ///< 1-D: one per chiplet; 2-D: grid rows first, then grid columns
+    int route = 0;           ///< index into MappingSpace::routes
+    bool operator==(const LayerGene& o) const { return option == o.option && units == o.units && route == o.route; }
+};
+
+struct Genome {
+    std::vector<LayerGene> layers;
+    bool operator==(const Genome& o) const { return layers == o.layers; }
+    /// Flattened genes, the exact key of the fitness cache.
+    std::vector<int> key() const;
+};
+
+struct GenomeKeyHash {
+    std::size_t operator()(const std::vector<int>& k) const;
+};
+
+/// Parts a layer's units are spread over for an option on a rows x cols grid.
+int parts_of(const PartitionOption& o, int rows, int cols);
+
+/// Uniform units for option `option` (every part holds units_per_part).
+LayerGene uniform_gene(const MappingSpace& s, int option, int rows, int cols);
+
+/// Every layer on `option`, uniform.
+Genome uniform_genome(const MappingSpace& s, std::size_t layers, int option, int rows, int cols);
+
+/// The plan builder's input for a genome.
+Mapping to_mapping(const MappingSpace& s, const Genome& g, int rows, int cols);
+
+/// "k[4 4 4 4]/xy" per layer, for reports.
+std::string describe_gene(const MappingSpace& s, const LayerGene& g, int rows, int cols);
+
+}  // namespace mcmsim

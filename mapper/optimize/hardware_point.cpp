@@ -1,0 +1,119 @@
+#include "mapper/optimize/hardware_point.h"
+
+#include "hw/common/input_error.h"
+
+#include <cstdio>
+
+namespace mcmsim {
+
+namespace {
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string HardwarePoint::label() const {
+    std::string s;
+    auto add = [&](const std::string& part) { s += (s.empty() ? "" : " ") + part; };
+    if (diagonal_links) add(std::string("diag=") + (*diagonal_links ? "yes" : "no"));
+    if (link_preset) add("link=" + *link_preset);
+    if (link_bandwidth_gbps) add("bw=" + num(*link_bandwidth_gbps));
+    if (dram_count || dram_placement)
+        add("dram=" + (dram_count ? std::to_string(*dram_count) : std::string("base")) + "@" + (dram_placement ? *dram_placement : "base"));
+    return s.empty() ? "base" : s;
+}
+
+nlohmann::json HardwarePoint::to_json() const {
+    nlohmann::json j = nlohmann::json::object();
+    if (diagonal_links) j["diagonal_links"] = *diagonal_links;
+    if (link_preset) j["link_preset"] = *link_preset;
+    if (link_bandwidth_gbps) j["link_bandwidth_gbps"] = *link_bandwidth_gbps;
+    if (dram_count) j["dram_count"] = *dram_count;
+    if (dram_placement) j["dram_placement"] = *dram_placement;
+    return j;
+}
+
+std::vector<HardwarePoint> hardware_points(const HardwareSpace& h) {
+    std::vector<HardwarePoint> pts{HardwarePoint{}};
+    auto expand = [&](const auto& values, auto set) {
+        if (values.empty()) return;
+        std::vector<HardwarePoint> next;
+        for (const auto& p : pts)
+            for (const auto& v : values) {
+                HardwarePoint q = p;
+                set(q, v);
+                next.push_back(q);
+            }
+        pts = next;
+    };
+    expand(h.diagonal_links, [](HardwarePoint& p, bool v) { p.diagonal_links = v; });
+    expand(h.link_preset, [](HardwarePoint& p, const std::string& v) { p.link_preset = v; });
+    expand(h.link_bandwidth_gbps, [](HardwarePoint& p, double v) { p.link_bandwidth_gbps = v; });
+    expand(h.dram_count, [](HardwarePoint& p, int v) { p.dram_count = v; });
+    expand(h.dram_placement, [](HardwarePoint& p, const std::string& v) { p.dram_placement = v; });
+    return pts;
+}
+
+std::vector<std::pair<int, int>> dram_sites(const std::string& placement, int count, int rows, int cols,
+                                            const std::string& file, const std::string& where) {
+    std::vector<std::pair<int, int>> all;
+    if (placement == "west") {
+        for (int j = 0; j < count && count <= rows; ++j) all.push_back({(2 * j + 1) * rows / (2 * count), 0});
+    } else if (placement == "corners") {
+        all = {{0, 0}, {rows - 1, cols - 1}, {0, cols - 1}, {rows - 1, 0}};
+    } else if (placement == "edges") {
+        all = {{(rows - 1) / 2, 0}, {rows / 2, cols - 1}, {0, cols / 2}, {rows - 1, (cols - 1) / 2}};
+    } else if (placement == "centre") {
+        all = {{(rows - 1) / 2, (cols - 1) / 2}, {rows / 2, cols / 2}, {(rows - 1) / 2, cols / 2}, {rows / 2, (cols - 1) / 2}};
+    }
+    if (static_cast<int>(all.size()) < count)
+        throw InputError(file, where, "at most " + std::to_string(all.size()) + " DRAM stacks for placement \"" + placement + "\"",
+                         std::to_string(count));
+    all.resize(static_cast<std::size_t>(count));
+    return all;
+}
+
+nlohmann::json apply_hardware(const nlohmann::json& base, const HardwarePoint& p, const std::string& space_file) {
+    nlohmann::json a = base;
+    a["name"] = base.value("name", std::string("arch")) + " [" + p.label() + "]";
+    nlohmann::json& pkg = a["package"];
+    if (p.diagonal_links) pkg["topology"] = *p.diagonal_links ? "mesh_diagonal" : "mesh";
+    if (p.link_preset || p.link_bandwidth_gbps) {
+        nlohmann::json link = pkg.contains("link") ? pkg["link"] : nlohmann::json::object();
+        if (link.is_string()) link = nlohmann::json{{"preset", link}};
+        if (p.link_preset) link = nlohmann::json{{"preset", *p.link_preset}};  // the preset's own figures
+        if (p.link_bandwidth_gbps) link["bandwidth_gbps"] = *p.link_bandwidth_gbps;
+        pkg["link"] = link;
+    }
+    if (p.dram_count || p.dram_placement) {
+        const nlohmann::json mems = base.value("memories", nlohmann::json::array());
+        if (mems.empty()) throw InputError(space_file, "/hardware/dram_count", "a base config with a memory to copy", "none");
+        const int count = p.dram_count ? *p.dram_count : static_cast<int>(mems.size());
+        const int rows = pkg.at("rows").get<int>(), cols = pkg.at("cols").get<int>();
+        std::vector<std::pair<int, int>> sites;
+        if (p.dram_placement) {
+            sites = dram_sites(*p.dram_placement, count, rows, cols, space_file, "/hardware/dram_placement");
+        } else {
+            // Keep the base's sites, repeating them round-robin when there are more stacks.
+            for (int j = 0; j < count; ++j) {
+                const auto& at = mems[static_cast<std::size_t>(j) % mems.size()]["attach"];
+                sites.push_back({at.at("row").get<int>(), at.at("col").get<int>()});
+            }
+        }
+        nlohmann::json out = nlohmann::json::array();
+        for (int j = 0; j < count; ++j) {
+            nlohmann::json m = mems[static_cast<std::size_t>(j) % mems.size()];
+            m["name"] = "dram" + std::to_string(j);
+            m["attach"] = {{"row", sites[static_cast<std::size_t>(j)].first}, {"col", sites[static_cast<std::size_t>(j)].second}};
+            out.push_back(m);
+        }
+        a["memories"] = out;
+    }
+    return a;
+}
+
+}  // namespace mcmsim

@@ -1,0 +1,190 @@
+#include "mapper/optimize/optimize.h"
+
+#include "hw/common/input_error.h"
+#include "mapper/analytical_model.h"
+#include "mapper/optimize/exhaustive.h"
+#include "mapper/optimize/formulation.h"
+#include "mapper/optimize/genetic.h"
+#include "mapper/optimize/milp.h"
+#include "mapper/optimize/problem.h"
+#include "mapper/plan_builder.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace mcmsim {
+
+namespace {
+
+Score analytical(const ArchConfig& arch, const Plan& plan) {
+    Estimate e = estimate_plan(arch, plan);
+    return Score{e.latency_ns, e.ledger.total_pj()};
+}
+
+Plan plan_of(const ArchConfig& arch, const Workload& w, const MappingSpace& s, const Genome& g, const std::string& name,
+             std::uint64_t seed) {
+    Mapping m = to_mapping(s, g, arch.package.rows, arch.package.cols);
+    m.optimizer = name;
+    m.seed = seed;
+    return build_plan(arch, w, m);
+}
+
+/// The formulation's share of a space: its 1-D options and dimension-order routes.
+MappingSpace formulation_space(const MappingSpace& s) {
+    MappingSpace f = s;
+    f.partitions.clear();
+    for (const auto& p : s.partitions)
+        if (p.one_dimensional()) f.partitions.push_back(p);
+    f.routes.clear();
+    for (const auto& r : s.routes)
+        if (r == "xy" || r == "yx") f.routes.push_back(r);
+    if (f.routes.empty()) f.routes.push_back("xy");
+    return f;
+}
+
+/// "p 5, k 44, kxp 4; 9 non-uniform; routes xy 40, yx 10, split 4": what a genome chose.
+std::string summary(const MappingSpace& s, const Genome& g) {
+    std::vector<int> opt(s.partitions.size(), 0), route(s.routes.size(), 0);
+    int nonuniform = 0;
+    for (const auto& l : g.layers) {
+        ++opt[static_cast<std::size_t>(l.option)];
+        ++route[static_cast<std::size_t>(l.route)];
+        nonuniform += std::any_of(l.units.begin(), l.units.end(), [&](int u) { return u != s.units_per_part; });
+    }
+    std::string out = "partitions";
+    for (std::size_t i = 0; i < opt.size(); ++i)
+        if (opt[i]) out += " " + s.partitions[i].name() + " " + std::to_string(opt[i]);
+    out += "; " + std::to_string(nonuniform) + " layers with non-uniform shares; routes";
+    for (std::size_t i = 0; i < route.size(); ++i)
+        if (route[i]) out += " " + s.routes[i] + " " + std::to_string(route[i]);
+    return out;
+}
+
+/// A guided starting point: per layer the one-dimensional option (uniform shares, the first
+/// route) with the least bottleneck time in the formulation — P or Q where activations
+/// dominate the traffic, K where weights do.
+Genome formulation_seed(const ArchConfig& arch, const Workload& w, const MappingSpace& ms) {
+    MappingSpace one = ms;
+    one.routes = {ms.routes.front()};
+    Formulation f(arch, w, one);
+    const int rows = arch.package.rows, cols = arch.package.cols;
+    Genome g = uniform_genome(ms, w.layers.size(), 0, rows, cols);
+    for (std::size_t l = 0; l < w.layers.size(); ++l) {
+        double best = f.layer_cost(l, uniform_gene(ms, 0, rows, cols)).time_ns;
+        for (int o = 1; o < static_cast<int>(ms.partitions.size()); ++o) {
+            if (!ms.partitions[static_cast<std::size_t>(o)].one_dimensional()) continue;
+            double t = f.layer_cost(l, uniform_gene(ms, o, rows, cols)).time_ns;
+            if (t < best) best = t, g.layers[l] = uniform_gene(ms, o, rows, cols);
+        }
+    }
+    return g;
+}
+
+std::string fmt(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+}  // namespace
+
+SearchSpace mapping_space_for(const Workload& w, const MapOptions& o) {
+    SearchSpace s = o.space_file.empty() ? default_search_space(w.batch > 1) : load_search_space(o.space_file);
+    Partition split = parse_split(o.split);
+    PartitionOption first{split.rows_dim, split.cols_dim};
+    auto& parts = s.mapping.partitions;
+    parts.erase(std::remove_if(parts.begin(), parts.end(),
+                               [&](const PartitionOption& p) { return p.rows_dim == first.rows_dim && p.cols_dim == first.cols_dim; }),
+                parts.end());
+    parts.insert(parts.begin(), first);
+    return s;
+}
+
+OptimizeResult optimize_mapping(const ArchConfig& arch, const Workload& w, const MapOptions& o) {
+    OptimizeResult r;
+    r.objective = parse_objective(o.objective);
+    const int rows = arch.package.rows, cols = arch.package.cols;
+    MapOptions base = o;
+    base.optimizer = "uniform";
+    Plan uniform = map_workload(arch, w, base);
+    r.uniform = analytical(arch, uniform);
+    if (o.optimizer == "uniform" || o.optimizer == "nonuniform") {
+        r.plan = o.optimizer == "uniform" ? std::move(uniform) : map_workload(arch, w, o);
+        r.chosen = o.optimizer == "uniform" ? r.uniform : analytical(arch, r.plan);
+        return r;
+    }
+    SearchSpace space = mapping_space_for(w, o);
+    const MappingSpace& ms = space.mapping;
+    if (o.optimizer == "ga") {
+        AnalyticalProblem problem(arch, w, ms);
+        std::vector<Genome> seeds;
+        for (int opt = 0; opt < static_cast<int>(ms.partitions.size()); ++opt)
+            seeds.push_back(uniform_genome(ms, w.layers.size(), opt, rows, cols));  // seeds[0]: the baseline
+        seeds.push_back(formulation_seed(arch, w, ms));
+        GaOptions go;
+        go.seed = o.seed;
+        go.objective = r.objective;
+        go.population = o.population;
+        go.generations = o.generations;
+        go.budget_s = o.budget_s;
+        go.polish_evaluations = o.polish_evaluations;
+        go.progress = o.progress;
+        GaResult g = run_genetic(problem, seeds, go);
+        r.plan = plan_of(arch, w, ms, g.best, "ga", o.seed);
+        r.chosen = g.best_score;
+        r.detail = "ga: " + std::to_string(g.generations) + " generations, " + std::to_string(g.evaluations) +
+                   " plans scored" + (g.budget_hit ? " (stopped by --budget-s)" : "") + "; " + summary(ms, g.best);
+        return r;
+    }
+    if (o.optimizer == "milp" || o.optimizer == "exhaustive") {
+        MappingSpace fs = formulation_space(ms);
+        Formulation f(arch, w, fs);
+        Genome best;
+        if (o.optimizer == "milp") {
+            MilpOptions mo;
+            mo.objective = r.objective;
+            mo.budget_s = o.budget_s;
+            mo.progress = o.progress;
+            // Beyond tiny packages a layer's front can hold thousands of points: sample it.
+            if (f.chiplets() > 4) {
+                mo.max_front_points = 3;
+                mo.split_combos = true;
+                mo.gap = 1e-3;
+                mo.max_nodes = 200;
+                // Bounded by default: layers the budget does not reach keep the baseline.
+                if (mo.budget_s <= 0) mo.budget_s = 60;
+            }
+            MilpResult m = run_milp(f, mo);
+            best = m.best;
+            r.detail = "milp: " + m.method + ", " + std::to_string(m.solves) + " CBC solves" + (m.exact ? "" : " (not proven exact)");
+        } else {
+            ExhaustiveResult e = run_exhaustive(f, r.objective);
+            best = e.best;
+            r.detail = "exhaustive: " + std::to_string(e.options_per_layer) + " candidates per layer";
+        }
+        r.detail += "; " + summary(fs, best);
+        if (!f.covers()) r.detail += "; formulation approximate: " + f.not_covered();
+        r.formulation_uniform = f.score(uniform_genome(fs, w.layers.size(), 0, rows, cols));
+        r.formulation_chosen = f.score(best);
+        r.plan = plan_of(arch, w, fs, best, o.optimizer, o.seed);
+        r.chosen = analytical(arch, r.plan);
+        return r;
+    }
+    std::string known;
+    for (const auto& n : optimizer_names()) known += (known.empty() ? "" : ", ") + n;
+    throw InputError("", "--optimizer", "one of " + known, "\"" + o.optimizer + "\"");
+}
+
+std::string improvement_line(const OptimizeResult& r, const std::string& optimizer) {
+    const char* unit = printable_unit(r.objective);
+    std::string s = "improvement over uniform: " + fmt(r.improvement()) + "x " + to_string(r.objective) + " (uniform " +
+                    fmt(printable(r.uniform, r.objective)) + " " + unit + ", " + optimizer + " " +
+                    fmt(printable(r.chosen, r.objective)) + " " + unit + ")";
+    if (r.formulation_uniform && r.formulation_chosen)
+        s += "; formulation objective " + fmt(r.formulation_uniform->value(r.objective) / r.formulation_chosen->value(r.objective)) +
+             "x (uniform " + fmt(printable(*r.formulation_uniform, r.objective)) + ", " + optimizer + " " +
+             fmt(printable(*r.formulation_chosen, r.objective)) + " " + unit + ")";
+    return s;
+}
+
+}  // namespace mcmsim

@@ -1,0 +1,23 @@
+#include "mapper/optimize/problem.h"
+
+#include "mapper/analytical_model.h"
+#include "mapper/plan_builder.h"
+
+namespace mcmsim {
+
+std::vector<std::pair<int, int>> Problem::segments(int option) const {
+    const PartitionOption& o = space_.partitions[static_cast<std::size_t>(option)];
+    if (o.one_dimensional()) return {{0, rows_ * cols_}};
+    return {{0, rows_}, {rows_, rows_ + cols_}};
+}
+
+AnalyticalProblem::AnalyticalProblem(const ArchConfig& arch, const Workload& w, MappingSpace space)
+    : Problem(std::move(space), w.layers.size(), arch.package.rows, arch.package.cols), arch_(arch), w_(w) {}
+
+Score AnalyticalProblem::evaluate(const Genome& g) const {
+    Mapping m = to_mapping(space(), g, rows(), cols());
+    Estimate e = estimate_plan(arch_, build_plan(arch_, w_, m));
+    return Score{e.latency_ns, e.ledger.total_pj()};
+}
+
+}  // namespace mcmsim

@@ -1,0 +1,81 @@
+#pragma once
+// The one declared search space every optimiser (uniform, nonuniform, ga, milp, exhaustive)
+// and the co-design loop draw from. Pure C++.
+//
+// Mapping part, per layer:
+//  - a partition option: one dimension over all chiplets (rows_dim == cols_dim) or one along
+//    grid rows and one along grid columns;
+//  - non-uniform shares, discretised: every part (chiplet for a 1-D split, grid row and grid
+//    column for a 2-D one) owns a whole number of share units, `units_per_part` x parts units
+//    in all, so the uniform split is every part holding `units_per_part`; a part may hold 0;
+//  - a route policy for the layer's flows (the plan builder's: xy, yx, split);
+//  - layer-pipeline segment boundaries: declared for the format, not searched yet (the plan
+//    builder runs one layer after the other over all chiplets), so only an empty list is valid.
+// Hardware part (co-design only): diagonal links, link preset (packaging), link bandwidth per
+// direction, DRAM count and placement. Every list holds the values to try; a knob left out
+// keeps the base architecture's value.
+//
+// JSON form (configs/spaces/*.json), read strictly (unknown keys, empty lists, values out of
+// range are InputErrors naming file and JSON pointer):
+// {
+//   "mapping": { "partitions": ["k", "p", "q", "pxk"], "units_per_part": 4,
+//                "routes": ["xy"], "pipeline_segments": [] },
+//   "hardware": { "diagonal_links": [false, true], "link_preset": ["ucie-standard"],
+//                 "link_bandwidth_gbps": [32, 64], "dram_count": [1, 2],
+//                 "dram_placement": ["west", "corners"] }
+// }
+#include "hw/config/arch_config.h"
+#include "mapper/partition.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace mcmsim {
+
+struct PartitionOption {
+    Dim rows_dim = Dim::K, cols_dim = Dim::K;
+    bool one_dimensional() const { return rows_dim == cols_dim; }
+    std::string name() const;  ///< "k" or "pxk"
+};
+
+struct MappingSpace {
+    std::vector<PartitionOption> partitions;
+    int units_per_part = 4;
+    std::vector<std::string> routes{"xy"};
+    std::vector<int> pipeline_segments;  ///< layer indices starting a segment (not searched yet)
+};
+
+/// Where the DRAM stacks sit: "west" (first column, rows spread), "corners", "edges" (one per
+/// side, round the package), "centre".
+struct HardwareSpace {
+    std::vector<bool> diagonal_links;
+    std::vector<std::string> link_preset;
+    std::vector<double> link_bandwidth_gbps;
+    std::vector<int> dram_count;
+    std::vector<std::string> dram_placement;
+};
+
+struct SearchSpace {
+    MappingSpace mapping;
+    HardwareSpace hardware;
+    std::string file;  ///< where it was loaded from (empty: built in)
+};
+
+/// The default space: 1-D K, C, P, Q (and N when the batch is > 1) and the 2-D pairs PxK, KxP,
+/// QxK; 4 units per part; routes the plan builder supports; no hardware knobs.
+SearchSpace default_search_space(bool batched);
+
+/// Loads and checks a space file; throws InputError (file, JSON pointer, expected, found).
+SearchSpace load_search_space(const std::string& path);
+
+/// Parses "k" / "pxk" style names; throws std::invalid_argument.
+PartitionOption parse_partition_option(const std::string& s);
+
+/// Route policies the plan builder knows.
+std::vector<std::string> supported_routes();
+
+nlohmann::json search_space_to_json(const SearchSpace& s);
+
+}  // namespace mcmsim

@@ -43,5 +43,6 @@ int cmd_dram(const std::vector<std::string>& args);
 int cmd_noc(const std::vector<std::string>& args);
 int cmd_workload(const std::vector<std::string>& args);
 int cmd_validate(const std::vector<std::string>& args);
+int cmd_codesign(const std::vector<std::string>& args);
 
 }  // namespace mcmsim::cli

@@ -1,7 +1,12 @@
 // mcmsim run | map | simulate | estimate
 #include "hw/common/input_error.h"
 #include "mapper/mapper.h"
+#include "mapper/optimize/optimize.h"
+#include "mapper/optimize/progress.h"
+#include "mapper/analytical_model.h"
 #include "sim/cli/cli_common.h"
+#include "sim/cli/map_summary.h"
+#include "traces/plan_routes.h"
 
 #include <filesystem>
 #include <iostream>
@@ -17,7 +22,14 @@ void add_arch(po::options_description& o) {
 void add_workload(po::options_description& o) {
     o.add_options()("workload", po::value<std::string>(), "zoo model (resnet50, vgg16, vit_b16, mobilenet_v2, gpt2_prefill, gpt2_decode), .onnx, SCALE-Sim .csv or workload JSON")(
         "batch", po::value<std::int64_t>(), "batch size (default: the workload's own, 1 for zoo models)")(
-        "optimizer", po::value<std::string>()->default_value("uniform"), "mapper: uniform, nonuniform")(
+        "optimizer", po::value<std::string>()->default_value("uniform"), "mapper: uniform, nonuniform, ga, milp, exhaustive")(
+        "objective", po::value<std::string>()->default_value("edp"), "what ga, milp and exhaustive minimise: edp, latency, energy")(
+        "budget-s", po::value<double>()->default_value(0), "wall-clock limit of a search, s (0: none; a limit that cuts a search short makes it depend on machine speed)")(
+        "space", po::value<std::string>(), "search space file (configs/spaces/*.json); default: the built-in space")(
+        "population", po::value<int>()->default_value(20), "ga: population")(
+        "generations", po::value<int>()->default_value(25), "ga: generations")(
+        "collective", po::value<std::string>()->default_value("direct"),
+        "uniform: how inputs several chiplets share are delivered: direct, ring, 2d (rows then columns), tree")(
         "split", po::value<std::string>()->default_value("k"),
         "partition of every layer: a dimension over all chiplets (k, c, p, q, n) or ROWSxCOLS (e.g. pxk)")(
         "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers");
@@ -29,13 +41,33 @@ void add_sim(po::options_description& o) {
         "quiet,q", po::bool_switch(), "do not print the report table");
 }
 
-Plan map_from_options(const po::variables_map& vm, const ArchConfig& arch) {
+/// Maps with the chosen optimiser and prints its improvement over the uniform baseline.
+Plan map_from_options(const po::variables_map& vm, const ArchConfig& arch, bool print = true) {
     Workload w = load_workload(vm);
     MapOptions o;
     o.optimizer = vm["optimizer"].as<std::string>();
     o.seed = vm["seed"].as<std::uint64_t>();
     o.split = vm["split"].as<std::string>();
-    return map_workload(arch, w, o);
+    o.collective = vm["collective"].as<std::string>();
+    o.objective = vm["objective"].as<std::string>();
+    o.budget_s = vm["budget-s"].as<double>();
+    if (!(o.budget_s >= 0)) throw InputError("", "--budget-s", "a time >= 0 s", std::to_string(o.budget_s));
+    if (vm.count("space")) o.space_file = vm["space"].as<std::string>();
+    o.population = vm["population"].as<int>();
+    o.generations = vm["generations"].as<int>();
+    if (o.population < 2) throw InputError("", "--population", "at least 2", std::to_string(o.population));
+    if (o.generations < 0) throw InputError("", "--generations", "at least 0", std::to_string(o.generations));
+    Objective obj = parse_objective(o.objective);
+    OptimizeResult r;
+    {
+        ProgressLine progress(ProgressLine::stderr_is_terminal(), o.optimizer, printable_unit(obj),
+                              obj == Objective::Edp ? 1e-21 : 1.0);
+        o.progress = progress.callback();
+        r = optimize_mapping(arch, w, o);
+    }
+    if (print && !r.detail.empty()) std::cout << r.detail << "\n";
+    if (print) std::cout << improvement_line(r, o.optimizer) << "\n";
+    return std::move(r.plan);
 }
 
 /// The plan must address the package it is run on.
@@ -46,6 +78,7 @@ void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string
     if (plan.memories != static_cast<int>(arch.memories.size()))
         throw InputError(plan_file, "/memories", std::to_string(arch.memories.size()) + " memories (as " + arch.name + ")",
                          std::to_string(plan.memories));
+    validate_plan_routes(plan, MeshTopology::of_package(arch.package), plan_file);
 }
 
 double watchdog(const po::variables_map& vm) {
@@ -66,7 +99,7 @@ int cmd_run(const std::vector<std::string>& args) {
     if (!parse("run", "--arch FILE --workload NAME|FILE [--optimizer uniform] [--seed N] [--out DIR]", o, args, vm))
         return kExitOk;
     ArchConfig arch = load_arch_config(required(vm, "arch"));
-    Plan plan = map_from_options(vm, arch);
+    Plan plan = map_from_options(vm, arch, !vm["quiet"].as<bool>());
     std::string out = vm["out"].as<std::string>();
     std::filesystem::create_directories(out);
     write_plan(plan, out + "/plan.json");
@@ -77,7 +110,8 @@ int cmd_map(const std::vector<std::string>& args) {
     po::options_description o("map options");
     add_arch(o);
     add_workload(o);
-    o.add_options()("out", po::value<std::string>(), "where to write the plan (JSON)");
+    o.add_options()("out", po::value<std::string>(), "where to write the plan (JSON)")(
+        "quiet,q", po::bool_switch(), "do not print the per-layer mapping table");
     po::variables_map vm;
     if (!parse("map", "--arch FILE --workload NAME|FILE [--optimizer NAME] --out PLAN.json", o, args, vm))
         return kExitOk;
@@ -85,6 +119,7 @@ int cmd_map(const std::vector<std::string>& args) {
     std::string out = required(vm, "out");
     Plan plan = map_from_options(vm, arch);
     write_plan(plan, out);
+    if (!vm["quiet"].as<bool>()) print_map_summary(std::cout, plan, estimate_plan(arch, plan));
     std::cout << "plan         " << out << ": " << plan.layers.size() << " layers, " << plan.op_count() << " ops on "
               << plan.chiplets << " chiplets (" << plan.optimizer << ")\n";
     return kExitOk;

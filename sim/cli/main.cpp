@@ -22,6 +22,7 @@ const char* kUsage =
     "  estimate   price a given execution plan with the analytical model\n"
     "  validate   analytical model vs simulation on the same plan, layer by layer\n"
     "  config     print the resolved architecture configuration\n"
+    "  codesign   search hardware knobs x mapping: Pareto front, best EdP, optional SystemC check\n"
     "\n"
     "standalone models:\n"
     "  workload   print a workload's layers (zoo, ONNX, SCALE-Sim CSV)\n"
@@ -48,6 +49,9 @@ int sc_main(int argc, char** argv) {
 #endif
 #ifdef MCMSIM_HAVE_CMD_VALIDATE
     commands["validate"] = cmd_validate;
+#endif
+#ifdef MCMSIM_HAVE_CMD_CODESIGN
+    commands["codesign"] = cmd_codesign;
 #endif
     if (argc < 2) {
         std::cerr << kUsage;

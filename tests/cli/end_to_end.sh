@@ -23,8 +23,13 @@ check "run exits 0" "[ $? -eq 0 ]"
 "$mcmsim" run --arch "$arch" --workload resnet50 --out "$work/run2" --quiet
 check "same inputs give a byte-identical report.json" "cmp -s '$work/run1/report.json' '$work/run2/report.json'"
 
-"$mcmsim" map --arch "$arch" --workload resnet50 --out "$work/plan.json" > /dev/null
+"$mcmsim" map --arch "$arch" --workload resnet50 --out "$work/plan.json" > "$work/map.out"
 check "map exits 0" "[ $? -eq 0 ]"
+# The mapping table: a header, one row per ResNet-50 MAC layer (54) naming its partition,
+# and the predicted totals.
+check "map prints one row per layer with its partition" \
+  "[ \$(grep -cE '^(conv1|layer[1-4]\\.[0-9]+\\.(conv[1-3]|downsample)|fc) +K ' '$work/map.out') -eq 54 ]"
+check "map prints the predicted totals" "grep -q '^predicted .* us, .* uJ, EDP' '$work/map.out'"
 "$mcmsim" simulate --arch "$arch" --plan "$work/plan.json" --out "$work/sim" --quiet
 check "simulate exits 0" "[ $? -eq 0 ]"
 check "map + simulate gives the report of run" "cmp -s '$work/run1/report.json' '$work/sim/report.json'"

@@ -72,6 +72,19 @@ struct OpSchedule {
     double ready;    ///< when its last dependency ended
     double arrival;  ///< recv: when its last flow arrived
     int pending;     ///< dependencies (plus flows, for a recv) not yet done
+    int stage;       ///< recv, while pricing: the latest relay stage of the sends that feed it
+};
+
+/// Consecutive flows of a layer in one relay stage.
+struct StageRun {
+    std::uint32_t begin, end;
+    int stage;
+};
+
+/// A flow on a source route, waiting for its stage's loads.
+struct RoutedRef {
+    std::uint32_t flow;
+    int stage;
 };
 
 /// An edge of the dependency graph (dense indices).
@@ -106,9 +119,9 @@ public:
           n_(links_.chiplets), nodes_(links_.chiplets + links_.memories), routers_(mc_.topology().routers()),
           flit_(arch.package.router.flit_bytes), ni_bw_(arch.chiplet.ni_bandwidth_gbps) {
         build_pairs();
-        const auto links = static_cast<std::size_t>(links_.count()), memories = arch.memories.size();
-        const auto r2 = static_cast<std::size_t>(routers_) * static_cast<std::size_t>(routers_);
-        load_.assign(links, 0);
+        const auto links = links_n_, memories = arch.memories.size();
+        const auto r2 = pairs_n_;
+        load_.assign(links, 0);  // stage 0; later stages come when a layer has them
         link_wire_.assign(links, 0);
         link_ns_.assign(links, 0.0);
         inbound_.assign(r2, 0);
@@ -203,10 +216,13 @@ private:
         for (const PlanLayer& l : plan_.layers) n += l.ops.size();
         ws_.ids.prepare(n);
         ws_.recvs.clear();
+        // Stages first: a send raises the stage of recvs that come after it in the file.
+        grow_to(ws_.sched, n);
         std::size_t i = 0, sent = 0, received = 0, deps = 0;
         for (const PlanLayer& l : plan_.layers)
             for (const PlanOp& op : l.ops) {
                 ws_.ids.insert(op.id, i);
+                ws_.sched[i].stage = 0;
                 deps += op.deps.size();
                 if (op.kind == OpKind::Send) sent += op.transfer_count();
                 else if (op.kind == OpKind::Recv) {
@@ -225,7 +241,6 @@ private:
                 for (const Transfer& t : op.transfers) ws_.flow_recv.insert(t.flow, recvs[k].second);
         }
         grow_to(ws_.cost, n);
-        grow_to(ws_.sched, n);
         grow_to(ws_.flows, sent);
         ws_.edges.clear();
         ws_.edges.reserve(deps);
@@ -234,28 +249,43 @@ private:
 
     /// Prices every op, layer by layer (dense order is layer order): ops' own costs first,
     /// then, with the layer's loads complete, what congestion adds to its transfers.
+    ///
+    /// A layer's transfers fall into relay stages, told from the plan alone: a send that waits
+    /// for no recv op of its own layer is stage 0 (all transfers of a direct plan, which move
+    /// in one phase); a send that waits for such recvs is one stage after the latest send
+    /// feeding them (a collective's relay forwarding what it received). Loads are kept per
+    /// (layer, stage), so a relayed hop competes with the hops of its own stage, not with the
+    /// whole layer's traffic once per stage. Stages follow file order: a feeding send listed
+    /// after the send that waits for its recv is not counted (the plan builder lists feeders
+    /// first).
     void price_all() {
         std::size_t i = 0;
         for (std::size_t layer = 0; layer < plan_.layers.size(); ++layer) {
             layer_acc_ = &est_.ledger.layer_account(layer);
             const std::vector<PlanOp>& ops = plan_.layers[layer].ops;
+            const std::size_t first = i;  // the layer's first dense index
             for (std::size_t k = 0; k < ops.size(); ++k, ++i) {
                 const PlanOp& op = ops[k];
                 if (k + 1 < ops.size()) prefetch_lists(ops[k + 1]);
                 ws_.cost[i] = OpCost{0.0, 0.0, 0, 0, op.chiplet, op.kind};
-                ws_.sched[i] = OpSchedule{0.0, 0.0, static_cast<int>(op.deps.size())};
+                OpSchedule& sc = ws_.sched[i];  // its stage is set already (index_plan, earlier sends)
+                sc.ready = sc.arrival = 0.0;
+                sc.pending = static_cast<int>(op.deps.size());
+                const bool send = op.kind == OpKind::Send;
+                int stage = 0;
                 for (std::int64_t d : op.deps) {
                     const std::size_t j = ws_.ids.find(d);
                     if (j == KeyIndex::kNone) throw std::out_of_range("analytical model: no op " + std::to_string(d) + " (validate_plan)");
                     ws_.edges.push_back(DepEdge{static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(i)});
+                    if (send && j >= first && ws_.cost[j].kind == OpKind::Recv) stage = std::max(stage, ws_.sched[j].stage + 1);
                 }
-                price(i, op);
+                price(i, op, stage);
             }
             finish_layer(layer);
         }
     }
 
-    void price(std::size_t i, const PlanOp& op) {
+    void price(std::size_t i, const PlanOp& op, int stage) {
         OpCost& c = ws_.cost[i];
         switch (op.kind) {
             case OpKind::Compute: {
@@ -273,7 +303,7 @@ private:
                 ws_.sched[i].pending += static_cast<int>(op.transfer_count());  // released by its flows
                 return;
             case OpKind::Send:
-                price_send(c, op);
+                price_send(c, op, stage);
                 return;
             case OpKind::DramRead:
             case OpKind::DramWrite: {
@@ -300,24 +330,48 @@ private:
 
     /// A send op's transfers, in order: each one's time through the NI (they leave one after
     /// another), its recv, its bytes on the package.
-    void price_send(OpCost& c, const PlanOp& op) {
+    void price_send(OpCost& c, const PlanOp& op, int stage) {
         if (static_cast<unsigned>(op.chiplet) >= static_cast<unsigned>(n_)) throw std::logic_error("analytical model: send on no chiplet (validate_plan)");
+        use_stage(stage);
         c.flows_begin = static_cast<std::uint32_t>(flow_count_);
         if (op.transfers.empty()) {
             const Transfer single{op.peer, op.bytes, op.flow, op.route};
-            price_flows(c, &single, &single + 1);
+            price_flows(c, &single, &single + 1, stage);
         } else
-            price_flows(c, op.transfers.data(), op.transfers.data() + op.transfers.size());
+            price_flows(c, op.transfers.data(), op.transfers.data() + op.transfers.size(), stage);
         c.flows_end = static_cast<std::uint32_t>(flow_count_);
+        // Recvs fed by a relay stage make the sends that wait for them a later stage (stage 0,
+        // every send of a direct plan, is what a recv starts with).
+        if (stage > 0)
+            for (std::uint32_t f = c.flows_begin; f < c.flows_end; ++f) {
+                int& s = ws_.sched[ws_.flows[f].recv].stage;
+                s = std::max(s, stage);
+            }
+        if (!stage_runs_.empty() && stage_runs_.back().stage == stage && stage_runs_.back().end == c.flows_begin)
+            stage_runs_.back().end = c.flows_end;
+        else
+            stage_runs_.push_back(StageRun{c.flows_begin, c.flows_end, stage});
+    }
+
+    /// Makes room for the loads of relay stage `stage` of the layer being priced.
+    void use_stage(int stage) {
+        if (stage < stages_) return;
+        const auto n = static_cast<std::size_t>(stage) + 1;
+        if (load_.size() < n * links_n_) {
+            load_.resize(n * links_n_, 0);  // stage slices in order: the earlier ones stay put
+            inbound_.resize(n * pairs_n_, 0);
+        }
+        stages_ = stage + 1;
     }
 
     /// The hot loop of the model (~70k transfers in a ResNet-50 plan): works on raw rows of
     /// the traffic tables, with its state in locals.
-    void price_flows(OpCost& c, const Transfer* begin, const Transfer* end) {
+    void price_flows(OpCost& c, const Transfer* begin, const Transfer* end, int stage) {
         const int a = c.chiplet;
+        std::int64_t* load = &load_[at(stage) * links_n_];  // the stage's slices
         // Chiplet peers: ejection link ni_out(peer), router peer.
-        std::int64_t* eject = &load_[at(links_.ni_out(0))];
-        std::int64_t* into = &inbound_[at(router_of_[at(a)])];  // + peer router * routers
+        std::int64_t* eject = &load[at(links_.ni_out(0))];
+        std::int64_t* into = &inbound_[at(stage) * pairs_n_ + at(router_of_[at(a)])];  // + peer router * routers
         const std::size_t stride = at(routers_);
         const int row = a * nodes_;
         const auto chiplets = static_cast<unsigned>(n_);
@@ -347,8 +401,8 @@ private:
                 injected += wire;
             } else {
                 out->path = -1 - static_cast<int>(routed_.size());
-                book_routed(a, peer, t->route, wire);
-                routed_flows_.push_back(static_cast<std::uint32_t>(out - ws_.flows.data()));
+                book_routed(a, peer, t->route, wire, load);
+                routed_flows_.push_back(RoutedRef{static_cast<std::uint32_t>(out - ws_.flows.data()), stage});
             }
         }
         last_bytes_ = bytes;
@@ -356,11 +410,11 @@ private:
         last_ni_ns_ = ni_ns;
         flow_count_ = static_cast<std::size_t>(out - ws_.flows.data());
         c.own_ns = own;
-        load_[at(inject_[at(a)])] += injected;
+        load[at(inject_[at(a)])] += injected;
     }
 
     /// A flow on a source route: its links loaded and its routers counted one by one.
-    void book_routed(int src, int dst, const std::vector<int>& route, std::int64_t wire) {
+    void book_routed(int src, int dst, const std::vector<int>& route, std::int64_t wire, std::int64_t* load) {
         RoutedFlow rf;
         rf.links_begin = static_cast<std::uint32_t>(route_links_.size());
         route_links_.push_back(links_.ni_in(src));
@@ -376,26 +430,39 @@ private:
         const int routers = static_cast<int>(route.size());
         rf.fixed_ns = mc_.head_latency_ns(&route_links_[rf.links_begin], rf.links_end - rf.links_begin, routers, flit_);
         routed_.push_back(rf);
-        for (std::uint32_t k = rf.links_begin; k < rf.links_end; ++k) load_[at(route_links_[k])] += wire;
+        for (std::uint32_t k = rf.links_begin; k < rf.links_end; ++k) load[at(route_links_[k])] += wire;
         for (int router : route) router_wire_[at(router)] += wire;
     }
 
     /// With the layer's traffic complete: load the mesh links (router pairs' bytes spread
-    /// along the routing trees; source routes are booked already), then give every flow of
-    /// the layer the time its busiest link needs for the whole layer's load, and every DRAM op
-    /// the time its busiest link or memory needs. Books the layer's NoC and D2D energy.
+    /// along the routing trees; source routes are booked already), stage by stage; then give
+    /// every flow the time its busiest link needs for its stage's load, and every DRAM op the
+    /// time its busiest link (stage 0, where DRAM traffic is booked) or memory needs. Books the
+    /// layer's NoC and D2D energy and its bottleneck from the whole layer's load.
     void finish_layer(std::size_t layer) {
         const auto routers = at(routers_);
-        for (std::size_t k = 0; k < inbound_.size(); ++k) inbound_total_[k] += inbound_[k];
-        for (std::size_t d = 0; d < routers; ++d) trees_.forward(static_cast<int>(d), &inbound_[d * routers], load_.data());
-        std::fill(inbound_.begin(), inbound_.end(), 0);
+        const auto stages = at(stages_);
+        for (std::size_t s = 0; s < stages; ++s) {
+            std::int64_t* in = &inbound_[s * pairs_n_];
+            for (std::size_t k = 0; k < pairs_n_; ++k) inbound_total_[k] += in[k];
+            for (std::size_t d = 0; d < routers; ++d) trees_.forward(static_cast<int>(d), &in[d * routers], &load_[s * links_n_]);
+            std::fill(in, in + pairs_n_, 0);
+        }
+        // The whole layer's loads: integers, so the sum over stages is exact in any order.
+        const std::int64_t* total = load_.data();
+        if (stages > 1) {
+            layer_load_.assign(load_.begin(), load_.begin() + static_cast<std::ptrdiff_t>(links_n_));
+            for (std::size_t s = 1; s < stages; ++s)
+                for (std::size_t l = 0; l < links_n_; ++l) layer_load_[l] += load_[s * links_n_ + l];
+            total = layer_load_.data();
+        }
         // Link times, the layer's bottleneck and D2D energy, from integer loads. Router visits:
         // a message visits one router per mesh link it crosses plus the one it leaves by.
         double worst = 0, d2d = 0;
         int worst_link = -1;
         std::int64_t visits = 0;
-        for (std::size_t l = 0; l < load_.size(); ++l) {
-            const double load = static_cast<double>(load_[l]);
+        for (std::size_t l = 0; l < links_n_; ++l) {
+            const double load = static_cast<double>(total[l]);
             const double t = link_ns_[l] = load / links_.bandwidth_gbps[l];
             if (t > worst) {
                 worst = t;
@@ -403,18 +470,36 @@ private:
             }
             if (links_.is_d2d[l]) d2d += load * 8.0 * links_.energy_pj_per_bit[l];
         }
-        for (int l = 0; l < links_.mesh_slots; ++l) visits += load_[at(l)];
-        for (int v = 0; v < nodes_; ++v) visits += load_[at(eject_[at(v)])];
-        for (std::size_t l = 0; l < load_.size(); ++l) {
-            link_wire_[l] += load_[l];
-            load_[l] = 0;
-        }
+        for (int l = 0; l < links_.mesh_slots; ++l) visits += total[at(l)];
+        for (int v = 0; v < nodes_; ++v) visits += total[at(eject_[at(v)])];
+        for (std::size_t l = 0; l < links_n_; ++l) link_wire_[l] += total[l];
         worst_ns_[layer] = worst;
         worst_link_[layer] = worst_link;
         // Every message is whole flits, so one division gives the flits x routers visited.
         layer_acc_->add(EnergyCategory::Noc, static_cast<double>(visits / flit_) * arch_.package.router.energy_pj_per_flit);
         layer_acc_->add(EnergyCategory::D2d, d2d);
-        // Busiest link per node pair: injection, mesh (along the trees), ejection.
+        for (std::size_t s = 0; s < stages; ++s) {
+            std::int64_t* load = &load_[s * links_n_];
+            if (stages > 1)  // one stage: link_ns_ holds its times already
+                for (std::size_t l = 0; l < links_n_; ++l) link_ns_[l] = static_cast<double>(load[l]) / links_.bandwidth_gbps[l];
+            std::fill(load, load + links_n_, 0);
+            price_stage(static_cast<int>(s));
+        }
+        stage_runs_.clear();
+        routed_flows_.clear();
+        layer_drams_.clear();
+        stages_ = 1;
+        for (std::size_t m = 0; m < dram_bytes_.size(); ++m) {
+            dram_total_[m] += dram_bytes_[m];
+            dram_bytes_[m] = 0;
+        }
+    }
+
+    /// With link_ns_ holding one stage's link times: the busiest link of every node pair
+    /// (injection, mesh along the trees, ejection), given to the stage's flows, and to the
+    /// layer's DRAM ops with stage 0.
+    void price_stage(int stage) {
+        const auto routers = at(routers_);
         for (std::size_t d = 0; d < routers; ++d) trees_.busiest(static_cast<int>(d), link_ns_.data(), &busiest_[d], routers);
         const auto nodes = at(nodes_);
         for (std::size_t v = 0; v < nodes; ++v) eject_ns_[v] = link_ns_[at(eject_[v])];
@@ -425,27 +510,26 @@ private:
             for (std::size_t b = 0; b < at(n_); ++b) out[b] = std::max(std::max(inject, mesh[b]), eject_ns_[b]);  // chiplet b: router b
             for (std::size_t b = at(n_); b < nodes; ++b) out[b] = std::max(std::max(inject, mesh[at(router_of_[b])]), eject_ns_[b]);
         }
-        for (FlowCost* f = ws_.flows.data() + layer_flows_, *end = ws_.flows.data() + flow_count_; f != end; ++f)
-            if (f->path >= 0) f->done_ns = std::max(f->done_ns, pair_busiest_[at(f->path)]);
-        for (std::uint32_t k : routed_flows_) {
-            FlowCost& fc = ws_.flows[k];
+        FlowCost* flows = ws_.flows.data();
+        for (const StageRun& r : stage_runs_) {
+            if (r.stage != stage) continue;
+            for (FlowCost* f = flows + r.begin, *end = flows + r.end; f != end; ++f)
+                if (f->path >= 0) f->done_ns = std::max(f->done_ns, pair_busiest_[at(f->path)]);
+        }
+        for (const RoutedRef& k : routed_flows_) {
+            if (k.stage != stage) continue;
+            FlowCost& fc = flows[k.flow];
             const RoutedFlow& rf = routed_[at(-1 - fc.path)];
             double t = fc.done_ns;
             for (std::uint32_t l = rf.links_begin; l < rf.links_end; ++l) t = std::max(t, link_ns_[at(route_links_[l])]);
             fc.done_ns = t;
         }
-        routed_flows_.clear();
-        layer_flows_ = flow_count_;
+        if (stage != 0) return;
         for (const DramOp& d : layer_drams_) {
             OpCost& c = ws_.cost[d.op];
             const auto m = at(std::max(d.from, d.to) - n_);  // the memory end
             const double t = std::max(c.own_ns, pair_busiest_[pair(d.from, d.to)]);
             c.own_ns = std::max(t, static_cast<double>(dram_bytes_[m]) / arch_.memories[m].dram.bandwidth_gbps());
-        }
-        layer_drams_.clear();
-        for (std::size_t m = 0; m < dram_bytes_.size(); ++m) {
-            dram_total_[m] += dram_bytes_[m];
-            dram_bytes_[m] = 0;
         }
     }
 
@@ -629,8 +713,14 @@ private:
     std::vector<int> router_of_, inject_, eject_;          ///< per node
     std::vector<double> head_flit_ns_, head_control_ns_;   ///< per node pair (a * nodes + b)
     // Traffic of the layer being priced, and totals.
-    std::vector<std::int64_t> load_;           ///< per link: bytes on the wire (mesh: once spread)
-    std::vector<std::int64_t> inbound_;        ///< per (destination, source) router: bytes to spread
+    std::size_t links_n_ = static_cast<std::size_t>(links_.count());
+    std::size_t pairs_n_ = static_cast<std::size_t>(routers_) * static_cast<std::size_t>(routers_);
+    int stages_ = 1;                           ///< relay stages of the layer being priced
+    /// Per (stage, link): bytes on the wire (mesh: once spread); stage s at s * links_n_.
+    std::vector<std::int64_t> load_;
+    /// Per (stage, destination, source router): bytes to spread; stage s at s * pairs_n_.
+    std::vector<std::int64_t> inbound_;
+    std::vector<std::int64_t> layer_load_;     ///< per link: the layer's stages together
     std::vector<std::int64_t> inbound_total_;  ///< the same, whole plan
     std::vector<std::int64_t> link_wire_;      ///< per link, whole plan
     std::vector<std::int64_t> router_wire_;    ///< per router: source-routed bytes through it
@@ -639,8 +729,8 @@ private:
     std::vector<double> busiest_;              ///< per (source, destination) router: busiest mesh link
     std::vector<double> pair_busiest_;         ///< per node pair: busiest link of its path
     std::size_t flow_count_ = 0;               ///< flows priced so far
-    std::size_t layer_flows_ = 0;              ///< first flow of the layer being priced
-    std::vector<std::uint32_t> routed_flows_;  ///< the layer's flows on source routes
+    std::vector<StageRun> stage_runs_;         ///< the layer's flows by relay stage
+    std::vector<RoutedRef> routed_flows_;      ///< the layer's flows on source routes
     std::vector<DramOp> layer_drams_;
     std::vector<RoutedFlow> routed_;           ///< flows with a source route
     std::vector<int> route_links_;

@@ -186,7 +186,9 @@ TEST(CollectiveHops, EveryDestinationOnceAndParentsFirst) {
                         ++reached[h.to];
                         const bool is_dest = std::find(dests.begin(), dests.end(), h.to) != dests.end();
                         EXPECT_EQ(h.consumer, is_dest);
-                        if (!is_dest) EXPECT_EQ(alg, Collective::TwoD);  // only 2d relays through others
+                        if (!is_dest) {
+                            EXPECT_EQ(alg, Collective::TwoD);  // only 2d relays through others
+                        }
                     }
                     for (int d : dests) EXPECT_EQ(reached[d], 1) << to_string(alg) << " root " << root << " dest " << d;
                     EXPECT_EQ(reached.count(root), 0u);
@@ -194,8 +196,9 @@ TEST(CollectiveHops, EveryDestinationOnceAndParentsFirst) {
                     // In a full all-gather, ring (on a cycle or a line) and 2d hop one link at a time.
                     const bool one_link = dests.size() == static_cast<std::size_t>(n - 1) &&
                                           (alg == Collective::TwoD || (alg == Collective::Ring && (rows == 1 || rows % 2 == 0)));
-                    if (one_link)
+                    if (one_link) {
                         for (const auto& h : hops) EXPECT_TRUE(neighbours(cols, h.from, h.to)) << to_string(alg) << " " << h.from << "->" << h.to;
+                    }
                 }
             }
 }
@@ -241,8 +244,9 @@ TEST(PlanCollectives, AllGatherOnALineDirectVersusRing) {
         validate_plan(p, "built");
         auto flows = flows_of(p.layers[1]);
         EXPECT_EQ(link_loads(4, flows), loads) << to_string(alg);
-        if (alg != Collective::Direct)
+        if (alg != Collective::Direct) {
             for (const Flow& f : flows) EXPECT_TRUE(neighbours(4, f.from, f.to));
+        }
         const PlanLayerMapping& m = *p.layers[1].mapping;
         EXPECT_EQ(m.package_link_bytes, total) << to_string(alg);
         EXPECT_EQ(m.max_link_bytes, busiest) << to_string(alg);
@@ -482,4 +486,160 @@ TEST(LayerMappingRecord, MapOptionsChooseTheCollective) {
     EXPECT_EQ(p.layers[1].mapping->multicasts, 4);
     o.collective = "bus";
     EXPECT_THROW(map_workload(arch_2x2(), w, o), InputError);
+}
+
+// ---- the analytical model on relayed plans ---------------------------------------------------
+
+namespace {
+
+// A 1 x 4 line for timing by hand: mesh links 10 GB/s per direction, 5 ns, 1 pJ/b; routers
+// 2 cycles at 1 GHz (2 ns), 16-byte flits, 3 pJ per flit, packets of at most 64 B; NI 40 GB/s.
+// One memory on router 0, unused. No leakage.
+ArchConfig hand_line_1x4() {
+    ArchConfig a;
+    a.name = "hand-1x4";
+    a.chiplet.pes = 4;
+    a.chiplet.macs_per_pe = 16;
+    a.chiplet.clock_ghz = 1.0;
+    a.chiplet.ni_bandwidth_gbps = 40;
+    a.chiplet.leakage_mw = 0;
+    a.package.rows = 1;
+    a.package.cols = 4;
+    a.package.link = LinkConfig{"", 10, 5, 1.0};
+    a.package.router = RouterConfig{1.0, 2, 16, 3.0};
+    a.package.max_packet_bytes = 64;
+    MemoryConfig m;
+    m.name = "m0";
+    m.dram.channels = 1;
+    m.dram.channel_bandwidth_gbps = 64;
+    m.dram.access_latency_ns = 30;
+    m.dram.energy = DramEnergyConfig{0, 0, 0, 0, 0, 0, 2.0};
+    m.phy_bandwidth_gbps = 64;
+    m.phy_latency_ns = 2;
+    m.phy_energy_pj_per_bit = 0.5;
+    a.memories = {m};
+    return a;
+}
+
+/// One relay hop of a hand-written collective: `from` sends `to` a slice at `depth` (hops
+/// before it); `relays`: `to` forwards it (it then arrives in a relay recv, else in `to`'s
+/// final recv).
+struct HandHop {
+    int from, to, depth;
+    bool relays;
+};
+
+/// A one-layer plan of only the hops' sends and recvs, laid out as the plan builder lays out
+/// a collective: per depth, one send op per source (depth > 0: waiting for its relay recv of
+/// the depth before), then one relay recv per chiplet for the relayed hops that arrived; last,
+/// one recv per chiplet for all it keeps. `flow_depth`: the depth of each flow's hop.
+Plan hand_relay_plan(int chiplets, const std::vector<HandHop>& hops, std::int64_t bytes, std::vector<int>& flow_depth) {
+    Plan p;
+    p.arch = "hand-1x4";
+    p.workload = "relay";
+    p.chiplets = chiplets;
+    p.memories = 1;
+    p.layers.emplace_back();
+    PlanLayer& L = p.layers.back();
+    L.name = "all-gather";
+    std::int64_t id = 0, flow = 0;
+    int max_depth = 0;
+    for (const HandHop& h : hops) max_depth = std::max(max_depth, h.depth);
+    const auto n = static_cast<std::size_t>(chiplets);
+    std::vector<std::int64_t> relay_recv(n, -1);  // per chiplet: its relay recv of the depth before
+    std::vector<std::vector<Transfer>> kept(n);
+    for (int depth = 0; depth <= max_depth; ++depth) {
+        std::vector<std::vector<Transfer>> relayed(n);
+        for (int c = 0; c < chiplets; ++c) {
+            PlanOp s;
+            s.kind = OpKind::Send;
+            s.chiplet = c;
+            for (const HandHop& h : hops)
+                if (h.depth == depth && h.from == c) {
+                    Transfer t;
+                    t.peer = h.to, t.bytes = bytes, t.flow = flow++;
+                    flow_depth.push_back(depth);
+                    s.transfers.push_back(t);
+                    s.bytes += bytes;
+                    (h.relays ? relayed : kept)[static_cast<std::size_t>(h.to)].push_back(Transfer{c, bytes, t.flow, {}});
+                }
+            if (s.transfers.empty()) continue;
+            s.id = id++;
+            if (depth > 0) s.deps = {relay_recv[static_cast<std::size_t>(c)]};
+            L.ops.push_back(s);
+        }
+        for (int c = 0; c < chiplets; ++c) {
+            auto& in = relayed[static_cast<std::size_t>(c)];
+            if (in.empty()) continue;
+            PlanOp r;
+            r.kind = OpKind::Recv;
+            r.chiplet = c;
+            r.id = id++;
+            for (const Transfer& t : in) r.bytes += t.bytes;
+            r.transfers = in;
+            relay_recv[static_cast<std::size_t>(c)] = r.id;
+            L.ops.push_back(r);
+        }
+    }
+    for (int c = 0; c < chiplets; ++c) {
+        auto& in = kept[static_cast<std::size_t>(c)];
+        if (in.empty()) continue;
+        PlanOp r;
+        r.kind = OpKind::Recv;
+        r.chiplet = c;
+        r.id = id++;
+        for (const Transfer& t : in) r.bytes += t.bytes;
+        r.transfers = in;
+        L.ops.push_back(r);
+    }
+    return p;
+}
+
+}  // namespace
+
+// A ring all-gather on the 1 x 4 line (a path: each slice travels outwards from its owner,
+// one link per hop), B = 640 B per slice (ten full 64-B packets: 640 wire bytes):
+//   root 0: 0->1 (depth 0), 1->2 (1), 2->3 (2)     root 1: 1->2 (0), 2->3 (1); 1->0 (0)
+//   root 2: 2->3 (0); 2->1 (0), 1->0 (1)           root 3: 3->2 (0), 2->1 (1), 1->0 (2)
+// Relay stages and their loads (every hop crosses one mesh link):
+//   stage 0: all six directed links carry B (64 ns at 10 GB/s); NI in at most 2 B (chiplets
+//            1 and 2 send both ways: 32 ns at 40 GB/s), NI out at most 2 B (32 ns);
+//   stage 1: 1->2, 2->3, 2->1, 1->0 carry B (64 ns); NIs at most 2 B (32 ns);
+//   stage 2: 2->3 and 1->0 carry B (64 ns); NIs B (16 ns).
+// So every hop's congestion term is 64 ns (its own NI time, 640 / 40 = 16 ns, is less). Head
+// latency over one hop: NI 16/40 = 0.4, link 5 + 16/10 = 6.6, NI 0.4, two routers 2 x 2 = 4:
+// 11.4 ns. Each stage's relay recv ends 11.4 + 64 = 75.4 ns after its sends start, and the
+// next stage's sends start then: the depth-2 hops (slices 0 and 3 reaching the far ends)
+// arrive at 3 x 75.4 = 226.2 ns, the latency.
+// Priced with the whole layer's loads instead (link 2->3 carries 3 B over the layer: 192 ns;
+// link 1->2 2 B: 128; link 0->1 B: 64), slice 0's chain alone would take at least
+// 3 x 11.4 + 64 + 128 + 192 = 418.2 ns.
+// Energy is the whole layer's: D2D 12 hops x 640 B x 8 b x 1 pJ/b = 61440 pJ; NoC 12 hops x
+// 40 flits x 2 routers x 3 pJ = 2880 pJ.
+TEST(PlanCollectives, AnalyticalModelPricesEachRelayStageWithItsOwnLoad) {
+    const std::int64_t B = 640;
+    const std::vector<HandHop> ring = {{0, 1, 0, true},  {1, 2, 1, true},  {2, 3, 2, false}, {1, 2, 0, true},
+                                       {2, 3, 1, false}, {1, 0, 0, false}, {2, 3, 0, false}, {2, 1, 0, true},
+                                       {1, 0, 1, false}, {3, 2, 0, true},  {2, 1, 1, true},  {1, 0, 2, false}};
+    const ArchConfig arch = hand_line_1x4();
+    std::vector<int> flow_depth;
+    Plan p = hand_relay_plan(4, ring, B, flow_depth);
+    validate_plan(p, "hand");
+    Estimate e = estimate_plan(arch, p);
+    EXPECT_NEAR(e.latency_ns, 3 * 75.4, 1e-9);
+    // A recv ends when its latest hop arrives: 75.4 ns per stage up to that hop's.
+    int recvs = 0;
+    for (std::size_t i = 0; i < p.layers[0].ops.size(); ++i) {
+        const PlanOp& op = p.layers[0].ops[i];
+        if (op.kind != OpKind::Recv) continue;
+        int depth = 0;
+        for (const Transfer& t : op.transfers) depth = std::max(depth, flow_depth[static_cast<std::size_t>(t.flow)]);
+        EXPECT_NEAR(e.ops[i].end_ns, 75.4 * (depth + 1), 1e-9) << "recv op " << op.id << " on chiplet " << op.chiplet;
+        ++recvs;
+    }
+    // Relay recvs at chiplets 1 and 2 after depths 0 and 1; final recvs at the ends 0 and 3
+    // (every slice reaching 1 or 2 is forwarded on).
+    EXPECT_EQ(recvs, 6);
+    EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::D2d), 12 * B * 8 * 1.0, 1e-6);
+    EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::Noc), 12 * 40 * 2 * 3.0, 1e-6);
 }

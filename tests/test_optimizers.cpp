@@ -13,6 +13,7 @@
 #include "mapper/optimize/optimize.h"
 #include "mapper/optimize/pareto.h"
 #include "mapper/optimize/tiny_instance.h"
+#include "mapper/plan_builder.h"
 #include "traces/plan.h"
 
 #include <gtest/gtest.h>
@@ -211,6 +212,9 @@ TEST(SearchSpace, BadSpacesNameThePointer) {
         {R"({"hardware": {"dram_placement": ["moon"]}})", "/hardware/dram_placement/0"},
         {R"({"mapping": {"routes": ["zigzag"]}})", "/mapping/routes/0"},
         {R"({"mapping": {"units_per_part": 0}})", "/mapping/units_per_part"},
+        {R"({"mapping": {"collectives": ["butterfly"]}})", "/mapping/collectives/0"},
+        {R"({"mapping": {"collectives": ["direct", "Ring"]}})", "/mapping/collectives/1"},
+        {R"({"mapping": {"collectives": []}})", "/mapping/collectives"},
     };
     for (const auto& c : cases) {
         std::string path = write_temp("space.json", c.text);
@@ -221,6 +225,68 @@ TEST(SearchSpace, BadSpacesNameThePointer) {
             EXPECT_EQ(e.where(), c.pointer) << e.what();
             EXPECT_EQ(e.file(), path);
         }
+    }
+}
+
+TEST(SearchSpace, CollectivesDefaultToDirectOnly) {
+    // Default and shipped default space: direct only, so default results do not change.
+    EXPECT_EQ(default_search_space(false).mapping.collectives, std::vector<std::string>{"direct"});
+    EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-default.json").mapping.collectives,
+              std::vector<std::string>{"direct"});
+    EXPECT_EQ(load_search_space(write_temp("space.json", R"({"mapping": {"routes": ["xy"]}})")).mapping.collectives,
+              std::vector<std::string>{"direct"});
+    EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-collectives.json").mapping.collectives,
+              (std::vector<std::string>{"direct", "ring", "2d", "tree"}));
+}
+
+TEST(Genetic, SearchesCollectivesDeterministicallyAndThePlanCarriesThem) {
+    TinyInstance t = tiny_instance(4);
+    t.space.collectives = {"direct", "ring", "2d", "tree"};
+    AnalyticalProblem prob(t.arch, t.workload, t.space);
+    GaOptions o = tiny_ga(6);
+    o.population = 12;
+    o.generations = 8;
+    o.polish_evaluations = 200;
+    const std::vector<Genome> seeds = uniform_seeds(t.space, 3, 2, 2);
+    GaResult a = run_genetic(prob, seeds, o);
+    GaResult b = run_genetic(prob, seeds, o);
+    EXPECT_TRUE(a.best == b.best);
+    EXPECT_EQ(a.evaluations, b.evaluations);
+    EXPECT_LE(a.best_score.value(Objective::Edp), prob.evaluate(seeds[0]).value(Objective::Edp));
+    // The plan built from the genome records each layer's chosen collective.
+    Plan plan = build_plan(t.arch, t.workload, to_mapping(t.space, a.best, 2, 2));
+    ASSERT_EQ(plan.layers.size(), a.best.layers.size());
+    for (std::size_t l = 0; l < plan.layers.size(); ++l) {
+        ASSERT_TRUE(plan.layers[l].mapping.has_value());
+        EXPECT_EQ(plan.layers[l].mapping->collective, t.space.collectives[static_cast<std::size_t>(a.best.layers[l].collective)]);
+    }
+    // A one-collective space forces it on every layer.
+    t.space.collectives = {"tree"};
+    AnalyticalProblem tree(t.arch, t.workload, t.space);
+    GaResult c = run_genetic(tree, uniform_seeds(t.space, 3, 2, 2), o);
+    Plan tp = build_plan(t.arch, t.workload, to_mapping(t.space, c.best, 2, 2));
+    for (const PlanLayer& l : tp.layers) EXPECT_EQ(l.mapping->collective, "tree");
+}
+
+TEST(Formulation, RelayedCollectivesAreNotCovered) {
+    TinyInstance t = tiny_instance(1);
+    t.space.collectives = {"direct", "ring"};
+    Formulation f(t.arch, t.workload, t.space);
+    EXPECT_FALSE(f.covers());
+    EXPECT_THROW(run_exhaustive(f, Objective::Edp), InputError);
+}
+
+TEST(Optimize, MilpAndExhaustiveKeepDirectCollectives) {
+    ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-2x2.json");
+    TinyInstance t = tiny_instance(3);
+    std::string space = write_temp("colls.json", R"({"mapping": {"partitions": ["k", "p"], "units_per_part": 1,
+        "routes": ["xy"], "collectives": ["direct", "ring", "2d", "tree"]}})");
+    for (const char* opt : {"exhaustive", "milp"}) {
+        MapOptions o;
+        o.optimizer = opt;
+        o.space_file = space;
+        OptimizeResult r = optimize_mapping(a, t.workload, o);
+        for (const PlanLayer& l : r.plan.layers) EXPECT_EQ(l.mapping->collective, "direct") << opt;
     }
 }
 

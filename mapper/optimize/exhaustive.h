@@ -1,10 +1,11 @@
 #pragma once
 // Exhaustive search of the formulation objective (formulation.h) over the whole discrete
 // space: every layer's partition option x every composition of the share units over the
-// chiplets x every route policy. Per-layer costs are independent of the other layers, and
-// latency and energy grow with every layer's (time, energy), so only each layer's
-// non-dominated options can be part of an optimum: they are merged layer by layer into the
-// workload's Pareto front (exact), and the best point for the objective is taken from it.
+// chiplets x every route policy; the direct collective only (the formulation does not model
+// relayed collectives). Per-layer costs are independent of the other layers, and latency and
+// energy grow with every layer's (time, energy), so only each layer's non-dominated options
+// can be part of an optimum: they are merged layer by layer into the workload's Pareto front
+// (exact), and the best point for the objective is taken from it.
 // Pure C++. For tiny instances: more than `max_options_per_layer` candidates per layer is an
 // InputError.
 #include "mapper/optimize/formulation.h"

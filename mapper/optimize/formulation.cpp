@@ -53,6 +53,8 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
         if (!o.one_dimensional()) why_not_ = "partition " + o.name() + " is two-dimensional";
     for (const auto& r : space_.routes)
         if (r != "xy" && r != "yx") why_not_ = "route policy " + r + " is not dimension-order";
+    for (const auto& c : space_.collectives)
+        if (c != "direct") why_not_ = "collective " + c + " is not modelled (direct only)";
     if (arch.package.topology != "mesh") why_not_ = "the package is not a plain mesh (" + arch.package.topology + ")";
 
     const ChipletConfig& chip = arch.chiplet;

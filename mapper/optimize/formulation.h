@@ -5,8 +5,9 @@
 // plan) is always reported next to it. Pure C++.
 //
 // Covered instances: a plain mesh package (no diagonal links), every partition option of the
-// space one-dimensional (one dimension over all chiplets) and every route policy "xy" or
-// "yx". Any package size and number of memories; every layer kind.
+// space one-dimensional (one dimension over all chiplets), every route policy "xy" or "yx"
+// and the direct collective only (every chiplet's bytes come straight from memory: relayed
+// collectives are not modelled). Any package size and number of memories; every layer kind.
 //
 // Per layer l, chiplet i holds u_i of U share units (U = units_per_part x chiplets), a_i = 1
 // when u_i > 0, and the layer's flows follow route policy rho (dimension-order XY or YX). The

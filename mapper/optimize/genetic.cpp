@@ -150,6 +150,7 @@ private:
         const MappingSpace& s = p_.space();
         LayerGene g = uniform_gene(s, static_cast<int>(rng_.below(s.partitions.size())), p_.rows(), p_.cols());
         g.route = static_cast<int>(rng_.below(s.routes.size()));
+        g.collective = static_cast<int>(rng_.below(s.collectives.size()));  // no draw for one value
         // A few random unit moves away from uniform.
         std::size_t moves = rng_.below(static_cast<std::size_t>(g.units.size()) + 1);
         for (std::size_t m = 0; m < moves; ++m) move_units(g);
@@ -194,12 +195,16 @@ private:
         if (r < 0.2 && s.partitions.size() > 1) {
             int opt = static_cast<int>(rng_.below(s.partitions.size() - 1));
             if (opt >= g.option) ++opt;
-            int route = g.route;
+            int route = g.route, collective = g.collective;
             g = uniform_gene(s, opt, p_.rows(), p_.cols());
             g.route = route;
+            g.collective = collective;
         } else if (r < 0.3 && s.routes.size() > 1) {
             int route = static_cast<int>(rng_.below(s.routes.size() - 1));
             g.route = route >= g.route ? route + 1 : route;
+        } else if (r < 0.4 && s.collectives.size() > 1) {
+            int c = static_cast<int>(rng_.below(s.collectives.size() - 1));
+            g.collective = c >= g.collective ? c + 1 : c;
         } else {
             move_units(g);
         }
@@ -215,7 +220,7 @@ private:
     }
 
     /// Every single-gene neighbour of `g` in layer `l`: other options (uniform units), other
-    /// routes, one unit moved between two parts of a segment.
+    /// routes, other collectives, one unit moved between two parts of a segment.
     std::vector<Genome> neighbours(const Genome& g, std::size_t l) const {
         const MappingSpace& s = p_.space();
         std::vector<Genome> out;
@@ -225,12 +230,19 @@ private:
             Genome n = g;
             n.layers[l] = uniform_gene(s, static_cast<int>(o), p_.rows(), p_.cols());
             n.layers[l].route = cur.route;
+            n.layers[l].collective = cur.collective;
             out.push_back(std::move(n));
         }
         for (std::size_t r = 0; r < s.routes.size(); ++r) {
             if (static_cast<int>(r) == cur.route) continue;
             Genome n = g;
             n.layers[l].route = static_cast<int>(r);
+            out.push_back(std::move(n));
+        }
+        for (std::size_t c = 0; c < s.collectives.size(); ++c) {
+            if (static_cast<int>(c) == cur.collective) continue;
+            Genome n = g;
+            n.layers[l].collective = static_cast<int>(c);
             out.push_back(std::move(n));
         }
         for (auto [lo, hi] : p_.segments(cur.option))

@@ -1,11 +1,14 @@
 #pragma once
 // The genetic optimiser over a Problem's mapping space. Pure C++.
 //
-// Encoding: one gene per layer (partition option, share units per part, route policy).
+// Encoding: one gene per layer (partition option, share units per part, route policy,
+// collective algorithm).
 // Operators: tournament selection; uniform crossover of whole layer genes (a layer's option,
-// units and route travel together, so a child never mixes units of different options);
-// mutation of a layer gene — another partition option (uniform units), another route, or
-// share units moved from one part to another within a segment (so totals stay fixed);
+// units, route and collective travel together, so a child never mixes units of different
+// options); mutation of a layer gene — another partition option (uniform units, same route
+// and collective), another route, another collective, or share units moved from one part to
+// another within a segment (so totals stay fixed). A space with one route or one collective
+// draws no random numbers for it, so adding a one-value list changes no result;
 // elitism (the best `elites` survive unchanged). The initial population holds the given
 // seeds (the uniform baseline first, so the result is never worse than it) and random
 // genomes. After the generations a best-improvement local search ("polish") walks the best

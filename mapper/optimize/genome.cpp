@@ -1,5 +1,6 @@
 #include "mapper/optimize/genome.h"
 
+#include "mapper/collectives.h"
 #include "mapper/optimize/route_policy.h"
 
 namespace mcmsim {
@@ -9,6 +10,7 @@ std::vector<int> Genome::key() const {
     for (const auto& l : layers) {
         k.push_back(l.option);
         k.push_back(l.route);
+        k.push_back(l.collective);
         k.push_back(static_cast<int>(l.units.size()));
         k.insert(k.end(), l.units.begin(), l.units.end());
     }
@@ -68,6 +70,7 @@ Mapping to_mapping(const MappingSpace& s, const Genome& g, int rows, int cols) {
             }
         }
         set_route_policy(lm, s.routes[static_cast<std::size_t>(lg.route)]);
+        lm.collective = collective_from_string(s.collectives[static_cast<std::size_t>(lg.collective)]);
         m.layers.push_back(lm);
     }
     return m;
@@ -77,7 +80,9 @@ std::string describe_gene(const MappingSpace& s, const LayerGene& g, int rows, i
     (void)rows, (void)cols;
     std::string d = s.partitions[static_cast<std::size_t>(g.option)].name() + "[";
     for (std::size_t i = 0; i < g.units.size(); ++i) d += (i ? " " : "") + std::to_string(g.units[i]);
-    return d + "]/" + s.routes[static_cast<std::size_t>(g.route)];
+    d += "]/" + s.routes[static_cast<std::size_t>(g.route)];
+    if (s.collectives.size() > 1) d += "/" + s.collectives[static_cast<std::size_t>(g.collective)];
+    return d;
 }
 
 }  // namespace mcmsim

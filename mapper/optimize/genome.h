@@ -1,6 +1,6 @@
 #pragma once
 // A point of the mapping search space: per layer a partition option, whole share units per
-// part and a route policy. Every optimiser produces one; `to_mapping` turns it into the plan
+// part, a route policy and a collective algorithm. Every optimiser produces one; `to_mapping` turns it into the plan
 // builder's input. Pure C++.
 #include "mapper/optimize/search_space.h"
 #include "mapper/plan_builder.h"
@@ -16,7 +16,10 @@ struct LayerGene {
     int option = 0;          ///< index into MappingSpace::partitions
     std::vector<int> units;  ///< 1-D: one per chiplet; 2-D: grid rows first, then grid columns
     int route = 0;           ///< index into MappingSpace::routes
-    bool operator==(const LayerGene& o) const { return option == o.option && units == o.units && route == o.route; }
+    int collective = 0;      ///< index into MappingSpace::collectives
+    bool operator==(const LayerGene& o) const {
+        return option == o.option && units == o.units && route == o.route && collective == o.collective;
+    }
 };
 
 struct Genome {
@@ -33,7 +36,8 @@ struct GenomeKeyHash {
 /// Parts a layer's units are spread over for an option on a rows x cols grid.
 int parts_of(const PartitionOption& o, int rows, int cols);
 
-/// Uniform units for option `option` (every part holds units_per_part).
+/// Uniform units for option `option` (every part holds units_per_part); the first route and
+/// the first collective of the space.
 LayerGene uniform_gene(const MappingSpace& s, int option, int rows, int cols);
 
 /// Every layer on `option`, uniform.
@@ -42,7 +46,8 @@ Genome uniform_genome(const MappingSpace& s, std::size_t layers, int option, int
 /// The plan builder's input for a genome.
 Mapping to_mapping(const MappingSpace& s, const Genome& g, int rows, int cols);
 
-/// "k[4 4 4 4]/xy" per layer, for reports.
+/// "k[4 4 4 4]/xy" per layer, for reports ("k[4 4 4 4]/xy/ring" when the space has more than
+/// one collective).
 std::string describe_gene(const MappingSpace& s, const LayerGene& g, int rows, int cols);
 
 }  // namespace mcmsim

@@ -1,5 +1,7 @@
 #pragma once
 // The MILP optimiser: COIN-OR CBC on the formulation objective (formulation.h). Pure C++.
+// Collectives are not modelled: every layer gets the direct collective (`mcmsim map
+// --optimizer milp` searches the formulation's share of the space, direct only).
 //
 // Variables per layer l, partition option d, route policy rho, chiplet i:
 //   x[l,d,rho] in {0,1}   the layer's option and route          sum_{d,rho} x[l,d,rho] = 1

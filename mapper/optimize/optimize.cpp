@@ -29,7 +29,9 @@ Plan plan_of(const ArchConfig& arch, const Workload& w, const MappingSpace& s, c
     return build_plan(arch, w, m);
 }
 
-/// The formulation's share of a space: its 1-D options and dimension-order routes.
+/// The formulation's share of a space: its 1-D options, dimension-order routes and the direct
+/// collective (the formulation prices every input as direct flows from memory; relayed
+/// collectives are not modelled, so milp and exhaustive do not choose them).
 MappingSpace formulation_space(const MappingSpace& s) {
     MappingSpace f = s;
     f.partitions.clear();
@@ -39,16 +41,19 @@ MappingSpace formulation_space(const MappingSpace& s) {
     for (const auto& r : s.routes)
         if (r == "xy" || r == "yx") f.routes.push_back(r);
     if (f.routes.empty()) f.routes.push_back("xy");
+    f.collectives = {"direct"};
     return f;
 }
 
-/// "p 5, k 44, kxp 4; 9 non-uniform; routes xy 40, yx 10, split 4": what a genome chose.
+/// "p 5, k 44, kxp 4; 9 non-uniform; routes xy 40, yx 10, split 4[; collectives direct 50,
+/// ring 4]": what a genome chose (collectives only when the space has several).
 std::string summary(const MappingSpace& s, const Genome& g) {
-    std::vector<int> opt(s.partitions.size(), 0), route(s.routes.size(), 0);
+    std::vector<int> opt(s.partitions.size(), 0), route(s.routes.size(), 0), coll(s.collectives.size(), 0);
     int nonuniform = 0;
     for (const auto& l : g.layers) {
         ++opt[static_cast<std::size_t>(l.option)];
         ++route[static_cast<std::size_t>(l.route)];
+        ++coll[static_cast<std::size_t>(l.collective)];
         nonuniform += std::any_of(l.units.begin(), l.units.end(), [&](int u) { return u != s.units_per_part; });
     }
     std::string out = "partitions";
@@ -57,6 +62,11 @@ std::string summary(const MappingSpace& s, const Genome& g) {
     out += "; " + std::to_string(nonuniform) + " layers with non-uniform shares; routes";
     for (std::size_t i = 0; i < route.size(); ++i)
         if (route[i]) out += " " + s.routes[i] + " " + std::to_string(route[i]);
+    if (s.collectives.size() > 1) {
+        out += "; collectives";
+        for (std::size_t i = 0; i < coll.size(); ++i)
+            if (coll[i]) out += " " + s.collectives[i] + " " + std::to_string(coll[i]);
+    }
     return out;
 }
 
@@ -97,6 +107,13 @@ SearchSpace mapping_space_for(const Workload& w, const MapOptions& o) {
                                [&](const PartitionOption& p) { return p.rows_dim == first.rows_dim && p.cols_dim == first.cols_dim; }),
                 parts.end());
     parts.insert(parts.begin(), first);
+    // Likewise the baseline's --collective comes first (the uniform genome's collective).
+    const std::vector<std::string> known = supported_collectives();
+    if (std::find(known.begin(), known.end(), o.collective) == known.end())
+        throw InputError("", "--collective", "direct, ring, 2d or tree", "\"" + o.collective + "\"");
+    auto& colls = s.mapping.collectives;
+    colls.erase(std::remove(colls.begin(), colls.end(), o.collective), colls.end());
+    colls.insert(colls.begin(), o.collective);
     return s;
 }
 
@@ -121,6 +138,16 @@ OptimizeResult optimize_mapping(const ArchConfig& arch, const Workload& w, const
         for (int opt = 0; opt < static_cast<int>(ms.partitions.size()); ++opt)
             seeds.push_back(uniform_genome(ms, w.layers.size(), opt, rows, cols));  // seeds[0]: the baseline
         seeds.push_back(formulation_seed(arch, w, ms));
+        // Every other collective on the baseline partition and on the formulation-guided
+        // genome: a relayed collective pays off on most layers at once (an all-gather per
+        // layer), which single-layer mutations find only slowly. None for a one-collective
+        // space, so the default space's seeds (and results) are unchanged.
+        const Genome baseline = seeds.front(), guided = seeds.back();
+        for (int c = 1; c < static_cast<int>(ms.collectives.size()); ++c)
+            for (Genome g : {baseline, guided}) {
+                for (auto& l : g.layers) l.collective = c;
+                seeds.push_back(std::move(g));
+            }
         GaOptions go;
         go.seed = o.seed;
         go.objective = r.objective;

@@ -26,8 +26,10 @@ struct OptimizeResult {
     double improvement() const { return uniform.value(objective) / chosen.value(objective); }
 };
 
-/// The space `map` searches: the file given, or the default; the --split partition is always
-/// in it (first), so the uniform baseline is a point of every space.
+/// The space `map` searches: the file given, or the default; the --split partition and the
+/// --collective are always in it (first), so the uniform baseline is a point of every space.
+/// ga searches the whole space; milp and exhaustive search the formulation's share of it
+/// (1-D partitions, xy/yx routes, the direct collective only: formulation.h).
 SearchSpace mapping_space_for(const Workload& w, const MapOptions& o);
 
 OptimizeResult optimize_mapping(const ArchConfig& arch, const Workload& w, const MapOptions& o);

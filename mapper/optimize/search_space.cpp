@@ -2,6 +2,7 @@
 
 #include "hw/config/json_input.h"
 #include "hw/config/presets.h"
+#include "mapper/collectives.h"
 #include "mapper/optimize/route_policy.h"
 
 #include <algorithm>
@@ -35,6 +36,8 @@ PartitionOption parse_partition_option(const std::string& s) {
 }
 
 std::vector<std::string> supported_routes() { return route_policies(); }
+
+std::vector<std::string> supported_collectives() { return collective_names(); }
 
 SearchSpace default_search_space(bool batched) {
     SearchSpace s;
@@ -97,6 +100,14 @@ SearchSpace load_search_space(const std::string& path) {
             return r;
         });
         if (!routes.empty()) s.mapping.routes = routes;
+        const std::vector<std::string> algorithms = supported_collectives();
+        auto collectives = read_list<std::string>(o, "collectives", [&](const JsonNode& n) {
+            std::string c = n.string();
+            if (std::find(algorithms.begin(), algorithms.end(), c) == algorithms.end())
+                n.fail("a collective algorithm (" + joined(algorithms) + ")");
+            return c;
+        });
+        if (!collectives.empty()) s.mapping.collectives = collectives;
         if (auto seg = o.optional("pipeline_segments")) {
             if (!seg->array().empty())
                 seg->fail("an empty list (layer-pipeline segments are not searched yet)", "a non-empty list");
@@ -135,6 +146,7 @@ nlohmann::json search_space_to_json(const SearchSpace& s) {
                          {{"partitions", parts},
                           {"units_per_part", s.mapping.units_per_part},
                           {"routes", s.mapping.routes},
+                          {"collectives", s.mapping.collectives},
                           {"pipeline_segments", s.mapping.pipeline_segments}}}};
     nlohmann::json hw = nlohmann::json::object();
     if (!s.hardware.diagonal_links.empty()) hw["diagonal_links"] = s.hardware.diagonal_links;

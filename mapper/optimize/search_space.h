@@ -9,6 +9,9 @@
 //    column for a 2-D one) owns a whole number of share units, `units_per_part` x parts units
 //    in all, so the uniform split is every part holding `units_per_part`; a part may hold 0;
 //  - a route policy for the layer's flows (the plan builder's: xy, yx, split);
+//  - a collective algorithm for the layer's one-to-many input redistribution (the plan
+//    builder's: direct, ring, 2d, tree; mapper/collectives.h). Default: direct only, so the
+//    default space and its results stay what they were before collectives were searched;
 //  - layer-pipeline segment boundaries: declared for the format, not searched yet (the plan
 //    builder runs one layer after the other over all chiplets), so only an empty list is valid.
 // Hardware part (co-design only): diagonal links, link preset (packaging), link bandwidth per
@@ -19,7 +22,7 @@
 // range are InputErrors naming file and JSON pointer):
 // {
 //   "mapping": { "partitions": ["k", "p", "q", "pxk"], "units_per_part": 4,
-//                "routes": ["xy"], "pipeline_segments": [] },
+//                "routes": ["xy"], "collectives": ["direct", "ring"], "pipeline_segments": [] },
 //   "hardware": { "diagonal_links": [false, true], "link_preset": ["ucie-standard"],
 //                 "link_bandwidth_gbps": [32, 64], "dram_count": [1, 2],
 //                 "dram_placement": ["west", "corners"] }
@@ -44,6 +47,7 @@ struct MappingSpace {
     std::vector<PartitionOption> partitions;
     int units_per_part = 4;
     std::vector<std::string> routes{"xy"};
+    std::vector<std::string> collectives{"direct"};  ///< names as in mapper/collectives.h
     std::vector<int> pipeline_segments;  ///< layer indices starting a segment (not searched yet)
 };
 
@@ -64,7 +68,8 @@ struct SearchSpace {
 };
 
 /// The default space: 1-D K, C, P, Q (and N when the batch is > 1) and the 2-D pairs PxK, KxP,
-/// QxK; 4 units per part; routes the plan builder supports; no hardware knobs.
+/// QxK; 4 units per part; routes the plan builder supports; the direct collective only; no
+/// hardware knobs.
 SearchSpace default_search_space(bool batched);
 
 /// Loads and checks a space file; throws InputError (file, JSON pointer, expected, found).
@@ -75,6 +80,9 @@ PartitionOption parse_partition_option(const std::string& s);
 
 /// Route policies the plan builder knows.
 std::vector<std::string> supported_routes();
+
+/// Collective algorithms the plan builder knows.
+std::vector<std::string> supported_collectives();
 
 nlohmann::json search_space_to_json(const SearchSpace& s);
 

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/hand_arch.h"
+
 using namespace mcmsim;
 
 namespace {
@@ -15,30 +17,9 @@ namespace {
 // 1 channel x 8 GB/s, 30 ns, 2 pJ/b of I/O and nothing else; PHY 16 GB/s, 2 ns, 0.5 pJ/b. Chiplet: 64 MACs/cycle at
 // 1 GHz, 0.25 pJ per MAC, 0.5 pJ per SRAM byte.
 ArchConfig hand_arch() {
-    ArchConfig a;
-    a.name = "hand";
-    a.chiplet.pes = 4;
-    a.chiplet.macs_per_pe = 16;
-    a.chiplet.clock_ghz = 1.0;
+    ArchConfig a = test_support::hand_arch("hand", 1, 2, /*ni*/ 20, /*dram*/ 8, /*phy*/ 16);
     a.chiplet.mac_energy_pj = 0.25;
     a.chiplet.sram_energy_pj_per_byte = 0.5;
-    a.chiplet.ni_bandwidth_gbps = 20;
-    a.package.rows = 1;
-    a.package.cols = 2;
-    a.package.link = LinkConfig{"", 10, 5, 1.0};
-    a.package.router = RouterConfig{1.0, 2, 16, 3.0};
-    a.package.max_packet_bytes = 64;
-    MemoryConfig m;
-    m.name = "m0";
-    m.dram.channels = 1;
-    m.dram.channel_bandwidth_gbps = 8;
-    m.dram.access_latency_ns = 30;
-    // DRAM energy as a flat 2 pJ per bit: no per-command or background energy.
-    m.dram.energy = DramEnergyConfig{0, 0, 0, 0, 0, 0, 2.0};
-    m.phy_bandwidth_gbps = 16;
-    m.phy_latency_ns = 2;
-    m.phy_energy_pj_per_bit = 0.5;
-    a.memories = {m};
     return a;
 }
 

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/hand_arch.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -496,28 +498,8 @@ namespace {
 // 2 cycles at 1 GHz (2 ns), 16-byte flits, 3 pJ per flit, packets of at most 64 B; NI 40 GB/s.
 // One memory on router 0, unused. No leakage.
 ArchConfig hand_line_1x4() {
-    ArchConfig a;
-    a.name = "hand-1x4";
-    a.chiplet.pes = 4;
-    a.chiplet.macs_per_pe = 16;
-    a.chiplet.clock_ghz = 1.0;
-    a.chiplet.ni_bandwidth_gbps = 40;
+    ArchConfig a = test_support::hand_arch("hand-1x4", 1, 4, /*ni*/ 40, /*dram*/ 64, /*phy*/ 64);
     a.chiplet.leakage_mw = 0;
-    a.package.rows = 1;
-    a.package.cols = 4;
-    a.package.link = LinkConfig{"", 10, 5, 1.0};
-    a.package.router = RouterConfig{1.0, 2, 16, 3.0};
-    a.package.max_packet_bytes = 64;
-    MemoryConfig m;
-    m.name = "m0";
-    m.dram.channels = 1;
-    m.dram.channel_bandwidth_gbps = 64;
-    m.dram.access_latency_ns = 30;
-    m.dram.energy = DramEnergyConfig{0, 0, 0, 0, 0, 0, 2.0};
-    m.phy_bandwidth_gbps = 64;
-    m.phy_latency_ns = 2;
-    m.phy_energy_pj_per_bit = 0.5;
-    a.memories = {m};
     return a;
 }
 

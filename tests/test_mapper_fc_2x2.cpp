@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/hand_arch.h"
+
 using namespace mcmsim;
 
 namespace {
@@ -22,32 +24,10 @@ namespace {
 // One memory on router 0: DRAM 1 channel x 64 GB/s, 30 ns access, 2 pJ/b flat; PHY 64 GB/s,
 // 2 ns, 0.5 pJ/b. No leakage, no DRAM background or refresh energy.
 ArchConfig arch_2x2() {
-    ArchConfig a;
-    a.name = "hand-2x2";
-    a.chiplet.pes = 4;
-    a.chiplet.macs_per_pe = 16;
-    a.chiplet.clock_ghz = 1.0;
+    ArchConfig a = test_support::hand_arch("hand-2x2", 2, 2, /*ni*/ 20, /*dram*/ 64, /*phy*/ 64);
     a.chiplet.mac_energy_pj = 0.25;
     a.chiplet.sram_energy_pj_per_byte = 0.5;
-    a.chiplet.ni_bandwidth_gbps = 20;
     a.chiplet.leakage_mw = 0;
-    a.package.rows = 2;
-    a.package.cols = 2;
-    a.package.link = LinkConfig{"", 10, 5, 1.0};
-    a.package.router = RouterConfig{1.0, 2, 16, 3.0};
-    a.package.max_packet_bytes = 64;
-    MemoryConfig m;
-    m.name = "m0";
-    m.dram.channels = 1;
-    m.dram.channel_bandwidth_gbps = 64;
-    m.dram.access_latency_ns = 30;
-    m.dram.energy = DramEnergyConfig{0, 0, 0, 0, 0, 0, 2.0};
-    m.attach_row = 0;
-    m.attach_col = 0;
-    m.phy_bandwidth_gbps = 64;
-    m.phy_latency_ns = 2;
-    m.phy_energy_pj_per_bit = 0.5;
-    a.memories = {m};
     return a;
 }
 

@@ -4,6 +4,7 @@
 #include "mapper/analytical_model.h"
 #include "sim/report.h"
 #include "sim/system.h"
+#include "traces/plan_routes.h"
 
 #include <chrono>
 #include <iostream>
@@ -47,6 +48,16 @@ double wall_since(std::chrono::steady_clock::time_point t0) {
 }
 
 }  // namespace
+
+void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string& plan_file) {
+    if (plan.chiplets != arch.chiplet_count())
+        throw InputError(plan_file, "/chiplets", std::to_string(arch.chiplet_count()) + " chiplets (as " + arch.name + ")",
+                         std::to_string(plan.chiplets));
+    if (plan.memories != static_cast<int>(arch.memories.size()))
+        throw InputError(plan_file, "/memories", std::to_string(arch.memories.size()) + " memories (as " + arch.name + ")",
+                         std::to_string(plan.memories));
+    validate_plan_routes(plan, MeshTopology::of_package(arch.package), plan_file);
+}
 
 int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir,
                         double watchdog_ns, bool quiet) {

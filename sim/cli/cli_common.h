@@ -27,6 +27,10 @@ std::string required(const po::variables_map& vm, const std::string& name);
 /// Loads the workload named by --workload / --batch (a zoo name or a file).
 Workload load_workload(const po::variables_map& vm);
 
+/// A plan read from `plan_file` must address this package: its chiplet and memory counts, and
+/// routes that exist in the package. Mismatches are InputErrors naming the file.
+void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string& plan_file);
+
 /// Simulates `plan`, writes the reports into `out_dir`, prints the console table.
 /// Returns the exit code (kExitCheckFailed when a self-check failed).
 int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir,

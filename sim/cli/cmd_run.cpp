@@ -6,7 +6,6 @@
 #include "mapper/analytical_model.h"
 #include "sim/cli/cli_common.h"
 #include "sim/cli/map_summary.h"
-#include "traces/plan_routes.h"
 
 #include <filesystem>
 #include <iostream>
@@ -70,16 +69,6 @@ Plan map_from_options(const po::variables_map& vm, const ArchConfig& arch, bool 
     return std::move(r.plan);
 }
 
-/// The plan must address the package it is run on.
-void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string& plan_file) {
-    if (plan.chiplets != arch.chiplet_count())
-        throw InputError(plan_file, "/chiplets", std::to_string(arch.chiplet_count()) + " chiplets (as " + arch.name + ")",
-                         std::to_string(plan.chiplets));
-    if (plan.memories != static_cast<int>(arch.memories.size()))
-        throw InputError(plan_file, "/memories", std::to_string(arch.memories.size()) + " memories (as " + arch.name + ")",
-                         std::to_string(plan.memories));
-    validate_plan_routes(plan, MeshTopology::of_package(arch.package), plan_file);
-}
 
 double watchdog(const po::variables_map& vm) {
     double ns = vm["watchdog-ns"].as<double>();

@@ -4,7 +4,6 @@
 #include "mapper/analytical_model.h"
 #include "mapper/mapper.h"
 #include "sim/cli/cli_common.h"
-#include "traces/plan_routes.h"
 #include "sim/report.h"
 #include "sim/system.h"
 #include "traces/layer_summary.h"
@@ -90,12 +89,7 @@ int cmd_validate(const std::vector<std::string>& args) {
         mo.collective = vm["collective"].as<std::string>();
         plan = map_workload(arch, w, mo);
     }
-    if (plan.chiplets != arch.chiplet_count() || plan.memories != static_cast<int>(arch.memories.size()))
-        throw InputError(vm.count("plan") ? vm["plan"].as<std::string>() : "plan", "/chiplets",
-                         "a plan for " + arch.name, std::to_string(plan.chiplets) + " chiplets, " +
-                                                        std::to_string(plan.memories) + " memories");
-    validate_plan_routes(plan, MeshTopology::of_package(arch.package),
-                         vm.count("plan") ? vm["plan"].as<std::string>() : "plan");
+    check_plan_fits(plan, arch, vm.count("plan") ? vm["plan"].as<std::string>() : "plan");
 
     Estimate est = estimate_plan(arch, plan);
     SimResult sim = simulate_plan(arch, plan);

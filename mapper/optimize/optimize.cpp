@@ -98,8 +98,27 @@ std::string fmt(double v) {
 
 }  // namespace
 
-SearchSpace mapping_space_for(const Workload& w, const MapOptions& o) {
-    SearchSpace s = o.space_file.empty() ? default_search_space(w.batch > 1) : load_search_space(o.space_file);
+std::vector<Genome> ga_seeds(const ArchConfig& arch, const Workload& w, const MappingSpace& ms) {
+    const int rows = arch.package.rows, cols = arch.package.cols;
+    std::vector<Genome> seeds;
+    for (int opt = 0; opt < static_cast<int>(ms.partitions.size()); ++opt)
+        seeds.push_back(uniform_genome(ms, w.layers.size(), opt, rows, cols));  // seeds[0]: the baseline
+    seeds.push_back(formulation_seed(arch, w, ms));
+    // Every other collective on the baseline partition and on the formulation-guided genome:
+    // a relayed collective pays off on most layers at once (an all-gather per layer), which
+    // single-layer mutations find only slowly.
+    const Genome baseline = seeds.front(), guided = seeds.back();
+    for (int c = 1; c < static_cast<int>(ms.collectives.size()); ++c)
+        for (Genome g : {baseline, guided}) {
+            for (auto& l : g.layers) l.collective = c;
+            seeds.push_back(std::move(g));
+        }
+    return seeds;
+}
+
+SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const MapOptions& o) {
+    SearchSpace s = o.space_file.empty() ? default_search_space(w.batch > 1, arch.package.topology == "mesh_diagonal")
+                                         : load_search_space(o.space_file);
     Partition split = parse_split(o.split);
     PartitionOption first{split.rows_dim, split.cols_dim};
     auto& parts = s.mapping.partitions;
@@ -130,24 +149,11 @@ OptimizeResult optimize_mapping(const ArchConfig& arch, const Workload& w, const
         r.chosen = o.optimizer == "uniform" ? r.uniform : analytical(arch, r.plan);
         return r;
     }
-    SearchSpace space = mapping_space_for(w, o);
+    SearchSpace space = mapping_space_for(arch, w, o);
     const MappingSpace& ms = space.mapping;
     if (o.optimizer == "ga") {
         AnalyticalProblem problem(arch, w, ms);
-        std::vector<Genome> seeds;
-        for (int opt = 0; opt < static_cast<int>(ms.partitions.size()); ++opt)
-            seeds.push_back(uniform_genome(ms, w.layers.size(), opt, rows, cols));  // seeds[0]: the baseline
-        seeds.push_back(formulation_seed(arch, w, ms));
-        // Every other collective on the baseline partition and on the formulation-guided
-        // genome: a relayed collective pays off on most layers at once (an all-gather per
-        // layer), which single-layer mutations find only slowly. None for a one-collective
-        // space, so the default space's seeds (and results) are unchanged.
-        const Genome baseline = seeds.front(), guided = seeds.back();
-        for (int c = 1; c < static_cast<int>(ms.collectives.size()); ++c)
-            for (Genome g : {baseline, guided}) {
-                for (auto& l : g.layers) l.collective = c;
-                seeds.push_back(std::move(g));
-            }
+        std::vector<Genome> seeds = ga_seeds(arch, w, ms);
         GaOptions go;
         go.seed = o.seed;
         go.objective = r.objective;

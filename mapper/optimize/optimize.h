@@ -29,8 +29,14 @@ struct OptimizeResult {
 /// The space `map` searches: the file given, or the default; the --split partition and the
 /// --collective are always in it (first), so the uniform baseline is a point of every space.
 /// ga searches the whole space; milp and exhaustive search the formulation's share of it
-/// (1-D partitions, xy/yx routes, the direct collective only: formulation.h).
-SearchSpace mapping_space_for(const Workload& w, const MapOptions& o);
+/// (1-D partitions, xy/yx routes, the direct collective only: formulation.h). The default
+/// space searches the diagonal route only on a package with diagonal links.
+SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const MapOptions& o);
+
+/// The GA's starting genomes: the uniform genome of every partition option (the first is the
+/// baseline), the formulation-guided genome, and the baseline and guided genomes again under
+/// each other collective of the space (all layers on it).
+std::vector<Genome> ga_seeds(const ArchConfig& arch, const Workload& w, const MappingSpace& ms);
 
 OptimizeResult optimize_mapping(const ArchConfig& arch, const Workload& w, const MapOptions& o);
 

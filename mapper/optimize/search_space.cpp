@@ -39,11 +39,12 @@ std::vector<std::string> supported_routes() { return route_policies(); }
 
 std::vector<std::string> supported_collectives() { return collective_names(); }
 
-SearchSpace default_search_space(bool batched) {
+SearchSpace default_search_space(bool batched, bool diagonal_links) {
     SearchSpace s;
     for (const char* p : {"k", "c", "p", "q", "pxk", "kxp", "qxk"}) s.mapping.partitions.push_back(parse_partition_option(p));
     if (batched) s.mapping.partitions.push_back(parse_partition_option("n"));
-    s.mapping.routes = supported_routes();
+    s.mapping.routes = searched_route_policies(diagonal_links);
+    s.mapping.collectives = supported_collectives();  // direct first: the uniform baseline's
     return s;
 }
 

@@ -8,10 +8,11 @@
 //  - non-uniform shares, discretised: every part (chiplet for a 1-D split, grid row and grid
 //    column for a 2-D one) owns a whole number of share units, `units_per_part` x parts units
 //    in all, so the uniform split is every part holding `units_per_part`; a part may hold 0;
-//  - a route policy for the layer's flows (the plan builder's: xy, yx, split);
+//  - a route policy for the layer's flows (the plan builder's: xy, yx, split, and diagonal —
+//    the package's own diagonal-first routing — on packages with diagonal links);
 //  - a collective algorithm for the layer's one-to-many input redistribution (the plan
-//    builder's: direct, ring, 2d, tree; mapper/collectives.h). Default: direct only, so the
-//    default space and its results stay what they were before collectives were searched;
+//    builder's: direct, ring, 2d, tree; mapper/collectives.h). All four by default: a relayed
+//    all-gather is often the single biggest saving on a mesh (README: optimiser results);
 //  - layer-pipeline segment boundaries: declared for the format, not searched yet (the plan
 //    builder runs one layer after the other over all chiplets), so only an empty list is valid.
 // Hardware part (co-design only): diagonal links, link preset (packaging), link bandwidth per
@@ -68,9 +69,9 @@ struct SearchSpace {
 };
 
 /// The default space: 1-D K, C, P, Q (and N when the batch is > 1) and the 2-D pairs PxK, KxP,
-/// QxK; 4 units per part; routes the plan builder supports; the direct collective only; no
-/// hardware knobs.
-SearchSpace default_search_space(bool batched);
+/// QxK; 4 units per part; the routes xy, yx, split (and diagonal when the package has diagonal
+/// links); every collective, direct first; no hardware knobs.
+SearchSpace default_search_space(bool batched, bool diagonal_links = false);
 
 /// Loads and checks a space file; throws InputError (file, JSON pointer, expected, found).
 SearchSpace load_search_space(const std::string& path);

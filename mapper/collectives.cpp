@@ -1,6 +1,7 @@
 #include "mapper/collectives.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace mcmsim {
@@ -173,6 +174,44 @@ std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int c
         }
     }
     return tree.hops();
+}
+
+std::vector<CollectiveHop> collective_hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group,
+                                           int root, const std::vector<int>& dests) {
+    const ChipletGroup g = group.on(pkg_rows, pkg_cols);
+    if (g == ChipletGroup{0, 0, pkg_rows, pkg_cols} || algorithm == Collective::Direct)
+        return collective_hops(algorithm, pkg_rows, pkg_cols, root, dests);
+    if (!g.fits(pkg_rows, pkg_cols)) throw std::invalid_argument("collective_hops: the group lies outside the package");
+    std::vector<int> local;
+    for (int d : dests) {
+        const int i = g.local(d, pkg_cols);
+        if (i < 0) throw std::invalid_argument("collective_hops: destinations must lie in the group");
+        local.push_back(i);
+    }
+    std::vector<CollectiveHop> out;
+    int local_root = g.local(root, pkg_cols);
+    if (local_root < 0 && !dests.empty()) {
+        // The bytes enter the group once, at the destination nearest to the root.
+        auto steps = [&](int a, int b) { return std::abs(a / pkg_cols - b / pkg_cols) + std::abs(a % pkg_cols - b % pkg_cols); };
+        std::size_t e = 0;
+        for (std::size_t i = 1; i < dests.size(); ++i) {
+            const int si = steps(root, dests[i]), se = steps(root, dests[e]);
+            if (si < se || (si == se && dests[i] < dests[e])) e = i;
+        }
+        out.push_back(CollectiveHop{root, dests[e], -1, 0, true});
+        local_root = local[e];
+        local.erase(local.begin() + static_cast<std::ptrdiff_t>(e));
+    }
+    if (local_root < 0) return out;  // no destinations
+    const int entry = static_cast<int>(out.size());  // 1 when the bytes came in from outside
+    for (CollectiveHop h : collective_hops(algorithm, g.rows, g.cols, local_root, local)) {
+        h.from = g.chiplet(h.from, pkg_cols);
+        h.to = g.chiplet(h.to, pkg_cols);
+        h.parent = h.parent >= 0 ? h.parent + entry : entry - 1;  // the entry hop feeds the group's roots
+        h.depth += entry;
+        out.push_back(h);
+    }
+    return out;
 }
 
 }  // namespace mcmsim

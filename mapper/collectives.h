@@ -17,6 +17,8 @@
 //          holds the bytes for a range of the order sends them to the first chiplet of the
 //          range's second half, which becomes responsible for that half (ceil(log2(n + 1))
 //          rounds for n destinations).
+#include "mapper/chiplet_group.h"
+
 #include <string>
 #include <vector>
 
@@ -50,5 +52,14 @@ RingOrder ring_order(int rows, int cols);
 /// a hop's parent comes before it. Direct gives one depth-0 hop per destination.
 std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int cols, int root,
                                            const std::vector<int>& dests);
+
+/// The same on a group of a pkg_rows x pkg_cols package (package ids): the rings, rows and
+/// columns are the group's own, so a layer placed on a band of the package keeps its relays
+/// inside the band. `dests` lie in the group. A root outside the group (a producer placed
+/// on another group) sends once to the destination nearest to it (fewest grid steps, then
+/// the lowest id), which then acts as the root for the rest. The whole package as the group
+/// gives exactly the hops of the overload above.
+std::vector<CollectiveHop> collective_hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group,
+                                           int root, const std::vector<int>& dests);
 
 }  // namespace mcmsim

@@ -25,6 +25,13 @@ struct MapOptions {
     /// Collective of every layer's input redistribution in the uniform optimiser's plan:
     /// "direct", "ring", "2d" or "tree" (mapper/collectives.h).
     std::string collective = "direct";
+    /// Placement of the layers (uniform optimiser): "sequential" (every layer on the whole
+    /// package) or "pipelined" (`segments` MAC-balanced segments of consecutive layers on
+    /// bands of grid columns, the batch streamed through them in micro-batches of
+    /// `micro_batch` samples; mapper/pipeline_placement.h, mapper/plan_builder.h).
+    std::string placement = "sequential";
+    int segments = 1;
+    std::int64_t micro_batch = 1;
     /// What ga, milp and exhaustive minimise: "edp", "latency" or "energy".
     std::string objective = "edp";
     /// Wall-clock limit of a search in seconds (0: none). Searches are deterministic for a
@@ -42,6 +49,11 @@ struct MapOptions {
 
 /// Parses a --split value; throws InputError naming `--split`.
 Partition parse_split(const std::string& split);
+
+/// Checks the placement options against the package: an unknown placement, a segment count
+/// below 1 or above the grid's columns (or with sequential placement), a micro-batch below 1,
+/// or pipelined placement with an optimiser other than uniform are InputErrors naming the option.
+void check_placement_options(const ArchConfig& arch, const MapOptions& options);
 
 /// Maps `w` onto `arch` with the named optimiser; unknown names are InputErrors.
 Plan map_workload(const ArchConfig& arch, const Workload& w, const MapOptions& options);

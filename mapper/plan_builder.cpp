@@ -47,19 +47,34 @@ int nearest_memory(const ArchConfig& arch, const MeshTopology& topo, int chiplet
     return best;
 }
 
+/// One plan layer to build: a workload layer for one micro-batch (or the whole batch).
+struct Step {
+    std::size_t layer;  ///< workload layer
+    int mb;             ///< micro-batch (0 without micro-batches)
+    const Layer* L;     ///< its shape for this micro-batch; inputs name steps of the same micro-batch
+};
+
 class Builder {
 public:
     Builder(const ArchConfig& arch, const Workload& w, const Mapping& m)
-        : arch_(arch), w_(w), m_(m), topo_(arch.package.rows, arch.package.cols, Routing::XY),
+        : arch_(arch), w_(w), m_(m), rows_(arch.package.rows), cols_(arch.package.cols),
+          topo_(arch.package.rows, arch.package.cols, Routing::XY),
           topo_yx_(arch.package.rows, arch.package.cols, Routing::YX),
           topo_package_(MeshTopology::of_package(arch.package)),
           package_topo_(topo_package_.diagonals() ? &topo_package_
                                                   : (arch.package.routing == "yx" ? &topo_yx_ : &topo_)),
-          n_(arch.chiplet_count()), mem_(arch.memories.size()), owned_(w.layers.size()),
-          compute_(w.layers.size(), std::vector<std::int64_t>(static_cast<std::size_t>(n_), -1)),
+          n_(arch.chiplet_count()), mem_(arch.memories.size()),
           pair_links_(static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_)),
           link_load_(static_cast<std::size_t>(topo_package_.link_slots()), 0) {
+        if (m_.layers.size() != w_.layers.size()) throw std::invalid_argument("mapping: one partition per layer");
+        for (const LayerMapping& lm : m_.layers)
+            if (!lm.group.fits(rows_, cols_) || (!lm.group.whole() && lm.group.size() < 1))
+                throw std::invalid_argument("mapping: a layer's chiplet group lies outside the package");
+        make_steps();
+        owned_.resize(steps_.size());
+        compute_.assign(steps_.size(), std::vector<std::int64_t>(static_cast<std::size_t>(n_), -1));
         for (int c = 0; c < n_; ++c) home_.push_back(nearest_memory(arch, topo_package_, c));
+        if (pipelined_) plan_residency();
         plan_.arch = arch.name;
         plan_.workload = w.name;
         plan_.optimizer = m.optimizer;
@@ -69,13 +84,77 @@ public:
     }
 
     Plan run() {
-        if (m_.layers.size() != w_.layers.size()) throw std::invalid_argument("mapping: one partition per layer");
         std::vector<bool> is_output = w_.is_output_layer();
-        for (std::size_t l = 0; l < w_.layers.size(); ++l) layer(l, is_output[l]);
+        for (std::size_t s = 0; s < steps_.size(); ++s) layer(s, is_output[steps_[s].layer]);
         return std::move(plan_);
     }
 
 private:
+    /// The plan layers in plan order: micro-batch by micro-batch, each the whole layer list.
+    /// Without micro-batches the workload's own layers.
+    void make_steps() {
+        const std::int64_t batch = w_.batch;
+        const std::int64_t size = m_.micro_batch > 0 ? std::min(m_.micro_batch, batch) : batch;
+        micro_batches_ = static_cast<int>((batch + size - 1) / size);
+        for (const LayerMapping& lm : m_.layers) pipelined_ = pipelined_ || lm.segment >= 0;
+        pipelined_ = pipelined_ || micro_batches_ > 1;
+        const std::size_t nl = w_.layers.size();
+        if (micro_batches_ == 1) {
+            for (std::size_t l = 0; l < nl; ++l) steps_.push_back(Step{l, 0, &w_.layers[l]});
+            return;
+        }
+        mb_layers_.reserve(nl * static_cast<std::size_t>(micro_batches_));  // steps point into it
+        for (int b = 0; b < micro_batches_; ++b) {
+            const std::int64_t n = std::min(batch, (b + 1) * size) - b * size;
+            for (std::size_t l = 0; l < nl; ++l) {
+                Layer L = w_.layers[l];
+                if (L.n != batch) throw std::invalid_argument("micro-batches: layer " + L.name + " has another batch than its workload");
+                L.n = n;
+                for (int& in : L.inputs) in += b * static_cast<int>(nl);
+                mb_layers_.push_back(std::move(L));
+                steps_.push_back(Step{l, b, &mb_layers_.back()});
+            }
+        }
+        mb_last_.assign(static_cast<std::size_t>(n_), std::vector<std::int64_t>(static_cast<std::size_t>(micro_batches_), -1));
+        layer_last_.assign(nl, std::vector<std::int64_t>(static_cast<std::size_t>(n_), -1));
+    }
+
+    /// One box per package chiplet: the partition over the layer's group, empty outside it.
+    std::vector<WorkBox> boxes_of(const Layer& L, const LayerMapping& lm) const {
+        const ChipletGroup g = lm.group.on(rows_, cols_);
+        if (g == ChipletGroup{0, 0, rows_, cols_}) return partition_layer(L, lm.partition, rows_, cols_);
+        std::vector<WorkBox> local = partition_layer(L, lm.partition, g.rows, g.cols);
+        std::vector<WorkBox> out(static_cast<std::size_t>(n_));  // default boxes are empty
+        for (int i = 0; i < g.size(); ++i) out[static_cast<std::size_t>(g.chiplet(i, cols_))] = local[static_cast<std::size_t>(i)];
+        return out;
+    }
+
+    /// Bytes of the weight slice box `b` of layer L reads (0 for layers without weights).
+    static std::int64_t weight_slice_bytes(const Layer& L, const WorkBox& b) {
+        return L.weight_bytes() > 0 && !b.empty() ? b.k.size() * b.c.size() * L.r * L.s * L.bytes_per_element : 0;
+    }
+
+    /// Per segment: whether every chiplet's slices of all the segment's layers fit its weight
+    /// buffers together (judged on the first micro-batch's boxes: a later one splits the
+    /// same weights, an N split of a smaller last micro-batch fewer).
+    void plan_residency() {
+        const std::int64_t capacity = arch_.chiplet.pes * arch_.chiplet.weight_buffer.bytes;
+        std::map<int, std::vector<std::int64_t>> held;  // segment -> bytes per chiplet
+        for (std::size_t l = 0; l < w_.layers.size(); ++l) {
+            const LayerMapping& lm = m_.layers[l];
+            auto& bytes = held[lm.segment];
+            bytes.resize(static_cast<std::size_t>(n_), 0);
+            const Layer& L = *steps_[l].L;  // micro-batch 0
+            std::vector<WorkBox> boxes = boxes_of(L, lm);
+            for (int c = 0; c < n_; ++c) bytes[static_cast<std::size_t>(c)] += weight_slice_bytes(L, boxes[static_cast<std::size_t>(c)]);
+        }
+        for (const auto& [segment, bytes] : held)
+            resident_[segment] = std::all_of(bytes.begin(), bytes.end(), [&](std::int64_t b) { return b <= capacity; });
+        weight_read_.assign(w_.layers.size(), std::vector<std::int64_t>(static_cast<std::size_t>(n_), -1));
+        weight_uses_.assign(static_cast<std::size_t>(n_), {});
+        last_resident_read_.assign(static_cast<std::size_t>(n_), -1);
+    }
+
     PlanOp& add(PlanLayer& layer, int chiplet, OpKind kind, std::vector<std::int64_t> deps) {
         PlanOp op;
         op.id = next_id_++;
@@ -100,7 +179,7 @@ private:
     /// that brought the bytes to its source (flush() makes those recvs).
     void multicast(int from, const std::vector<int>& dests, std::int64_t bytes, const std::vector<std::int64_t>& ready) {
         const std::vector<CollectiveHop> hops =
-            collective_hops(collective_, arch_.package.rows, arch_.package.cols, from, dests);
+            collective_hops(collective_, rows_, cols_, group_, from, dests);
         const std::size_t base = pending_.size();
         for (const CollectiveHop& h : hops) {
             if (h.parent < 0) {
@@ -269,7 +348,7 @@ private:
                 read_from_dram(layer, L, boxes, op, deps);
                 continue;
             }
-            const Layer& first = w_.layers[static_cast<std::size_t>(op.producers.front())];
+            const Layer& first = *steps_[static_cast<std::size_t>(op.producers.front())].L;
             std::vector<std::vector<int>> groups;
             if (op.producers.size() == 1 || same_ownership(op.producers)) groups.push_back(op.producers);
             else
@@ -297,7 +376,7 @@ private:
                                      : input_need(L, b).volume() * L.bytes_per_element;
             if (bytes <= 0) continue;
             int m = home_[static_cast<std::size_t>(c)];
-            PlanOp& in = add(layer, c, OpKind::DramRead, {});
+            PlanOp& in = add(layer, c, OpKind::DramRead, two_before(c));
             in.bytes = bytes, in.memory = m, in.address = mem_.take(m, bytes);
             deps[static_cast<std::size_t>(c)].push_back(in.id);
         }
@@ -307,7 +386,7 @@ private:
     /// needs (in the consumer's coordinates; pooling in between scales rows and columns).
     void send_exact(const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,
                     std::vector<std::vector<std::int64_t>>& deps) {
-        const Layer& P = w_.layers[static_cast<std::size_t>(group.front())];
+        const Layer& P = *steps_[static_cast<std::size_t>(group.front())].L;
         const auto& owners = owned_[static_cast<std::size_t>(group.front())];
         for (int o = 0; o < n_; ++o) {
             for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
@@ -336,7 +415,7 @@ private:
     /// producer's output sends a consumer needing share f of the operand f x g of its bytes.
     void send_proportional(const Layer& L, const std::vector<WorkBox>& boxes,
                            const std::vector<int>& group, const Operand& op, std::vector<std::vector<std::int64_t>>& deps) {
-        const Layer& P = w_.layers[static_cast<std::size_t>(group.front())];
+        const Layer& P = *steps_[static_cast<std::size_t>(group.front())].L;
         const auto& owners = owned_[static_cast<std::size_t>(group.front())];
         const double total = static_cast<double>(output_volume(P));
         for (int o = 0; o < n_; ++o) {
@@ -389,15 +468,66 @@ private:
         }
     }
 
-    void layer(std::size_t l, bool is_output) {
-        const Layer& L = w_.layers[l];
-        const Partition& part = m_.layers[l].partition;
-        std::vector<WorkBox> boxes = partition_layer(L, part, arch_.package.rows, arch_.package.cols);
+    /// With micro-batches: the last compute chiplet c did for the micro-batch two before the
+    /// current one, which a new micro-batch's first work there waits for (double buffering).
+    std::vector<std::int64_t> two_before(int c) const {
+        if (micro_batches_ == 1 || mb_ < 2) return {};
+        const std::int64_t last = mb_last_[static_cast<std::size_t>(c)][static_cast<std::size_t>(mb_ - 2)];
+        return last >= 0 ? std::vector<std::int64_t>{last} : std::vector<std::int64_t>{};
+    }
+
+    /// A compute op made on chiplet c for the current step.
+    void computed(int c, std::int64_t id) {
+        if (micro_batches_ == 1) return;
+        mb_last_[static_cast<std::size_t>(c)][static_cast<std::size_t>(mb_)] = id;
+        layer_last_[steps_[step_].layer][static_cast<std::size_t>(c)] = id;
+    }
+
+    /// Layer-pipelined placement: the weight read(s) the compute of box `wbytes` (+ re-tiling
+    /// `refetch`) on chiplet c waits for, added to `d`. Resident weights: one read for all
+    /// micro-batches, issued from the start in layer order; otherwise a read per micro-batch,
+    /// double buffered (it waits for the compute that used the weights two reads back).
+    void pipelined_weights(PlanLayer& layer, int c, std::int64_t wbytes, std::int64_t refetch, std::vector<std::int64_t>& d) {
+        const int m = home_[static_cast<std::size_t>(c)];
+        const Step& st = steps_[step_];
+        std::int64_t streamed = refetch;  // re-tiling reads follow the micro-batch
+        if (resident_.at(m_.layers[st.layer].segment)) {
+            std::int64_t& read = weight_read_[st.layer][static_cast<std::size_t>(c)];
+            if (read < 0 && wbytes > 0) {
+                // In the order the layers use them: the first layer's weights do not queue at
+                // the memory behind the whole segment's.
+                std::int64_t& previous = last_resident_read_[static_cast<std::size_t>(c)];
+                PlanOp& wr = add(layer, c, OpKind::DramRead, previous >= 0 ? std::vector<std::int64_t>{previous} : std::vector<std::int64_t>{});
+                wr.bytes = wbytes, wr.memory = m, wr.address = mem_.take(m, wr.bytes);
+                read = previous = wr.id;
+            }
+            if (read >= 0) d.push_back(read);
+        } else {
+            streamed += wbytes;
+        }
+        if (streamed <= 0) return;
+        auto& uses = weight_uses_[static_cast<std::size_t>(c)];
+        std::vector<std::int64_t> wdeps;
+        if (uses.size() >= 2) wdeps.push_back(uses[uses.size() - 2]);
+        PlanOp& wr = add(layer, c, OpKind::DramRead, wdeps);
+        wr.bytes = streamed, wr.memory = m, wr.address = mem_.take(m, wr.bytes);
+        d.push_back(wr.id);
+        streamed_read_ = true;
+    }
+
+    void layer(std::size_t step, bool is_output) {
+        step_ = step;
+        mb_ = steps_[step].mb;
+        const std::size_t l = step;  // compute_ and owned_ are per step
+        const Layer& L = *steps_[step].L;
+        const LayerMapping& lm = m_.layers[steps_[step].layer];
+        std::vector<WorkBox> boxes = boxes_of(L, lm);
         PlanLayer layer;
-        layer.name = L.name;
+        layer.name = micro_batches_ > 1 ? L.name + "/mb" + std::to_string(mb_) : L.name;
         layer.macs = L.macs();
-        const RoutePolicy policy = m_.layers[l].route;
-        collective_ = m_.layers[l].collective;
+        const RoutePolicy policy = lm.route;
+        collective_ = lm.collective;
+        group_ = lm.group;
         info_ = PlanLayerMapping{};
         direct_inputs_ = 0;
         std::fill(link_load_.begin(), link_load_.end(), 0);
@@ -418,11 +548,24 @@ private:
                 vector_ops = static_cast<std::int64_t>(std::llround(static_cast<double>(L.vector_ops()) *
                                                                     static_cast<double>(box_output_volume(b)) / out_total));
             // Weights (conv and fc only), plus whatever re-tiling makes the chiplet fetch again
-            // when a tile does not fit its buffers. Prefetched one layer ahead: the read waits
-            // only for the buffer freed by the compute two layers back (double buffering).
-            std::int64_t wbytes = L.weight_bytes() > 0 ? b.k.size() * b.c.size() * L.r * L.s * L.bytes_per_element : 0;
+            // when a tile does not fit its buffers. Layer-sequential: prefetched one layer
+            // ahead, the read waits only for the buffer freed by the compute two layers back
+            // (double buffering). Pipelined: by the segment's residency.
+            std::int64_t wbytes = weight_slice_bytes(L, b);
             std::int64_t refetch = shape.empty() ? 0 : compute_cost(arch_.chiplet, shape, 0).dram_refetch_bytes;
-            if (wbytes + refetch > 0) {
+            if (pipelined_) {
+                pipelined_weights(layer, c, wbytes, refetch, d);
+                if (micro_batches_ > 1) {
+                    // The layer's micro-batches in order; a micro-batch's first compute after the
+                    // chiplet is done with the one two before.
+                    const std::int64_t prev = layer_last_[steps_[step].layer][static_cast<std::size_t>(c)];
+                    if (prev >= 0) d.push_back(prev);
+                    if (mb_last_[static_cast<std::size_t>(c)][static_cast<std::size_t>(mb_)] < 0) {
+                        std::vector<std::int64_t> wait = two_before(c);
+                        d.insert(d.end(), wait.begin(), wait.end());
+                    }
+                }
+            } else if (wbytes + refetch > 0) {
                 std::vector<std::int64_t> wdeps;
                 if (l >= 2 && compute_[l - 2][static_cast<std::size_t>(c)] >= 0) wdeps.push_back(compute_[l - 2][static_cast<std::size_t>(c)]);
                 PlanOp& wr = add(layer, c, OpKind::DramRead, wdeps);
@@ -440,15 +583,18 @@ private:
             cp.sram_bytes = wbytes + in_bytes + out_bytes;
             cp.tile = tile_label(b, L);
             compute_[l][static_cast<std::size_t>(c)] = cp.id;
+            if (streamed_read_) weight_uses_[static_cast<std::size_t>(c)].push_back(cp.id);
+            streamed_read_ = false;
+            computed(c, cp.id);
         }
         reduce(layer, boxes, l, policy);
         if (is_output) write_outputs(layer, L, l);
-        describe(layer, m_.layers[l], info_.package_bytes > input_package_bytes);
+        describe(layer, lm, L, info_.package_bytes > input_package_bytes);
         plan_.layers.push_back(std::move(layer));
     }
 
     /// Completes info_ (bytes were counted as the layer's data movement was made) and stores it.
-    void describe(PlanLayer& layer, const LayerMapping& lm, bool reduced) {
+    void describe(PlanLayer& layer, const LayerMapping& lm, const Layer& L, bool reduced) {
         info_.partition = lm.partition.describe();
         info_.shares = lm.partition.shares;
         info_.row_shares = lm.partition.row_shares;
@@ -465,6 +611,13 @@ private:
         for (const PlanOp& op : layer.ops)
             if (op.kind == OpKind::DramRead || op.kind == OpKind::DramWrite) info_.dram_bytes += op.bytes;
         info_.max_link_bytes = *std::max_element(link_load_.begin(), link_load_.end());
+        if (pipelined_) {
+            info_.segment = lm.segment;
+            const ChipletGroup g = lm.group.on(rows_, cols_);
+            info_.group = PlanLayerMapping::Group{g.row0, g.col0, g.rows, g.cols};
+            if (micro_batches_ > 1) info_.micro_batch = mb_, info_.micro_batches = micro_batches_;
+            if (L.weight_bytes() > 0) info_.weights = resident_.at(lm.segment) ? "resident" : "per micro-batch";
+        }
         layer.mapping = std::move(info_);
     }
 
@@ -517,6 +670,7 @@ private:
             sum.vector_ops = (s.members - 1) * s.plane * k;
             sum.sram_bytes = s.members * s.plane * k * kPartialSumBytes;
             sum.tile = "reduce k[" + std::to_string(s.piece.k.lo) + ":" + std::to_string(s.piece.k.hi) + ")";
+            computed(s.owner, sum.id);
             owned[static_cast<std::size_t>(s.owner)].push_back(OwnedPiece{s.piece, sum.id});
         }
     }
@@ -549,6 +703,7 @@ private:
     const ArchConfig& arch_;
     const Workload& w_;
     const Mapping& m_;
+    int rows_, cols_;  ///< the package grid
     MeshTopology topo_;
     MeshTopology topo_yx_;
     MeshTopology topo_package_;         ///< the package's own routing (diagonal-first if it has diagonals)
@@ -556,8 +711,19 @@ private:
     int n_;
     std::vector<int> home_;
     AddressSpace mem_;
-    std::vector<std::vector<std::vector<OwnedPiece>>> owned_;  ///< [layer][chiplet] pieces
-    std::vector<std::vector<std::int64_t>> compute_;           ///< [layer][chiplet] compute op id
+    std::vector<std::vector<std::vector<OwnedPiece>>> owned_;  ///< [step][chiplet] pieces
+    std::vector<std::vector<std::int64_t>> compute_;           ///< [step][chiplet] compute op id
+    std::vector<Step> steps_;      ///< plan layers to build, in plan order
+    std::vector<Layer> mb_layers_;  ///< the layers' shapes per micro-batch (steps point here)
+    int micro_batches_ = 1;
+    /// Placement beyond layer-sequential (segments or micro-batches): weights by residency.
+    bool pipelined_ = false;
+    std::map<int, bool> resident_;                   ///< segment -> its weights stay resident
+    std::vector<std::vector<std::int64_t>> weight_read_;  ///< [layer][chiplet] resident weight read
+    std::vector<std::vector<std::int64_t>> weight_uses_;  ///< [chiplet] computes after a streamed weight read
+    std::vector<std::int64_t> last_resident_read_;        ///< [chiplet] the latest resident weight read
+    std::vector<std::vector<std::int64_t>> mb_last_;      ///< [chiplet][micro-batch] last compute op
+    std::vector<std::vector<std::int64_t>> layer_last_;   ///< [layer][chiplet] last compute op, any micro-batch
     Plan plan_;
     std::int64_t next_id_ = 0, next_flow_ = 0;
     struct Pending {
@@ -583,6 +749,10 @@ private:
     std::vector<int> dests_;
 
     // The layer being built.
+    std::size_t step_ = 0;
+    int mb_ = 0;
+    bool streamed_read_ = false;  ///< the compute being made follows a streamed weight read
+    ChipletGroup group_;          ///< the chiplets it runs on (collectives relay inside)
     Collective collective_ = Collective::Direct;
     PlanLayerMapping info_;
     std::int64_t direct_inputs_ = 0;  ///< input parts sent point to point although a collective was asked for

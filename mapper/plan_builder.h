@@ -20,7 +20,27 @@
 //  - writes the network's outputs back to DRAM.
 // Each plan layer records its mapping (partition, shares, route policy, collective, and where
 // its bytes went: package, on-chip, DRAM) in PlanLayer::mapping.
+//
+// Placement. A layer runs on its chiplet group (LayerMapping::group): the partition splits
+// the layer over the group's rows x cols, box i going to the group's i-th chiplet; inputs come
+// from wherever the producers' outputs lie, collectives relay inside the consumer's group.
+// Layer-sequential placement gives every layer the whole package. Layer-pipelined placement
+// (mapper/pipeline_placement.h) gives consecutive layers (a segment) a band of the package,
+// and with Mapping::micro_batch > 0 the batch is split into micro-batches: the plan holds
+// one plan layer per (micro-batch, layer), micro-batch by micro-batch ("conv1/mb2"), so a
+// segment can work on micro-batch b + 1 while the next segment works on micro-batch b,
+// activations streaming between the groups. Per segment and chiplet:
+//  - weights stay resident when the chiplet's slices of all the segment's layers fit its
+//    weight buffers (pes x weight buffer): each slice is read once, one after the other in
+//    layer order from the start, and serves every micro-batch; otherwise every micro-batch reads them again, double buffered (a read waits
+//    for the compute that used the weights two reads back). PlanLayerMapping::weights says which;
+//  - a layer's micro-batches compute in order, and a micro-batch starts (its first compute,
+//    its network-input reads) only when the chiplet has finished the micro-batch two before:
+//    at most two micro-batches in flight per chiplet.
+// A mapping that places every layer on the whole package without micro-batches gives exactly
+// the layer-sequential plan (weights double buffered layer by layer).
 #include "hw/config/arch_config.h"
+#include "mapper/chiplet_group.h"
 #include "mapper/collectives.h"
 #include "mapper/partition.h"
 #include "mapper/workload.h"
@@ -56,12 +76,20 @@ struct LayerMapping {
     /// direct sends, or relayed along a ring, rows then columns, or a binomial tree. Parts
     /// needed by one other chiplet and reductions always go direct.
     Collective collective = Collective::Direct;
+    /// Chiplets the layer runs on (default: the whole package). The partition's shares, if
+    /// any, are per chiplet (row, column) of the group.
+    ChipletGroup group;
+    /// Pipeline segment of a layer-pipelined placement (-1: layer-sequential).
+    int segment = -1;
 };
 
 struct Mapping {
     std::string optimizer = "uniform";
     std::uint64_t seed = 0;
     std::vector<LayerMapping> layers;  ///< one per workload layer
+    /// Samples per micro-batch (the last may have fewer); 0: the whole batch at once. Only
+    /// layer-pipelined placement uses micro-batches.
+    std::int64_t micro_batch = 0;
 };
 
 /// The same partition for every layer (e.g. all K).

@@ -1,6 +1,7 @@
 #include "hw/common/input_error.h"
 #include "mapper/mapper.h"
 #include "mapper/optimize/optimize.h"
+#include "mapper/pipeline_placement.h"
 #include "mapper/plan_builder.h"
 
 #include <stdexcept>
@@ -30,7 +31,24 @@ Partition parse_split(const std::string& split) {
     return bad();
 }
 
+void check_placement_options(const ArchConfig& arch, const MapOptions& o) {
+    if (o.placement != "sequential" && o.placement != "pipelined")
+        throw InputError("", "--placement", "sequential or pipelined", "\"" + o.placement + "\"");
+    if (o.placement == "sequential") {
+        if (o.segments != 1) throw InputError("", "--segments", "1 with --placement sequential", std::to_string(o.segments));
+        return;
+    }
+    if (o.segments < 1 || o.segments > arch.package.cols)
+        throw InputError("", "--segments", "a segment count from 1 to " + std::to_string(arch.package.cols) + " (the grid's columns)",
+                         std::to_string(o.segments));
+    if (o.micro_batch < 1) throw InputError("", "--micro-batch", "a micro-batch of at least 1 sample", std::to_string(o.micro_batch));
+    if (o.optimizer != "uniform")
+        throw InputError("", "--placement", "sequential with --optimizer " + o.optimizer + " (pipelined placement: uniform only)",
+                         "\"pipelined\"");
+}
+
 Plan map_workload(const ArchConfig& arch, const Workload& w, const MapOptions& o) {
+    check_placement_options(arch, o);
     Partition start = parse_split(o.split);
     if (o.optimizer == "uniform") {
         Mapping m = uniform_mapping(w, start);
@@ -43,6 +61,8 @@ Plan map_workload(const ArchConfig& arch, const Workload& w, const MapOptions& o
             throw InputError("", "--collective", "direct, ring, 2d or tree", "\"" + o.collective + "\"");
         }
         for (auto& l : m.layers) l.collective = collective;
+        if (o.placement == "pipelined")
+            apply_placement(m, pipeline_placement(w, arch.package.rows, arch.package.cols, o.segments), o.micro_batch);
         return build_plan(arch, w, m);
     }
     if (o.optimizer == "nonuniform") return map_nonuniform(arch, w, start, o.seed);

@@ -109,6 +109,18 @@ struct PlanLayerMapping {
     /// input it produced itself and its own share of a reduction.
     std::int64_t onchip_bytes = 0;
     std::int64_t dram_bytes = 0;  ///< DRAM reads and writes of the layer's ops
+    /// Layer-pipelined placement: the layer's segment (-1: layer-sequential placement, and
+    /// then group, micro-batch and weights stay unset).
+    int segment = -1;
+    /// The chiplets the layer ran on: a rectangle of the package grid (rows == 0: not recorded).
+    struct Group {
+        int row0 = 0, col0 = 0, rows = 0, cols = 0;
+    } group;
+    /// With micro-batches: which one this plan layer computes, of how many (0 of 0: the whole batch).
+    int micro_batch = 0, micro_batches = 0;
+    /// Layer-pipelined placement: "resident" (the segment's weights read once for every
+    /// micro-batch) or "per micro-batch" (they do not fit the weight buffers: read again).
+    std::string weights;
 };
 
 struct PlanLayer {

@@ -11,7 +11,10 @@
 //       {"partition": str, "shares" / "row_shares" / "col_shares": [number >= 0, ...] (non-uniform
 //        partitions only), "route": str, "collective": str, "multicasts": int,
 //        "fallback": str (only when something went direct instead of the asked collective),
-//        "package_bytes", "package_link_bytes", "max_link_bytes", "onchip_bytes", "dram_bytes": int}
+//        "package_bytes", "package_link_bytes", "max_link_bytes", "onchip_bytes", "dram_bytes": int,
+//        layer-pipelined placement only: "segment": int >= 0, "group": {"row0", "col0", "rows",
+//        "cols"} (the chiplet rectangle), "weights": "resident" | "per micro-batch",
+//        and with micro-batches "micro_batch" and "micro_batches": int)
 //   op: {"id": int, "chiplet": int, "kind": str, "deps": [id, ...]   (omitted when empty)
 //        plus, depending on "kind":
 //          "compute":    "macs" (int >= 0), "sram_bytes" (int >= 0), "tile" (str, optional),
@@ -126,6 +129,15 @@ json mapping_to_json(const PlanLayerMapping& m) {
     if (!m.row_shares.empty()) o["row_shares"] = m.row_shares;
     if (!m.col_shares.empty()) o["col_shares"] = m.col_shares;
     if (!m.fallback.empty()) o["fallback"] = m.fallback;
+    // Placement keys only when set: a layer-sequential plan reads as it did before them.
+    if (m.segment >= 0) o["segment"] = m.segment;
+    if (m.group.rows > 0)
+        o["group"] = {{"row0", m.group.row0}, {"col0", m.group.col0}, {"rows", m.group.rows}, {"cols", m.group.cols}};
+    if (m.micro_batches > 0) {
+        o["micro_batch"] = m.micro_batch;
+        o["micro_batches"] = m.micro_batches;
+    }
+    if (!m.weights.empty()) o["weights"] = m.weights;
     return o;
 }
 
@@ -302,6 +314,18 @@ PlanLayerMapping read_mapping(const JsonNode& node) {
     m.max_link_bytes = o.integer_in("max_link_bytes", 0, 0, kMaxI64);
     m.onchip_bytes = o.integer_in("onchip_bytes", 0, 0, kMaxI64);
     m.dram_bytes = o.integer_in("dram_bytes", 0, 0, kMaxI64);
+    m.segment = static_cast<int>(o.integer_in("segment", -1, 0, INT_MAX));
+    if (auto g = o.optional("group")) {
+        JsonObject go = g->object();
+        m.group.row0 = static_cast<int>(go.required("row0").integer_in(0, INT_MAX));
+        m.group.col0 = static_cast<int>(go.required("col0").integer_in(0, INT_MAX));
+        m.group.rows = static_cast<int>(go.required("rows").integer_in(1, INT_MAX));
+        m.group.cols = static_cast<int>(go.required("cols").integer_in(1, INT_MAX));
+        go.finish();
+    }
+    m.micro_batches = static_cast<int>(o.integer_in("micro_batches", 0, 1, INT_MAX));
+    m.micro_batch = static_cast<int>(o.integer_in("micro_batch", 0, 0, INT_MAX));
+    m.weights = o.string("weights", "");
     o.finish();
     return m;
 }

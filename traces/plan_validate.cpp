@@ -54,6 +54,7 @@ public:
                 fail("/layers/" + std::to_string(l) + "/macs",
                      "the sum of the layer's compute-op MACs (" + std::to_string(macs) + ")",
                      std::to_string(layer.macs));
+            if (layer.mapping) check_placement(*layer.mapping, "/layers/" + std::to_string(l) + "/mapping");
         }
         check_pairs();
     }
@@ -62,6 +63,19 @@ private:
     [[noreturn]] void fail(const std::string& where, const std::string& expected,
                            const std::string& found) const {
         throw InputError(file_, where, expected, found);
+    }
+
+    /// The placement part of a mapping record: a group no larger than the plan's chiplets
+    /// (whether it fits the package is checked against the arch: check_plan_fits), and a
+    /// micro-batch index below the count.
+    void check_placement(const PlanLayerMapping& m, const std::string& where) const {
+        const auto& g = m.group;
+        if (g.rows > 0 && static_cast<std::int64_t>(g.rows) * g.cols > plan_.chiplets)
+            fail(where + "/group", "a group of at most " + std::to_string(plan_.chiplets) + " chiplets",
+                 std::to_string(g.rows) + " x " + std::to_string(g.cols));
+        if (m.micro_batch > 0 && m.micro_batch >= m.micro_batches)
+            fail(where + "/micro_batch", "a micro-batch below micro_batches (" + std::to_string(m.micro_batches) + ")",
+                 std::to_string(m.micro_batch));
     }
 
     void check_op(const OpRef& r) {

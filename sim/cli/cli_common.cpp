@@ -34,6 +34,12 @@ std::string required(const po::variables_map& vm, const std::string& name) {
     return vm[name].as<std::string>();
 }
 
+void read_placement(const po::variables_map& vm, MapOptions& o) {
+    if (vm.count("placement")) o.placement = vm["placement"].as<std::string>();
+    if (vm.count("segments")) o.segments = vm["segments"].as<int>();
+    if (vm.count("micro-batch")) o.micro_batch = vm["micro-batch"].as<std::int64_t>();
+}
+
 Workload load_workload(const po::variables_map& vm) {
     std::int64_t batch = vm.count("batch") ? vm["batch"].as<std::int64_t>() : 0;
     if (vm.count("batch") && batch < 1)
@@ -57,6 +63,16 @@ void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string
         throw InputError(plan_file, "/memories", std::to_string(arch.memories.size()) + " memories (as " + arch.name + ")",
                          std::to_string(plan.memories));
     validate_plan_routes(plan, MeshTopology::of_package(arch.package), plan_file);
+    for (std::size_t l = 0; l < plan.layers.size(); ++l) {
+        if (!plan.layers[l].mapping) continue;
+        const auto& g = plan.layers[l].mapping->group;
+        if (g.rows > 0 && (g.row0 + g.rows > arch.package.rows || g.col0 + g.cols > arch.package.cols))
+            throw InputError(plan_file, "/layers/" + std::to_string(l) + "/mapping/group",
+                             "a chiplet group inside the " + std::to_string(arch.package.rows) + " x " +
+                                 std::to_string(arch.package.cols) + " package",
+                             "rows " + std::to_string(g.row0) + "+" + std::to_string(g.rows) + ", columns " +
+                                 std::to_string(g.col0) + "+" + std::to_string(g.cols));
+    }
 }
 
 int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir,

@@ -1,6 +1,7 @@
 #pragma once
 // Shared pieces of the `mcmsim` subcommands: option parsing, loading inputs, writing outputs.
 #include "hw/config/arch_config.h"
+#include "mapper/mapper.h"
 #include "mapper/workload.h"
 #include "traces/plan.h"
 
@@ -23,6 +24,9 @@ bool parse(const std::string& command, const std::string& usage, po::options_des
 
 /// Requires an option; its absence is an InputError naming it.
 std::string required(const po::variables_map& vm, const std::string& name);
+
+/// --placement, --segments and --micro-batch into `o` (checked by check_placement_options).
+void read_placement(const po::variables_map& vm, MapOptions& o);
 
 /// Loads the workload named by --workload / --batch (a zoo name or a file).
 Workload load_workload(const po::variables_map& vm);

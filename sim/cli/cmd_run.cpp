@@ -31,6 +31,10 @@ void add_workload(po::options_description& o) {
         "uniform: how inputs several chiplets share are delivered: direct, ring, 2d (rows then columns), tree")(
         "split", po::value<std::string>()->default_value("k"),
         "partition of every layer: a dimension over all chiplets (k, c, p, q, n) or ROWSxCOLS (e.g. pxk)")(
+        "placement", po::value<std::string>()->default_value("sequential"),
+        "uniform: sequential (every layer on every chiplet) or pipelined (segments of consecutive layers on bands of columns, micro-batches streamed)")(
+        "segments", po::value<int>()->default_value(1), "pipelined: number of segments (1 to the grid's columns)")(
+        "micro-batch", po::value<std::int64_t>()->default_value(1), "pipelined: samples per micro-batch")(
         "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers");
 }
 
@@ -48,6 +52,8 @@ Plan map_from_options(const po::variables_map& vm, const ArchConfig& arch, bool 
     o.seed = vm["seed"].as<std::uint64_t>();
     o.split = vm["split"].as<std::string>();
     o.collective = vm["collective"].as<std::string>();
+    read_placement(vm, o);
+    check_placement_options(arch, o);
     o.objective = vm["objective"].as<std::string>();
     o.budget_s = vm["budget-s"].as<double>();
     if (!(o.budget_s >= 0)) throw InputError("", "--budget-s", "a time >= 0 s", std::to_string(o.budget_s));

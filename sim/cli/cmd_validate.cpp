@@ -66,6 +66,9 @@ int cmd_validate(const std::vector<std::string>& args) {
         "workload", po::value<std::string>(), "zoo model, .onnx, SCALE-Sim .csv or workload JSON, mapped with --optimizer")(
         "split", po::value<std::string>()->default_value("k"), "partition for --workload (see mcmsim map --help)")(
         "collective", po::value<std::string>()->default_value("direct"), "collective for --workload: direct, ring, 2d, tree")(
+        "placement", po::value<std::string>()->default_value("sequential"), "placement for --workload: sequential, pipelined")(
+        "segments", po::value<int>()->default_value(1), "pipelined: number of segments")(
+        "micro-batch", po::value<std::int64_t>()->default_value(1), "pipelined: samples per micro-batch")(
         "batch", po::value<std::int64_t>(), "batch size")(
         "optimizer", po::value<std::string>()->default_value("uniform"), "mapper for --workload")(
         "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers")(
@@ -87,6 +90,7 @@ int cmd_validate(const std::vector<std::string>& args) {
         mo.seed = vm["seed"].as<std::uint64_t>();
         mo.split = vm["split"].as<std::string>();
         mo.collective = vm["collective"].as<std::string>();
+        read_placement(vm, mo);
         plan = map_workload(arch, w, mo);
     }
     check_plan_fits(plan, arch, vm.count("plan") ? vm["plan"].as<std::string>() : "plan");

@@ -32,6 +32,10 @@ struct MapOptions {
     std::string placement = "sequential";
     int segments = 1;
     std::int64_t micro_batch = 1;
+    /// Weights of chiplets holding the same slice in the uniform optimiser's plan: "unicast"
+    /// (each reads its own copy from DRAM) or "multicast" (read once, forwarded by the
+    /// layer's collective; LayerMapping::weight_multicast).
+    std::string weights = "unicast";
     /// What ga, milp and exhaustive minimise: "edp", "latency" or "energy".
     std::string objective = "edp";
     /// Wall-clock limit of a search in seconds (0: none). Searches are deterministic for a

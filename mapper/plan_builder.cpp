@@ -5,6 +5,7 @@
 #include "mapper/input_need.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -532,6 +533,7 @@ private:
         direct_inputs_ = 0;
         std::fill(link_load_.begin(), link_load_.end(), 0);
         std::vector<std::vector<std::int64_t>> deps = gather_inputs(layer, L, boxes, policy);
+        const std::vector<bool> weights_multicast = multicast_weights(layer, L, lm, l, boxes, policy, deps);
         const std::int64_t input_package_bytes = info_.package_bytes;
         const double out_total = static_cast<double>(output_volume(L));
 
@@ -550,8 +552,10 @@ private:
             // Weights (conv and fc only), plus whatever re-tiling makes the chiplet fetch again
             // when a tile does not fit its buffers. Layer-sequential: prefetched one layer
             // ahead, the read waits only for the buffer freed by the compute two layers back
-            // (double buffering). Pipelined: by the segment's residency.
-            std::int64_t wbytes = weight_slice_bytes(L, b);
+            // (double buffering); multicast weights came with the leader's read instead.
+            // Pipelined: by the segment's residency.
+            const std::int64_t wbytes = weight_slice_bytes(L, b);
+            const std::int64_t wread = weights_multicast[static_cast<std::size_t>(c)] ? 0 : wbytes;
             std::int64_t refetch = shape.empty() ? 0 : compute_cost(arch_.chiplet, shape, 0).dram_refetch_bytes;
             if (pipelined_) {
                 pipelined_weights(layer, c, wbytes, refetch, d);
@@ -565,11 +569,11 @@ private:
                         d.insert(d.end(), wait.begin(), wait.end());
                     }
                 }
-            } else if (wbytes + refetch > 0) {
+            } else if (wread + refetch > 0) {
                 std::vector<std::int64_t> wdeps;
                 if (l >= 2 && compute_[l - 2][static_cast<std::size_t>(c)] >= 0) wdeps.push_back(compute_[l - 2][static_cast<std::size_t>(c)]);
                 PlanOp& wr = add(layer, c, OpKind::DramRead, wdeps);
-                wr.bytes = wbytes + refetch, wr.memory = m, wr.address = mem_.take(m, wr.bytes);
+                wr.bytes = wread + refetch, wr.memory = m, wr.address = mem_.take(m, wr.bytes);
                 d.push_back(wr.id);
             }
             std::int64_t in_bytes = 0;
@@ -591,6 +595,57 @@ private:
         if (is_output) write_outputs(layer, L, l);
         describe(layer, lm, L, info_.package_bytes > input_package_bytes);
         plan_.layers.push_back(std::move(layer));
+    }
+
+    /// Weight multicast (LayerMapping::weight_multicast): chiplets holding the same weight
+    /// slice (the same K and C ranges) form a group; the member nearest its memory reads the
+    /// slice once, one layer ahead like every weight read, and the layer's collective forwards
+    /// it to the others. Adds what each chiplet's compute waits for to `deps`; returns which
+    /// chiplets got their weights this way (the others read their own). Layer-sequential
+    /// placement only: a pipelined segment's weights follow its residency instead. `l` is the
+    /// plan step (one per layer when layer-sequential).
+    std::vector<bool> multicast_weights(PlanLayer& layer, const Layer& L, const LayerMapping& lm, std::size_t l,
+                                        const std::vector<WorkBox>& boxes, RoutePolicy policy,
+                                        std::vector<std::vector<std::int64_t>>& deps) {
+        std::vector<bool> done(static_cast<std::size_t>(n_), false);
+        if (!lm.weight_multicast || pipelined_ || L.weight_bytes() <= 0) return done;
+        std::map<std::array<std::int64_t, 4>, std::vector<int>> groups;  // ordered: a deterministic plan
+        for (int c = 0; c < n_; ++c) {
+            const WorkBox& b = boxes[static_cast<std::size_t>(c)];
+            if (!b.empty()) groups[{b.k.lo, b.k.hi, b.c.lo, b.c.hi}].push_back(c);
+        }
+        const std::int64_t input_multicasts = info_.multicasts;
+        for (const auto& [slice, members] : groups) {
+            if (members.size() < 2) continue;
+            int leader = members.front(), best = std::numeric_limits<int>::max();
+            for (int c : members) {
+                const auto& mem = arch_.memories[static_cast<std::size_t>(home_[static_cast<std::size_t>(c)])];
+                const int h = topo_package_.hops(c, topo_package_.id(mem.attach_row, mem.attach_col));
+                if (h < best) best = h, leader = c;
+            }
+            const std::int64_t bytes = weight_slice_bytes(L, boxes[static_cast<std::size_t>(leader)]);
+            std::vector<std::int64_t> wdeps;
+            if (l >= 2 && compute_[l - 2][static_cast<std::size_t>(leader)] >= 0) wdeps.push_back(compute_[l - 2][static_cast<std::size_t>(leader)]);
+            const int m = home_[static_cast<std::size_t>(leader)];
+            PlanOp& wr = add(layer, leader, OpKind::DramRead, wdeps);
+            wr.bytes = bytes, wr.memory = m, wr.address = mem_.take(m, bytes);
+            const std::int64_t read = wr.id;
+            deps[static_cast<std::size_t>(leader)].push_back(read);
+            dests_.clear();
+            for (int c : members)
+                if (c != leader) dests_.push_back(c);
+            multicast(leader, dests_, bytes, {read});
+            for (int c : members) done[static_cast<std::size_t>(c)] = true;
+            ++info_.weight_multicasts;
+            info_.weight_dram_bytes_saved += bytes * static_cast<std::int64_t>(dests_.size());
+        }
+        info_.multicasts = input_multicasts;  // counts input parts only (describe())
+        std::vector<std::vector<std::int64_t>> recv = flush(layer, policy);
+        for (int c = 0; c < n_; ++c) {
+            auto& d = deps[static_cast<std::size_t>(c)];
+            d.insert(d.end(), recv[static_cast<std::size_t>(c)].begin(), recv[static_cast<std::size_t>(c)].end());
+        }
+        return done;
     }
 
     /// Completes info_ (bytes were counted as the layer's data movement was made) and stores it.

@@ -4,7 +4,9 @@
 //
 // Per layer, every chiplet with work:
 //  - reads its weight slice (k x c x R x S) from its nearest memory, one layer ahead (the read
-//    waits only for the compute two layers back: double buffering);
+//    waits only for the compute two layers back: double buffering); with weight multicast,
+//    of the chiplets sharing a slice only the one nearest its memory reads it, and the layer's
+//    collective forwards it to the others;
 //  - gets the input it needs — channels of its c range, rows/columns of its output tile plus
 //    the filter halo, its batch range — from whichever chiplets own those parts of the producer
 //    outputs (its own part stays local), or from DRAM for the network input. A part that one
@@ -81,6 +83,11 @@ struct LayerMapping {
     ChipletGroup group;
     /// Pipeline segment of a layer-pipelined placement (-1: layer-sequential).
     int segment = -1;
+    /// Weights of chiplets that hold the same weight slice (a P, Q or N split replicates the
+    /// filters): each reads its own copy from DRAM (false), or the one nearest its memory
+    /// reads it once and the layer's collective delivers it to the others (true: fewer DRAM
+    /// bytes, more package bytes).
+    bool weight_multicast = false;
 };
 
 struct Mapping {

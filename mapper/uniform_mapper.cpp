@@ -60,7 +60,12 @@ Plan map_workload(const ArchConfig& arch, const Workload& w, const MapOptions& o
         } catch (const std::invalid_argument&) {
             throw InputError("", "--collective", "direct, ring, 2d or tree", "\"" + o.collective + "\"");
         }
-        for (auto& l : m.layers) l.collective = collective;
+        if (o.weights != "unicast" && o.weights != "multicast")
+            throw InputError("", "--weights", "unicast or multicast", "\"" + o.weights + "\"");
+        for (auto& l : m.layers) {
+            l.collective = collective;
+            l.weight_multicast = o.weights == "multicast";
+        }
         if (o.placement == "pipelined")
             apply_placement(m, pipeline_placement(w, arch.package.rows, arch.package.cols, o.segments), o.micro_batch);
         return build_plan(arch, w, m);

@@ -217,6 +217,8 @@ TEST(SearchSpace, BadSpacesNameThePointer) {
         {R"({"mapping": {"collectives": ["butterfly"]}})", "/mapping/collectives/0"},
         {R"({"mapping": {"collectives": ["direct", "Ring"]}})", "/mapping/collectives/1"},
         {R"({"mapping": {"collectives": []}})", "/mapping/collectives"},
+        {R"({"mapping": {"weights": ["broadcast"]}})", "/mapping/weights/0"},
+        {R"({"mapping": {"weights": []}})", "/mapping/weights"},
     };
     for (const auto& c : cases) {
         std::string path = write_temp("space.json", c.text);
@@ -233,6 +235,7 @@ TEST(SearchSpace, BadSpacesNameThePointer) {
 TEST(SearchSpace, CollectivesAndRoutesSearchedByDefault) {
     const std::vector<std::string> all{"direct", "ring", "2d", "tree"};
     EXPECT_EQ(default_search_space(false).mapping.collectives, all);
+    EXPECT_EQ(default_search_space(false).mapping.weights, (std::vector<std::string>{"unicast", "multicast"}));
     EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-default.json").mapping.collectives, all);
     EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-direct.json").mapping.collectives,
               std::vector<std::string>{"direct"});

@@ -121,6 +121,9 @@ struct PlanLayerMapping {
     /// Layer-pipelined placement: "resident" (the segment's weights read once for every
     /// micro-batch) or "per micro-batch" (they do not fit the weight buffers: read again).
     std::string weights;
+    /// Weight slices read once and multicast to the other chiplets holding the same slice
+    /// (0: every chiplet read its own copy), and the DRAM bytes that saved.
+    std::int64_t weight_multicasts = 0, weight_dram_bytes_saved = 0;
 };
 
 struct PlanLayer {

@@ -14,7 +14,8 @@
 //        "package_bytes", "package_link_bytes", "max_link_bytes", "onchip_bytes", "dram_bytes": int,
 //        layer-pipelined placement only: "segment": int >= 0, "group": {"row0", "col0", "rows",
 //        "cols"} (the chiplet rectangle), "weights": "resident" | "per micro-batch",
-//        and with micro-batches "micro_batch" and "micro_batches": int)
+//        and with micro-batches "micro_batch" and "micro_batches": int),
+//        "weight_multicasts", "weight_dram_bytes_saved": int (only when weights were multicast)}
 //   op: {"id": int, "chiplet": int, "kind": str, "deps": [id, ...]   (omitted when empty)
 //        plus, depending on "kind":
 //          "compute":    "macs" (int >= 0), "sram_bytes" (int >= 0), "tile" (str, optional),
@@ -138,6 +139,10 @@ json mapping_to_json(const PlanLayerMapping& m) {
         o["micro_batches"] = m.micro_batches;
     }
     if (!m.weights.empty()) o["weights"] = m.weights;
+    if (m.weight_multicasts > 0) {
+        o["weight_multicasts"] = m.weight_multicasts;
+        o["weight_dram_bytes_saved"] = m.weight_dram_bytes_saved;
+    }
     return o;
 }
 
@@ -326,6 +331,8 @@ PlanLayerMapping read_mapping(const JsonNode& node) {
     m.micro_batches = static_cast<int>(o.integer_in("micro_batches", 0, 1, INT_MAX));
     m.micro_batch = static_cast<int>(o.integer_in("micro_batch", 0, 0, INT_MAX));
     m.weights = o.string("weights", "");
+    m.weight_multicasts = o.integer_in("weight_multicasts", 0, 0, kMaxI64);
+    m.weight_dram_bytes_saved = o.integer_in("weight_dram_bytes_saved", 0, 0, kMaxI64);
     o.finish();
     return m;
 }

@@ -55,6 +55,8 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
         if (r != "xy" && r != "yx") why_not_ = "route policy " + r + " is not dimension-order";
     for (const auto& c : space_.collectives)
         if (c != "direct") why_not_ = "collective " + c + " is not modelled (direct only)";
+    for (const auto& wd : space_.weights)
+        if (wd != "unicast") why_not_ = "weight delivery " + wd + " is not modelled (unicast only)";
     if (arch.package.topology != "mesh") why_not_ = "the package is not a plain mesh (" + arch.package.topology + ")";
 
     const ChipletConfig& chip = arch.chiplet;

@@ -151,6 +151,7 @@ private:
         LayerGene g = uniform_gene(s, static_cast<int>(rng_.below(s.partitions.size())), p_.rows(), p_.cols());
         g.route = static_cast<int>(rng_.below(s.routes.size()));
         g.collective = static_cast<int>(rng_.below(s.collectives.size()));  // no draw for one value
+        g.weights = static_cast<int>(rng_.below(s.weights.size()));
         // A few random unit moves away from uniform.
         std::size_t moves = rng_.below(static_cast<std::size_t>(g.units.size()) + 1);
         for (std::size_t m = 0; m < moves; ++m) move_units(g);
@@ -195,16 +196,20 @@ private:
         if (r < 0.2 && s.partitions.size() > 1) {
             int opt = static_cast<int>(rng_.below(s.partitions.size() - 1));
             if (opt >= g.option) ++opt;
-            int route = g.route, collective = g.collective;
+            int route = g.route, collective = g.collective, weights = g.weights;
             g = uniform_gene(s, opt, p_.rows(), p_.cols());
             g.route = route;
             g.collective = collective;
+            g.weights = weights;
         } else if (r < 0.3 && s.routes.size() > 1) {
             int route = static_cast<int>(rng_.below(s.routes.size() - 1));
             g.route = route >= g.route ? route + 1 : route;
         } else if (r < 0.4 && s.collectives.size() > 1) {
             int c = static_cast<int>(rng_.below(s.collectives.size() - 1));
             g.collective = c >= g.collective ? c + 1 : c;
+        } else if (r < 0.5 && s.weights.size() > 1) {
+            int w = static_cast<int>(rng_.below(s.weights.size() - 1));
+            g.weights = w >= g.weights ? w + 1 : w;
         } else {
             move_units(g);
         }
@@ -231,6 +236,7 @@ private:
             n.layers[l] = uniform_gene(s, static_cast<int>(o), p_.rows(), p_.cols());
             n.layers[l].route = cur.route;
             n.layers[l].collective = cur.collective;
+            n.layers[l].weights = cur.weights;
             out.push_back(std::move(n));
         }
         for (std::size_t r = 0; r < s.routes.size(); ++r) {
@@ -243,6 +249,12 @@ private:
             if (static_cast<int>(c) == cur.collective) continue;
             Genome n = g;
             n.layers[l].collective = static_cast<int>(c);
+            out.push_back(std::move(n));
+        }
+        for (std::size_t w = 0; w < s.weights.size(); ++w) {
+            if (static_cast<int>(w) == cur.weights) continue;
+            Genome n = g;
+            n.layers[l].weights = static_cast<int>(w);
             out.push_back(std::move(n));
         }
         for (auto [lo, hi] : p_.segments(cur.option))

@@ -11,6 +11,7 @@ std::vector<int> Genome::key() const {
         k.push_back(l.option);
         k.push_back(l.route);
         k.push_back(l.collective);
+        k.push_back(l.weights);
         k.push_back(static_cast<int>(l.units.size()));
         k.insert(k.end(), l.units.begin(), l.units.end());
     }
@@ -71,6 +72,7 @@ Mapping to_mapping(const MappingSpace& s, const Genome& g, int rows, int cols) {
         }
         set_route_policy(lm, s.routes[static_cast<std::size_t>(lg.route)]);
         lm.collective = collective_from_string(s.collectives[static_cast<std::size_t>(lg.collective)]);
+        lm.weight_multicast = s.weights[static_cast<std::size_t>(lg.weights)] == "multicast";
         m.layers.push_back(lm);
     }
     return m;
@@ -82,6 +84,7 @@ std::string describe_gene(const MappingSpace& s, const LayerGene& g, int rows, i
     for (std::size_t i = 0; i < g.units.size(); ++i) d += (i ? " " : "") + std::to_string(g.units[i]);
     d += "]/" + s.routes[static_cast<std::size_t>(g.route)];
     if (s.collectives.size() > 1) d += "/" + s.collectives[static_cast<std::size_t>(g.collective)];
+    if (s.weights.size() > 1) d += "/w-" + s.weights[static_cast<std::size_t>(g.weights)];
     return d;
 }
 

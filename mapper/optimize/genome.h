@@ -1,6 +1,6 @@
 #pragma once
 // A point of the mapping search space: per layer a partition option, whole share units per
-// part, a route policy and a collective algorithm. Every optimiser produces one; `to_mapping` turns it into the plan
+// part, a route policy, a collective algorithm and a weight delivery. Every optimiser produces one; `to_mapping` turns it into the plan
 // builder's input. Pure C++.
 #include "mapper/optimize/search_space.h"
 #include "mapper/plan_builder.h"
@@ -17,8 +17,10 @@ struct LayerGene {
     std::vector<int> units;  ///< 1-D: one per chiplet; 2-D: grid rows first, then grid columns
     int route = 0;           ///< index into MappingSpace::routes
     int collective = 0;      ///< index into MappingSpace::collectives
+    int weights = 0;         ///< index into MappingSpace::weights
     bool operator==(const LayerGene& o) const {
-        return option == o.option && units == o.units && route == o.route && collective == o.collective;
+        return option == o.option && units == o.units && route == o.route && collective == o.collective &&
+               weights == o.weights;
     }
 };
 

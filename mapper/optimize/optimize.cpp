@@ -42,18 +42,21 @@ MappingSpace formulation_space(const MappingSpace& s) {
         if (r == "xy" || r == "yx") f.routes.push_back(r);
     if (f.routes.empty()) f.routes.push_back("xy");
     f.collectives = {"direct"};
+    f.weights = {"unicast"};
     return f;
 }
 
 /// "p 5, k 44, kxp 4; 9 non-uniform; routes xy 40, yx 10, split 4[; collectives direct 50,
 /// ring 4]": what a genome chose (collectives only when the space has several).
 std::string summary(const MappingSpace& s, const Genome& g) {
-    std::vector<int> opt(s.partitions.size(), 0), route(s.routes.size(), 0), coll(s.collectives.size(), 0);
+    std::vector<int> opt(s.partitions.size(), 0), route(s.routes.size(), 0), coll(s.collectives.size(), 0),
+        weights(s.weights.size(), 0);
     int nonuniform = 0;
     for (const auto& l : g.layers) {
         ++opt[static_cast<std::size_t>(l.option)];
         ++route[static_cast<std::size_t>(l.route)];
         ++coll[static_cast<std::size_t>(l.collective)];
+        ++weights[static_cast<std::size_t>(l.weights)];
         nonuniform += std::any_of(l.units.begin(), l.units.end(), [&](int u) { return u != s.units_per_part; });
     }
     std::string out = "partitions";
@@ -66,6 +69,11 @@ std::string summary(const MappingSpace& s, const Genome& g) {
         out += "; collectives";
         for (std::size_t i = 0; i < coll.size(); ++i)
             if (coll[i]) out += " " + s.collectives[i] + " " + std::to_string(coll[i]);
+    }
+    if (s.weights.size() > 1) {
+        out += "; weights";
+        for (std::size_t i = 0; i < weights.size(); ++i)
+            if (weights[i]) out += " " + s.weights[i] + " " + std::to_string(weights[i]);
     }
     return out;
 }
@@ -111,6 +119,15 @@ std::vector<Genome> ga_seeds(const ArchConfig& arch, const Workload& w, const Ma
     for (int c = 1; c < static_cast<int>(ms.collectives.size()); ++c)
         for (Genome g : {baseline, guided}) {
             for (auto& l : g.layers) l.collective = c;
+            seeds.push_back(std::move(g));
+        }
+    // The guided genome under every collective with the other weight delivery (multicast):
+    // where its partitions replicate filters, a weight read once and relayed saves DRAM and
+    // edge links on every such layer at once.
+    for (int w = 1; w < static_cast<int>(ms.weights.size()); ++w)
+        for (int c = 0; c < static_cast<int>(ms.collectives.size()); ++c) {
+            Genome g = guided;
+            for (auto& l : g.layers) l.collective = c, l.weights = w;
             seeds.push_back(std::move(g));
         }
     return seeds;

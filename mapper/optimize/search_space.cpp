@@ -45,6 +45,7 @@ SearchSpace default_search_space(bool batched, bool diagonal_links) {
     if (batched) s.mapping.partitions.push_back(parse_partition_option("n"));
     s.mapping.routes = searched_route_policies(diagonal_links);
     s.mapping.collectives = supported_collectives();  // direct first: the uniform baseline's
+    s.mapping.weights = {"unicast", "multicast"};
     return s;
 }
 
@@ -109,6 +110,12 @@ SearchSpace load_search_space(const std::string& path) {
             return c;
         });
         if (!collectives.empty()) s.mapping.collectives = collectives;
+        auto weights = read_list<std::string>(o, "weights", [&](const JsonNode& n) {
+            std::string w = n.string();
+            if (w != "unicast" && w != "multicast") n.fail("a weight delivery (unicast, multicast)");
+            return w;
+        });
+        if (!weights.empty()) s.mapping.weights = weights;
         if (auto seg = o.optional("pipeline_segments")) {
             if (!seg->array().empty())
                 seg->fail("an empty list (layer-pipeline segments are not searched yet)", "a non-empty list");
@@ -148,6 +155,7 @@ nlohmann::json search_space_to_json(const SearchSpace& s) {
                           {"units_per_part", s.mapping.units_per_part},
                           {"routes", s.mapping.routes},
                           {"collectives", s.mapping.collectives},
+                          {"weights", s.mapping.weights},
                           {"pipeline_segments", s.mapping.pipeline_segments}}}};
     nlohmann::json hw = nlohmann::json::object();
     if (!s.hardware.diagonal_links.empty()) hw["diagonal_links"] = s.hardware.diagonal_links;

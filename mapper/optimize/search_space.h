@@ -13,6 +13,9 @@
 //  - a collective algorithm for the layer's one-to-many input redistribution (the plan
 //    builder's: direct, ring, 2d, tree; mapper/collectives.h). All four by default: a relayed
 //    all-gather is often the single biggest saving on a mesh (README: optimiser results);
+//  - weight delivery: "unicast" (every chiplet reads its weight slice from DRAM) or
+//    "multicast" (chiplets sharing a slice — P, Q, N splits replicate filters — get it from
+//    the one nearest its memory over the package). Both by default;
 //  - layer-pipeline segment boundaries: declared for the format, not searched yet (the plan
 //    builder runs one layer after the other over all chiplets), so only an empty list is valid.
 // Hardware part (co-design only): diagonal links, link preset (packaging), link bandwidth per
@@ -23,7 +26,8 @@
 // range are InputErrors naming file and JSON pointer):
 // {
 //   "mapping": { "partitions": ["k", "p", "q", "pxk"], "units_per_part": 4,
-//                "routes": ["xy"], "collectives": ["direct", "ring"], "pipeline_segments": [] },
+//                "routes": ["xy"], "collectives": ["direct", "ring"], "weights": ["unicast"],
+//                "pipeline_segments": [] },
 //   "hardware": { "diagonal_links": [false, true], "link_preset": ["ucie-standard"],
 //                 "link_bandwidth_gbps": [32, 64], "dram_count": [1, 2],
 //                 "dram_placement": ["west", "corners"] }
@@ -49,6 +53,9 @@ struct MappingSpace {
     int units_per_part = 4;
     std::vector<std::string> routes{"xy"};
     std::vector<std::string> collectives{"direct"};  ///< names as in mapper/collectives.h
+    /// How chiplets that share a weight slice get it: "unicast" (each from DRAM), "multicast"
+    /// (read once, forwarded by the layer's collective; LayerMapping::weight_multicast).
+    std::vector<std::string> weights{"unicast"};
     std::vector<int> pipeline_segments;  ///< layer indices starting a segment (not searched yet)
 };
 
@@ -70,7 +77,7 @@ struct SearchSpace {
 
 /// The default space: 1-D K, C, P, Q (and N when the batch is > 1) and the 2-D pairs PxK, KxP,
 /// QxK; 4 units per part; the routes xy, yx, split (and diagonal when the package has diagonal
-/// links); every collective, direct first; no hardware knobs.
+/// links); every collective, direct first; unicast and multicast weights; no hardware knobs.
 SearchSpace default_search_space(bool batched, bool diagonal_links = false);
 
 /// Loads and checks a space file; throws InputError (file, JSON pointer, expected, found).

@@ -95,6 +95,22 @@ sys.exit(0 if n["edp_j_s"] < u["edp_j_s"] and n["checks"]["conservation_ok"] els
 PY
 check "nonuniform beats uniform in simulation (HBM on one edge)" "[ $? -eq 0 ]"
 
+# Weight multicast on a P x K split (filters replicated down each grid column): the
+# simulation delivers every forwarded copy, and reading each slice once must cut the DRAM
+# bytes the plan moves.
+for wts in unicast multicast; do
+  "$mcmsim" run --arch "$edge" --workload resnet50 --split pxk --collective ring --weights $wts --out "$work/w-$wts" --quiet
+done
+python3 - "$work" <<'PY'
+import json, sys
+def dram(d): return sum(l.get("mapping", {}).get("dram_bytes", 0) for l in json.load(open(f"{d}/plan.json"))["layers"])
+u, m = (f"{sys.argv[1]}/w-{x}" for x in ("unicast", "multicast"))
+r = json.load(open(f"{m}/report.json"))
+print(f"plan DRAM bytes unicast {dram(u)}, multicast {dram(m)}")
+sys.exit(0 if dram(m) < dram(u) and r["checks"]["conservation_ok"] else 1)
+PY
+check "weight multicast moves fewer DRAM bytes and conserves every flow" "[ $? -eq 0 ]"
+
 for cmd in run map simulate estimate config validate workload noc dram; do
   out=$("$mcmsim" $cmd --help 2>&1)
   check "$cmd --help" "[ $? -eq 0 ] && echo \"\$out\" | grep -q 'usage: mcmsim $cmd'"

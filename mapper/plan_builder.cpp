@@ -837,7 +837,9 @@ RoutePolicy route_policy_from_string(const std::string& s) {
 
 Mapping uniform_mapping(const Workload& w, const Partition& p) {
     Mapping m;
-    m.layers.assign(w.layers.size(), LayerMapping{p, RoutePolicy::XY});
+    LayerMapping lm;
+    lm.partition = p;
+    m.layers.assign(w.layers.size(), lm);
     return m;
 }
 

@@ -311,7 +311,9 @@ TEST(PipelinedPlan, MicroBatchesFollowTheirProducersAndKeepOrder) {
                 auto old = computes.find({(mb - 2) * nl + l, c});
                 if (old != computes.end()) last_two_before = std::max(last_two_before, old->second.back()), any = true;
             }
-            if (first != SIZE_MAX && any) EXPECT_TRUE(a.ancestors(first).count(last_two_before)) << "chiplet " << c;
+            if (first != SIZE_MAX && any) {
+                EXPECT_TRUE(a.ancestors(first).count(last_two_before)) << "chiplet " << c;
+            }
         }
     }
 }

@@ -24,6 +24,8 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <map>
+#include <set>
 
 using namespace mcmsim;
 
@@ -219,6 +221,7 @@ TEST(SearchSpace, BadSpacesNameThePointer) {
         {R"({"mapping": {"collectives": []}})", "/mapping/collectives"},
         {R"({"mapping": {"weights": ["broadcast"]}})", "/mapping/weights/0"},
         {R"({"mapping": {"weights": []}})", "/mapping/weights"},
+        {R"({"mapping": {"pipeline_segments": [0]}})", "/mapping/pipeline_segments/0"},
     };
     for (const auto& c : cases) {
         std::string path = write_temp("space.json", c.text);
@@ -253,6 +256,52 @@ TEST(SearchSpace, CollectivesAndRoutesSearchedByDefault) {
     const auto plain = mapping_space_for(load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json"), w, o);
     EXPECT_EQ(std::count(diag.mapping.routes.begin(), diag.mapping.routes.end(), "diagonal"), 1);
     EXPECT_EQ(std::count(plain.mapping.routes.begin(), plain.mapping.routes.end(), "diagonal"), 0);
+}
+
+TEST(SearchSpace, PipelineSegmentCounts) {
+    // Batch 1 has nothing to stream: sequential only. A batch: 1 to 4 segments.
+    EXPECT_EQ(default_search_space(false).mapping.pipeline_segments, std::vector<int>{1});
+    EXPECT_EQ(default_search_space(true).mapping.pipeline_segments, (std::vector<int>{1, 2, 3, 4}));
+    // Sequential always comes first (the baseline's placement); the 2-column 2x2 package
+    // drops the default's 3 and 4.
+    Workload w = zoo_workload("resnet50", 4);
+    MapOptions o;
+    const ArchConfig two = load_arch_config(default_config_dir() + "/arch/mcm-2x2.json");
+    EXPECT_EQ(mapping_space_for(two, w, o).mapping.pipeline_segments, (std::vector<int>{1, 2}));
+    o.space_file = write_temp("segs.json", R"({"mapping": {"pipeline_segments": [2, 3]}})");
+    EXPECT_THROW(mapping_space_for(two, w, o), InputError);  // 3 segments need 3 columns
+    const ArchConfig four = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
+    EXPECT_EQ(mapping_space_for(four, w, o).mapping.pipeline_segments, (std::vector<int>{1, 2, 3}));
+}
+
+TEST(Genetic, PipelinedGenomesPlaceLayersOnDisjointBands) {
+    const ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
+    Workload w = zoo_workload("resnet50", 2);
+    MapOptions mo;
+    const MappingSpace ms = mapping_space_for(a, w, mo).mapping;
+    ASSERT_EQ(ms.pipeline_segments, (std::vector<int>{1, 2, 3, 4}));
+    const std::vector<Genome> seeds = ga_seeds(a, w, ms);
+    for (int s = 1; s < 4; ++s) {
+        Genome want = seeds.front();
+        want.segments = s;
+        EXPECT_EQ(std::count(seeds.begin(), seeds.end(), want), 1) << ms.pipeline_segments[static_cast<std::size_t>(s)] << " segments";
+    }
+    // Two segments: every layer on one of two column bands that do not overlap; the first
+    // layer on the first band, the last on the second; two plan layers (samples) per layer.
+    Genome g = seeds.front();
+    g.segments = 1;
+    Plan p = build_plan(a, w, to_mapping(ms, g, w, a.package.rows, a.package.cols));
+    ASSERT_EQ(p.layers.size(), 2 * w.layers.size());
+    std::map<int, std::set<int>> chiplets;
+    for (const PlanLayer& l : p.layers) {
+        ASSERT_TRUE(l.mapping.has_value());
+        for (const PlanOp& op : l.ops)
+            if (op.kind == OpKind::Compute) chiplets[l.mapping->segment].insert(op.chiplet);
+    }
+    ASSERT_EQ(chiplets.size(), 2u);
+    for (int c : chiplets[0]) EXPECT_EQ(chiplets[1].count(c), 0u) << "chiplet " << c << " in both segments";
+    EXPECT_EQ(p.layers.front().mapping->segment, 0);
+    EXPECT_EQ(p.layers.back().mapping->segment, 1);
 }
 
 TEST(Genetic, SeededWithTheBaselineUnderEveryCollective) {
@@ -303,7 +352,7 @@ TEST(Genetic, SearchesCollectivesDeterministicallyAndThePlanCarriesThem) {
     EXPECT_EQ(a.evaluations, b.evaluations);
     EXPECT_LE(a.best_score.value(Objective::Edp), prob.evaluate(seeds[0]).value(Objective::Edp));
     // The plan built from the genome records each layer's chosen collective.
-    Plan plan = build_plan(t.arch, t.workload, to_mapping(t.space, a.best, 2, 2));
+    Plan plan = build_plan(t.arch, t.workload, to_mapping(t.space, a.best, t.workload, 2, 2));
     ASSERT_EQ(plan.layers.size(), a.best.layers.size());
     for (std::size_t l = 0; l < plan.layers.size(); ++l) {
         ASSERT_TRUE(plan.layers[l].mapping.has_value());
@@ -313,7 +362,7 @@ TEST(Genetic, SearchesCollectivesDeterministicallyAndThePlanCarriesThem) {
     t.space.collectives = {"tree"};
     AnalyticalProblem tree(t.arch, t.workload, t.space);
     GaResult c = run_genetic(tree, uniform_seeds(t.space, 3, 2, 2), o);
-    Plan tp = build_plan(t.arch, t.workload, to_mapping(t.space, c.best, 2, 2));
+    Plan tp = build_plan(t.arch, t.workload, to_mapping(t.space, c.best, t.workload, 2, 2));
     for (const PlanLayer& l : tp.layers) EXPECT_EQ(l.mapping->collective, "tree");
 }
 

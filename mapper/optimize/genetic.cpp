@@ -86,7 +86,9 @@ public:
     GaResult run(const std::vector<Genome>& seeds) {
         if (seeds.empty()) throw std::invalid_argument("genetic: at least one seed genome");
         t0_ = Clock::now();
-        const std::size_t pop = static_cast<std::size_t>(std::max<int>(o_.population, 2));
+        // Every seed gets a place, even beyond --population (a batched workload's space seeds
+        // each segment count too).
+        const std::size_t pop = std::max(static_cast<std::size_t>(std::max<int>(o_.population, 2)), seeds.size());
         std::vector<Genome> popu(seeds.begin(), seeds.begin() + static_cast<std::ptrdiff_t>(std::min(seeds.size(), pop)));
         while (popu.size() < pop) popu.push_back(random_genome());
         std::vector<Score> scores = eval_.score(popu);
@@ -161,6 +163,7 @@ private:
     Genome random_genome() {
         Genome g;
         for (std::size_t l = 0; l < p_.layers(); ++l) g.layers.push_back(random_gene());
+        g.segments = static_cast<int>(rng_.below(p_.space().pipeline_segments.size()));  // no draw for one value
         return g;
     }
 
@@ -168,6 +171,7 @@ private:
         Genome c = a;
         for (std::size_t l = 0; l < c.layers.size(); ++l)
             if (rng_.below(2)) c.layers[l] = b.layers[l];
+        if (p_.space().pipeline_segments.size() > 1 && rng_.below(2)) c.segments = b.segments;
         return c;
     }
 
@@ -216,6 +220,13 @@ private:
     }
 
     void mutate(Genome& g) {
+        // The plan-wide gene: another segment count, as often as one layer's gene changes.
+        const std::size_t counts = p_.space().pipeline_segments.size();
+        if (counts > 1 && rng_.unit() < std::max(1.0 / static_cast<double>(g.layers.size()), 0.05)) {
+            int s = static_cast<int>(rng_.below(counts - 1));
+            g.segments = s >= g.segments ? s + 1 : s;
+            return;
+        }
         const std::size_t L = g.layers.size();
         const double rate = std::max(1.0 / static_cast<double>(L), 0.05);
         bool any = false;
@@ -257,6 +268,13 @@ private:
             n.layers[l].weights = static_cast<int>(w);
             out.push_back(std::move(n));
         }
+        if (l == 0)  // the plan-wide segment count, once per pass
+            for (std::size_t k = 0; k < s.pipeline_segments.size(); ++k) {
+                if (static_cast<int>(k) == g.segments) continue;
+                Genome n = g;
+                n.segments = static_cast<int>(k);
+                out.push_back(std::move(n));
+            }
         for (auto [lo, hi] : p_.segments(cur.option))
             for (int a = lo; a < hi; ++a) {
                 if (cur.units[static_cast<std::size_t>(a)] == 0) continue;

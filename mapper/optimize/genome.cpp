@@ -1,6 +1,7 @@
 #include "mapper/optimize/genome.h"
 
 #include "mapper/collectives.h"
+#include "mapper/pipeline_placement.h"
 #include "mapper/optimize/route_policy.h"
 
 namespace mcmsim {
@@ -15,6 +16,7 @@ std::vector<int> Genome::key() const {
         k.push_back(static_cast<int>(l.units.size()));
         k.insert(k.end(), l.units.begin(), l.units.end());
     }
+    k.push_back(segments);
     return k;
 }
 
@@ -43,7 +45,7 @@ Genome uniform_genome(const MappingSpace& s, std::size_t layers, int option, int
     return g;
 }
 
-Mapping to_mapping(const MappingSpace& s, const Genome& g, int rows, int cols) {
+Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, int rows, int cols) {
     Mapping m;
     for (const LayerGene& lg : g.layers) {
         const PartitionOption& o = s.partitions[static_cast<std::size_t>(lg.option)];
@@ -74,6 +76,12 @@ Mapping to_mapping(const MappingSpace& s, const Genome& g, int rows, int cols) {
         lm.collective = collective_from_string(s.collectives[static_cast<std::size_t>(lg.collective)]);
         lm.weight_multicast = s.weights[static_cast<std::size_t>(lg.weights)] == "multicast";
         m.layers.push_back(lm);
+    }
+    const int segments = s.pipeline_segments.empty() ? 1 : s.pipeline_segments[static_cast<std::size_t>(g.segments)];
+    if (segments > 1) {
+        // Shares are per chiplet (row, column) of the whole package: a band splits uniformly.
+        for (auto& lm : m.layers) lm.partition.shares.clear(), lm.partition.row_shares.clear(), lm.partition.col_shares.clear();
+        apply_placement(m, pipeline_placement(w, rows, cols, segments), 1);
     }
     return m;
 }

@@ -26,7 +26,8 @@ struct LayerGene {
 
 struct Genome {
     std::vector<LayerGene> layers;
-    bool operator==(const Genome& o) const { return layers == o.layers; }
+    int segments = 0;  ///< index into MappingSpace::pipeline_segments (0: the first, sequential)
+    bool operator==(const Genome& o) const { return layers == o.layers && segments == o.segments; }
     /// Flattened genes, the exact key of the fitness cache.
     std::vector<int> key() const;
 };
@@ -45,8 +46,10 @@ LayerGene uniform_gene(const MappingSpace& s, int option, int rows, int cols);
 /// Every layer on `option`, uniform.
 Genome uniform_genome(const MappingSpace& s, std::size_t layers, int option, int rows, int cols);
 
-/// The plan builder's input for a genome.
-Mapping to_mapping(const MappingSpace& s, const Genome& g, int rows, int cols);
+/// The plan builder's input for a genome. A genome with more than one pipeline segment is
+/// placed on MAC-balanced column bands of the package (mapper/pipeline_placement.h), one
+/// sample per micro-batch, each layer split uniformly over its band.
+Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, int rows, int cols);
 
 /// "k[4 4 4 4]/xy" per layer, for reports ("k[4 4 4 4]/xy/ring" when the space has more than
 /// one collective).

@@ -23,7 +23,7 @@ Score analytical(const ArchConfig& arch, const Plan& plan) {
 
 Plan plan_of(const ArchConfig& arch, const Workload& w, const MappingSpace& s, const Genome& g, const std::string& name,
              std::uint64_t seed) {
-    Mapping m = to_mapping(s, g, arch.package.rows, arch.package.cols);
+    Mapping m = to_mapping(s, g, w, arch.package.rows, arch.package.cols);
     m.optimizer = name;
     m.seed = seed;
     return build_plan(arch, w, m);
@@ -43,6 +43,7 @@ MappingSpace formulation_space(const MappingSpace& s) {
     if (f.routes.empty()) f.routes.push_back("xy");
     f.collectives = {"direct"};
     f.weights = {"unicast"};
+    f.pipeline_segments = {1};  // layers one after the other on all chiplets
     return f;
 }
 
@@ -69,6 +70,10 @@ std::string summary(const MappingSpace& s, const Genome& g) {
         out += "; collectives";
         for (std::size_t i = 0; i < coll.size(); ++i)
             if (coll[i]) out += " " + s.collectives[i] + " " + std::to_string(coll[i]);
+    }
+    if (s.pipeline_segments.size() > 1) {
+        const int n = s.pipeline_segments[static_cast<std::size_t>(g.segments)];
+        out += n > 1 ? "; pipelined over " + std::to_string(n) + " segments" : "; layer-sequential";
     }
     if (s.weights.size() > 1) {
         out += "; weights";
@@ -130,6 +135,12 @@ std::vector<Genome> ga_seeds(const ArchConfig& arch, const Workload& w, const Ma
             for (auto& l : g.layers) l.collective = c, l.weights = w;
             seeds.push_back(std::move(g));
         }
+    // The baseline pipelined over every other segment count.
+    for (int s = 1; s < static_cast<int>(ms.pipeline_segments.size()); ++s) {
+        Genome g = baseline;
+        g.segments = s;
+        seeds.push_back(std::move(g));
+    }
     return seeds;
 }
 
@@ -150,6 +161,16 @@ SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const M
     auto& colls = s.mapping.collectives;
     colls.erase(std::remove(colls.begin(), colls.end(), o.collective), colls.end());
     colls.insert(colls.begin(), o.collective);
+    // Layer-sequential first (the baseline's placement); counts the package cannot hold are
+    // an error in a space file and left out of the default.
+    auto& segs = s.mapping.pipeline_segments;
+    const int most = std::min<int>(arch.package.cols, static_cast<int>(w.layers.size()));
+    for (int n : segs)
+        if (n > most && !o.space_file.empty())
+            throw InputError(o.space_file, "/mapping/pipeline_segments",
+                             "segment counts of at most " + std::to_string(most) + " (package columns, layers)", std::to_string(n));
+    segs.erase(std::remove_if(segs.begin(), segs.end(), [&](int n) { return n == 1 || n > most; }), segs.end());
+    segs.insert(segs.begin(), 1);
     return s;
 }
 

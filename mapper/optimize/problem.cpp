@@ -15,7 +15,7 @@ AnalyticalProblem::AnalyticalProblem(const ArchConfig& arch, const Workload& w, 
     : Problem(std::move(space), w.layers.size(), arch.package.rows, arch.package.cols), arch_(arch), w_(w) {}
 
 Score AnalyticalProblem::evaluate(const Genome& g) const {
-    Mapping m = to_mapping(space(), g, rows(), cols());
+    Mapping m = to_mapping(space(), g, w_, rows(), cols());
     Estimate e = estimate_plan(arch_, build_plan(arch_, w_, m));
     return Score{e.latency_ns, e.ledger.total_pj()};
 }

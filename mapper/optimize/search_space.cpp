@@ -46,6 +46,7 @@ SearchSpace default_search_space(bool batched, bool diagonal_links) {
     s.mapping.routes = searched_route_policies(diagonal_links);
     s.mapping.collectives = supported_collectives();  // direct first: the uniform baseline's
     s.mapping.weights = {"unicast", "multicast"};
+    s.mapping.pipeline_segments = batched ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1};
     return s;
 }
 
@@ -116,10 +117,10 @@ SearchSpace load_search_space(const std::string& path) {
             return w;
         });
         if (!weights.empty()) s.mapping.weights = weights;
-        if (auto seg = o.optional("pipeline_segments")) {
-            if (!seg->array().empty())
-                seg->fail("an empty list (layer-pipeline segments are not searched yet)", "a non-empty list");
-        }
+        auto segments = read_list<int>(o, "pipeline_segments", [](const JsonNode& n) {
+            return static_cast<int>(n.integer_in(1, 64));  // checked against the package by mapping_space_for
+        });
+        if (!segments.empty()) s.mapping.pipeline_segments = segments;
         o.finish();
     } else {
         s.mapping = default_search_space(false).mapping;

@@ -16,8 +16,12 @@
 //  - weight delivery: "unicast" (every chiplet reads its weight slice from DRAM) or
 //    "multicast" (chiplets sharing a slice — P, Q, N splits replicate filters — get it from
 //    the one nearest its memory over the package). Both by default;
-//  - layer-pipeline segment boundaries: declared for the format, not searched yet (the plan
-//    builder runs one layer after the other over all chiplets), so only an empty list is valid.
+// Whole plan: the layer-pipeline segment count (`pipeline_segments`: 1 is layer-sequential,
+// every layer on all chiplets; S > 1 cuts the network into S MAC-balanced segments on bands
+// of grid columns with the batch streamed through them one sample at a time,
+// mapper/pipeline_placement.h; a pipelined plan splits each layer uniformly over its band,
+// so the units of the genome matter only when sequential). Default: 1 for batch 1 (nothing
+// to stream), 1 to 4 (at most the package's columns) for a batch.
 // Hardware part (co-design only): diagonal links, link preset (packaging), link bandwidth per
 // direction, DRAM count and placement. Every list holds the values to try; a knob left out
 // keeps the base architecture's value.
@@ -27,7 +31,7 @@
 // {
 //   "mapping": { "partitions": ["k", "p", "q", "pxk"], "units_per_part": 4,
 //                "routes": ["xy"], "collectives": ["direct", "ring"], "weights": ["unicast"],
-//                "pipeline_segments": [] },
+//                "pipeline_segments": [1, 2, 3] },
 //   "hardware": { "diagonal_links": [false, true], "link_preset": ["ucie-standard"],
 //                 "link_bandwidth_gbps": [32, 64], "dram_count": [1, 2],
 //                 "dram_placement": ["west", "corners"] }
@@ -56,7 +60,7 @@ struct MappingSpace {
     /// How chiplets that share a weight slice get it: "unicast" (each from DRAM), "multicast"
     /// (read once, forwarded by the layer's collective; LayerMapping::weight_multicast).
     std::vector<std::string> weights{"unicast"};
-    std::vector<int> pipeline_segments;  ///< layer indices starting a segment (not searched yet)
+    std::vector<int> pipeline_segments{1};  ///< segment counts to try (1: layer-sequential)
 };
 
 /// Where the DRAM stacks sit: "west" (first column, rows spread), "corners", "edges" (one per

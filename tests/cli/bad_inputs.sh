@@ -207,6 +207,14 @@ expect_error workload-bad-scalesim-row workload_bad_row.csv "line 3" "IFMAP Widt
 expect_error cli-unknown-option "--frobnicate" "command line" -- config --arch "$GOOD_ARCH" --frobnicate
 expect_error cli-missing-arch-option "--arch" -- simulate --plan "$TMP/good_plan.json" --out "$TMP/out" -q
 expect_error cli-unknown-command '"frobnicate"' -- frobnicate
+expect_error cli-unknown-collective "--collective" '"butterfly"' -- \
+    map --arch "$GOOD_ARCH" --workload "$TINY" --collective butterfly --out "$TMP/p.json"
+expect_error cli-unknown-weight-delivery "--weights" '"broadcast"' -- \
+    map --arch "$GOOD_ARCH" --workload "$TINY" --weights broadcast --out "$TMP/p.json"
+expect_error cli-unknown-placement "--placement" '"diagonal"' -- \
+    map --arch "$GOOD_ARCH" --workload "$TINY" --placement diagonal --out "$TMP/p.json"
+expect_error cli-more-segments-than-columns "--segments" "found 3" -- \
+    map --arch "$GOOD_ARCH" --workload "$TINY" --placement pipelined --segments 3 --out "$TMP/p.json"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -58,6 +58,7 @@ Plan map_nonuniform(const ArchConfig& arch, const Workload& w, const Partition& 
     m.optimizer = "nonuniform";
     m.seed = seed;
     for (auto& lm : m.layers) {
+        lm.route = package_route_policy(arch.package);
         if (lm.partition.one_dimensional()) lm.partition.shares.assign(static_cast<std::size_t>(n), 1.0);
         else lm.partition.row_shares.assign(static_cast<std::size_t>(rows), 1.0), lm.partition.col_shares.assign(static_cast<std::size_t>(cols), 1.0);
     }

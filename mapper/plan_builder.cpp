@@ -827,6 +827,11 @@ const char* to_string(RoutePolicy p) {
     return "?";
 }
 
+RoutePolicy package_route_policy(const PackageConfig& p) {
+    if (p.topology == "mesh_diagonal") return RoutePolicy::Diagonal;
+    return p.routing == "yx" ? RoutePolicy::YX : RoutePolicy::XY;
+}
+
 RoutePolicy route_policy_from_string(const std::string& s) {
     if (s == "xy") return RoutePolicy::XY;
     if (s == "yx") return RoutePolicy::YX;

@@ -67,6 +67,9 @@ enum class RoutePolicy {
     Diagonal,
 };
 const char* to_string(RoutePolicy p);
+/// The policy that lets the package route every flow itself (no source routes): xy or yx as
+/// the package's dimension order, diagonal on a mesh_diagonal package. The baselines use it.
+RoutePolicy package_route_policy(const PackageConfig& p);
 RoutePolicy route_policy_from_string(const std::string& s);  ///< throws std::invalid_argument
 
 struct LayerMapping {

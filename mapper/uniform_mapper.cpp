@@ -63,6 +63,7 @@ Plan map_workload(const ArchConfig& arch, const Workload& w, const MapOptions& o
         if (o.weights != "unicast" && o.weights != "multicast")
             throw InputError("", "--weights", "unicast or multicast", "\"" + o.weights + "\"");
         for (auto& l : m.layers) {
+            l.route = package_route_policy(arch.package);
             l.collective = collective;
             l.weight_multicast = o.weights == "multicast";
         }

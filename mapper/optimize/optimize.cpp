@@ -154,6 +154,13 @@ SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const M
                                [&](const PartitionOption& p) { return p.rows_dim == first.rows_dim && p.cols_dim == first.cols_dim; }),
                 parts.end());
     parts.insert(parts.begin(), first);
+    // The package's own routing first: the uniform baseline's route.
+    auto& routes = s.mapping.routes;
+    const std::string own = to_string(package_route_policy(arch.package));
+    if (std::find(routes.begin(), routes.end(), own) != routes.end()) {
+        routes.erase(std::remove(routes.begin(), routes.end(), own), routes.end());
+        routes.insert(routes.begin(), own);
+    }
     // Likewise the baseline's --collective comes first (the uniform genome's collective).
     const std::vector<std::string> known = supported_collectives();
     if (std::find(known.begin(), known.end(), o.collective) == known.end())

@@ -3,36 +3,18 @@
 #include "hw/compute/compute_cost.h"
 #include "mapper/message_cost.h"
 #include "mapper/ready_queue.h"
+#include "mapper/tile_cost_cache.h"
 #include "traces/plan_routes.h"
 
 #include <algorithm>
 #include <array>
-#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 namespace mcmsim {
 
 namespace {
-
-/// What compute_cost depends on in an op. A uniform plan gives most chiplets of a layer the
-/// same tile, so the model prices each distinct tile once per estimate.
-struct TileKey {
-    std::int64_t f[11];
-    bool operator==(const TileKey& o) const { return std::equal(std::begin(f), std::end(f), std::begin(o.f)); }
-};
-struct TileKeyHash {
-    std::size_t operator()(const TileKey& k) const {
-        std::uint64_t h = 1469598103934665603ULL;
-        for (std::int64_t v : k.f) h = (h ^ static_cast<std::uint64_t>(v)) * 1099511628211ULL;
-        return static_cast<std::size_t>(h ^ (h >> 29));
-    }
-};
-struct TileCost {
-    double ns = 0, compute_pj = 0, sram_pj = 0;
-};
 
 /// The scheduler's view of one op, 32 bytes: walking PlanOps (and their heap-held lists) a
 /// second time would cost more than the scheduling itself.
@@ -96,6 +78,7 @@ struct DepEdge {
 /// price thousands of plans, and fresh megabytes for each would cost more in page faults than
 /// the pricing itself. Only capacity carries over, never content: an estimate writes every
 /// element before it reads it (the vectors that only grow are never read past what it wrote).
+/// The exception is `tiles`: compute costs, which depend on the chiplet config and tile alone.
 struct Workspace {
     KeyIndex ids, flow_recv;  ///< op id -> dense index; flow -> its recv op
     std::vector<std::pair<const PlanOp*, std::uint32_t>> recvs;
@@ -105,6 +88,7 @@ struct Workspace {
     std::vector<DepEdge> edges;
     std::vector<std::uint32_t> succ_begin, succ, fill;
     ReadyQueue ready;
+    TileCostCache tiles;  ///< results of compute_cost, kept for as long as the chiplet is the same
 };
 
 template <class T>
@@ -135,6 +119,7 @@ public:
         for (const MemoryConfig& m : arch.memories)
             stream_pj_.push_back({dram_stream_pj_per_bit(m.dram, false), dram_stream_pj_per_bit(m.dram, true)});
         chiplet_pj_.assign(static_cast<std::size_t>(n_), {});
+        ws_.tiles.use(arch.chiplet);
         worst_ns_.assign(plan.layers.size(), 0.0);
         worst_link_.assign(plan.layers.size(), -1);
     }
@@ -174,19 +159,25 @@ private:
         const auto nn = static_cast<std::size_t>(nodes_) * static_cast<std::size_t>(nodes_);
         head_flit_ns_.assign(nn, 0.0);
         head_control_ns_.assign(nn, 0.0);
-        std::vector<int> path;
+        const HeadLatencyTerms flit = mc_.head_latency_terms(flit_);
+        const HeadLatencyTerms control = mc_.head_latency_terms(mc_.control_wire_bytes());
         for (int a = 0; a < nodes_; ++a)
             for (int b = 0; b < nodes_; ++b) {
                 if (a >= n_ && b >= n_) continue;  // memory-to-memory traffic does not exist
                 const int ra = router_of_[at(a)], rb = router_of_[at(b)];
-                path.clear();
-                path.push_back(inject_[at(a)]);
-                for (int r = ra; r != rb; r = trees_.next_router(rb, r)) path.push_back(trees_.next_link(rb, r));
-                path.push_back(eject_[at(b)]);
                 const int routers = trees_.routers_on_path(ra, rb);
+                // Both packet sizes in one walk of the path: injection, mesh links, ejection.
+                double tf = flit.start(routers), tail_f = 0, tc = control.start(routers), tail_c = 0;
+                auto add = [&](int l) {
+                    flit.add(l, tf, tail_f);
+                    control.add(l, tc, tail_c);
+                };
+                add(inject_[at(a)]);
+                for (int r = ra; r != rb; r = trees_.next_router(rb, r)) add(trees_.next_link(rb, r));
+                add(eject_[at(b)]);
                 const std::size_t p = pair(a, b);
-                head_flit_ns_[p] = mc_.head_latency_ns(path.data(), path.size(), routers, flit_);
-                head_control_ns_[p] = mc_.head_latency_ns(path.data(), path.size(), routers, mc_.control_wire_bytes());
+                head_flit_ns_[p] = tf + tail_f;
+                head_control_ns_[p] = tc + tail_c;
             }
     }
 
@@ -290,7 +281,7 @@ private:
         switch (op.kind) {
             case OpKind::Compute: {
                 // The chiplet model's own cost function: same cycles, same energy.
-                const TileCost& cost = tile_cost(op);
+                const TileCost& cost = ws_.tiles.cost(op);
                 auto& chip = chiplet_pj_[at(op.chiplet)];
                 chip[static_cast<int>(EnergyCategory::Compute)] += cost.compute_pj;
                 chip[static_cast<int>(EnergyCategory::Sram)] += cost.sram_pj;
@@ -612,22 +603,6 @@ private:
         for (const auto& o : est_.ops) est_.latency_ns = std::max(est_.latency_ns, o.end_ns);
     }
 
-    const TileCost& tile_cost(const PlanOp& op) {
-        const TileShape& t = op.shape;
-        TileKey key{{t.n, t.k, t.c, t.p, t.q, t.r, t.s, t.stride, op.macs, op.vector_ops, op.sram_bytes}};
-        // Consecutive compute ops mostly share a tile: skip the hash then.
-        if (last_tile_ && key == last_key_) return *last_tile_;
-        auto [it, fresh] = tiles_.try_emplace(key);
-        if (fresh) {
-            const ComputeCost cost = compute_cost(arch_.chiplet, op);
-            it->second = TileCost{static_cast<double>(cycles_to_ps(arch_.chiplet, cost.cycles)) / 1000.0,
-                                  cost.compute_energy_pj(), cost.sram_energy_pj};
-        }
-        last_key_ = key;
-        last_tile_ = &it->second;
-        return it->second;
-    }
-
     /// Component accounts: every router, link, PHY, memory and chiplet has one, idle or not,
     /// as in the simulation's ledger. NoC and D2D energy from the traffic totals: per router
     /// its flits, per link its bytes (integers, so the order messages came in does not matter).
@@ -681,14 +656,19 @@ private:
         }
     }
 
+    /// Per layer: its bottleneck link and that link's load time. Built in place, moving every
+    /// value (braced json lists copy each value, and copying the array copies it all again).
     void layer_stats() {
         nlohmann::json layers = nlohmann::json::array();
         const MeshTopology& topo = mc_.topology();
         for (std::size_t l = 0; l < plan_.layers.size(); ++l) {
-            std::string name = worst_link_[l] < 0 ? "" : link_name(worst_link_[l], topo);
-            layers.push_back({{"name", plan_.layers[l].name}, {"bottleneck_link", name}, {"bottleneck_ns", worst_ns_[l]}});
+            nlohmann::json& layer = layers.emplace_back(nlohmann::json::object());
+            layer["name"] = plan_.layers[l].name;
+            layer["bottleneck_link"] = worst_link_[l] < 0 ? std::string() : link_name(worst_link_[l], topo);
+            layer["bottleneck_ns"] = worst_ns_[l];
         }
-        est_.stats = {{"layers", layers}};
+        est_.stats = nlohmann::json::object();
+        est_.stats["layers"] = std::move(layers);
     }
 
     std::string link_name(int k, const MeshTopology& topo) const {
@@ -741,9 +721,6 @@ private:
     std::vector<double> dram_pj_;
     std::vector<std::array<double, 2>> stream_pj_;  ///< pJ/bit of a write, of a read
     // Compute.
-    std::unordered_map<TileKey, TileCost, TileKeyHash> tiles_;
-    TileKey last_key_{};
-    const TileCost* last_tile_ = nullptr;
     std::vector<std::array<double, kEnergyCategories>> chiplet_pj_;
     // Per layer.
     std::vector<double> worst_ns_;

@@ -17,7 +17,9 @@
 // of the run the transfers take, refresh every tREFI; chiplet leakage over the estimated run.
 // Link loads of a layer (and stage) are spread along one routing tree per destination router
 // (message_cost.h RouteTrees), not path by path. Each thread keeps the model's scratch storage
-// (a few MB for a ResNet-50 plan) from one estimate to the next: capacity only, never results.
+// (a few MB for a ResNet-50 plan) from one estimate to the next: capacity only, never a plan's
+// results; the one thing remembered is compute_cost per tile while the chiplet config stays the
+// same (a pure function of both: mapper/tile_cost_cache.h).
 // Pure C++.
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"

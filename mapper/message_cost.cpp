@@ -73,6 +73,21 @@ double MessageCost::head_latency_ns(const int* links, std::size_t count, int rou
     return t + tail;
 }
 
+HeadLatencyTerms MessageCost::head_latency_terms(std::int64_t packet_wire_bytes) const {
+    HeadLatencyTerms h;
+    h.router_ns_ = router_ns_;
+    const auto n = static_cast<std::size_t>(links_.count());
+    h.hop_ns_.resize(n);
+    h.tail_ns_.resize(n);
+    for (std::size_t l = 0; l < n; ++l) {  // the expressions of head_latency_ns, term by term
+        const double bw = links_.bandwidth_gbps[l];
+        const double flit = static_cast<double>(flit_bytes_) / bw;
+        h.hop_ns_[l] = links_.latency_ns[l] + flit;
+        h.tail_ns_[l] = static_cast<double>(packet_wire_bytes) / bw - flit;
+    }
+    return h;
+}
+
 RouteTrees::RouteTrees(const MeshTopology& topo) : routers_(topo.routers()) {
     const auto r2 = static_cast<std::size_t>(routers_) * static_cast<std::size_t>(routers_);
     next_router_.assign(r2, -1);

@@ -38,6 +38,29 @@ struct Endpoint {
     int index = 0;
 };
 
+/// head_latency_ns of one packet size, with each link's terms divided out once: an estimate
+/// prices every node pair of the package (~1.5k paths on a 6x6 package), and dividing by each
+/// link's bandwidth on every path would cost more than the walks. Adding a path's links in
+/// order gives the same operations in the same order as MessageCost::head_latency_ns, so the
+/// same bits.
+class HeadLatencyTerms {
+public:
+    /// Routers times one router's latency: where a path's sum starts.
+    double start(int routers) const { return routers * router_ns_; }
+    /// Adds link `l`, the next one on the path, to the running sum `t` and tail `tail`.
+    void add(int l, double& t, double& tail) const {
+        const auto i = static_cast<std::size_t>(l);
+        t += hop_ns_[i];
+        tail = std::max(tail, tail_ns_[i]);
+    }
+
+private:
+    friend class MessageCost;
+    double router_ns_ = 0;
+    std::vector<double> hop_ns_;   ///< per link: its latency plus one flit's serialisation
+    std::vector<double> tail_ns_;  ///< per link: the rest of the packet's serialisation
+};
+
 class MessageCost {
 public:
     MessageCost(const ArchConfig& arch);
@@ -64,6 +87,8 @@ public:
     }
     /// The same for a path given as `count` link ids, injection to ejection.
     double head_latency_ns(const int* links, std::size_t count, int routers, std::int64_t packet_wire_bytes) const;
+    /// The per-link terms of head_latency_ns for packets of `packet_wire_bytes`.
+    HeadLatencyTerms head_latency_terms(std::int64_t packet_wire_bytes) const;
 
 private:
     MeshTopology topo_;

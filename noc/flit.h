@@ -37,6 +37,18 @@ struct FlitPacket {
     const std::vector<int>* path = nullptr;
 };
 
+/// What route computation needs of a packet, copied from its FlitPacket when the head is
+/// injected. Routers read only this 16-byte record at RC: the full FlitPacket (~80 bytes,
+/// scattered over the pool) would cost a cache miss per hop under load. hops and route are
+/// copied back into the FlitPacket when the tail is ejected.
+struct PacketRoute {
+    int dst = -1;
+    int hops = 0;
+    RouteState route;
+    std::uint8_t vc_class = 2;  ///< FlitPacket::vc_class
+    bool has_path = false;      ///< source-routed: follow FlitPacket::path
+};
+
 struct Flit {
     std::uint32_t packet = 0;  ///< index into the packet pool
     std::uint16_t index = 0;   ///< 0 = head
@@ -49,12 +61,14 @@ struct BufferedFlit {
     Cycle arrival = 0;
 };
 
-/// Packet records, recycled through a free list: a run creates millions of packets.
+/// Packet records, recycled through a free list: a run creates millions of packets. Each
+/// record has a compact PacketRoute at the same index (see there).
 class FlitPacketPool {
 public:
     std::uint32_t get() {
         if (free_.empty()) {
             records_.emplace_back();
+            routes_.emplace_back();
             return static_cast<std::uint32_t>(records_.size() - 1);
         }
         std::uint32_t i = free_.back();
@@ -65,10 +79,12 @@ public:
     void put(std::uint32_t i) { free_.push_back(i); }
     FlitPacket& operator[](std::uint32_t i) { return records_[i]; }
     const FlitPacket& operator[](std::uint32_t i) const { return records_[i]; }
+    PacketRoute& route(std::uint32_t i) { return routes_[i]; }
     std::size_t in_use() const { return records_.size() - free_.size(); }
 
 private:
     std::vector<FlitPacket> records_;
+    std::vector<PacketRoute> routes_;
     std::vector<std::uint32_t> free_;
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <queue>
 
 namespace mcmsim {
@@ -118,12 +119,89 @@ nlohmann::json SyntheticPoint::to_json() const {
 
 namespace {
 
+/// The next injection cycle of every node, taken out in (cycle, node) order as from a
+/// min-heap of pairs. Under load a few nodes inject every cycle and a heap pays a
+/// mispredicted branch per level for each packet; here a wheel of per-cycle node bit sets
+/// costs a bit scan. Cycles beyond the wheel wait in a heap until the wheel reaches them.
+class ArrivalCalendar {
+public:
+    explicit ArrivalCalendar(int nodes)
+        : words_((nodes + 63) / 64), nodes_(static_cast<std::size_t>(kSlots * words_), 0) {}
+
+    bool empty() const { return count_ == 0; }
+    void clear() {
+        std::fill(nodes_.begin(), nodes_.end(), 0);
+        std::fill(std::begin(used_), std::end(used_), 0);
+        overflow_ = {};
+        count_ = 0;
+    }
+    /// Node `node` injects at `at` (never before the last cycle taken out).
+    void push(Cycle at, int node) {
+        ++count_;
+        if (at - base_ >= kSlots) {
+            overflow_.push({at, node});
+            return;
+        }
+        const int slot = static_cast<int>(at % kSlots);
+        nodes_[static_cast<std::size_t>(slot * words_ + node / 64)] |= std::uint64_t{1} << (node % 64);
+        used_[slot / 64] |= std::uint64_t{1} << (slot % 64);
+    }
+    /// The earliest cycle held (the calendar must not be empty).
+    Cycle earliest() const {
+        Cycle best = overflow_.empty() ? std::numeric_limits<Cycle>::max() : overflow_.top().first;
+        const int start = static_cast<int>(base_ % kSlots);
+        for (int k = 0; k <= kSlots / 64; ++k) {  // used_ words from `start` on, round the wheel
+            const int pos = (start / 64 + k) % (kSlots / 64);
+            std::uint64_t w = used_[pos];
+            if (k == 0) w &= ~std::uint64_t{0} << (start % 64);
+            else if (k == kSlots / 64) w &= start % 64 ? (std::uint64_t{1} << (start % 64)) - 1 : 0;
+            if (!w) continue;
+            const int slot = pos * 64 + __builtin_ctzll(w);
+            const Cycle at = base_ + ((slot - start + kSlots) % kSlots);
+            return std::min(best, at);
+        }
+        return best;
+    }
+    /// Takes out every node due at `cycle`, which must be earliest(), and calls f(node) for
+    /// each in node order; f may push later cycles.
+    template <class F>
+    void take(Cycle cycle, F&& f) {
+        base_ = cycle;
+        while (!overflow_.empty() && overflow_.top().first - base_ < kSlots) {  // the wheel reached them
+            const auto [at, node] = overflow_.top();
+            overflow_.pop();
+            --count_;
+            push(at, node);
+        }
+        const int slot = static_cast<int>(cycle % kSlots);
+        used_[slot / 64] &= ~(std::uint64_t{1} << (slot % 64));
+        for (int w = 0; w < words_; ++w) {
+            std::uint64_t bits = nodes_[static_cast<std::size_t>(slot * words_ + w)];
+            nodes_[static_cast<std::size_t>(slot * words_ + w)] = 0;
+            for (; bits; bits &= bits - 1) {
+                --count_;
+                f(w * 64 + __builtin_ctzll(bits));  // pushes land in other slots: gaps >= 1
+            }
+        }
+    }
+
+private:
+    static constexpr int kSlots = 256;  ///< a power of two, a multiple of 64
+    using Arrival = std::pair<Cycle, int>;
+    int words_;
+    std::vector<std::uint64_t> nodes_;  ///< [slot * words_ + node / 64]: nodes due in the slot's cycle
+    std::uint64_t used_[kSlots / 64] = {};  ///< bit per slot: some node due
+    std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> overflow_;
+    Cycle base_ = 0;  ///< last cycle taken out: the wheel holds cycles [base_, base_ + kSlots)
+    std::int64_t count_ = 0;
+};
+
 /// Drives the load points: Bernoulli injection per node (drawn as geometric gaps, so idle
 /// cycles cost nothing), phase changes, measurement.
 class SyntheticDriver : public TrafficDriver, public EjectionListener {
 public:
     SyntheticDriver(VcNetwork& net, const SyntheticOptions& opt, const TrafficPatternGenerator& gen, double zero_load)
-        : net_(net), opt_(opt), gen_(gen), zero_load_(zero_load), rng_(opt.seed) {
+        : net_(net), opt_(opt), gen_(gen), zero_load_(zero_load), rng_(opt.seed), arrivals_(net.nodes()) {
         start_point(0);
     }
 
@@ -134,7 +212,7 @@ public:
             case Phase::Warmup:
             case Phase::Measure: {
                 Cycle t = phase_ == Phase::Warmup ? m0_ : m1_;
-                if (!arrivals_.empty()) t = std::min(t, arrivals_.top().first);
+                if (!arrivals_.empty()) t = std::min(t, arrivals_.earliest());
                 return t;
             }
             case Phase::Drain: return drain_deadline_;
@@ -154,7 +232,7 @@ public:
             link_at_m1_ = net_.channel_flits();
             phase_ = Phase::Drain;
             drain_deadline_ = now + (opt_.drain_limit ? opt_.drain_limit : 10 * opt_.measure + 10000);
-            while (!arrivals_.empty()) arrivals_.pop();
+            arrivals_.clear();
             if (net_.packets_waiting() == 0) finish_point(now, true);
             return;
         }
@@ -162,16 +240,9 @@ public:
             finish_point(now, false);
             return;
         }
-        while (!arrivals_.empty() && arrivals_.top().first <= now) {
-            const int src = arrivals_.top().second;
-            arrivals_.pop();
-            std::uint32_t id = net_.create_packet(src, gen_.destination(src, rng_), opt_.packet_flits, now);
-            if (phase_ == Phase::Measure) {
-                net_.packets()[id].measured = true;
-                offered_flits_ += opt_.packet_flits;
-            }
-            arrivals_.push({now + gap(), src});
-        }
+        // Every node due by now injects: earliest cycle first, in node order within a cycle.
+        for (Cycle due; !arrivals_.empty() && (due = arrivals_.earliest()) <= now;)
+            arrivals_.take(due, [&](int src) { inject(src, now); });
     }
 
     void flit_ejected(const FlitPacket&, const Flit&, Cycle when) override {
@@ -191,16 +262,26 @@ public:
 private:
     enum class Phase { Warmup, Measure, Drain, Between, Done };
 
+    void inject(int src, Cycle now) {
+        std::uint32_t id = net_.create_packet(src, gen_.destination(src, rng_), opt_.packet_flits, now);
+        if (phase_ == Phase::Measure) {
+            net_.packets()[id].measured = true;
+            offered_flits_ += opt_.packet_flits;
+        }
+        arrivals_.push(now + gap(), src);
+    }
+
     Cycle gap() {
         // Bernoulli trials with success probability q per cycle: the gap is geometric.
         if (q_ >= 1.0) return 1;
         double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
-        return 1 + static_cast<Cycle>(std::floor(std::log1p(-u) / std::log1p(-q_)));
+        return 1 + static_cast<Cycle>(std::floor(std::log1p(-u) / log_miss_));
     }
 
     void start_point(Cycle now) {
         const double rate = opt_.rates[points.size()];
         q_ = std::min(1.0, rate / opt_.packet_flits);
+        log_miss_ = std::log1p(-q_);  // gap() divides by it for every packet
         start_ = now;
         m0_ = now + opt_.warmup;
         m1_ = m0_ + opt_.measure;
@@ -210,7 +291,7 @@ private:
         hops_at_start_ = net_.flit_hops();
         wall_start_ = std::chrono::steady_clock::now();
         if (q_ > 0)
-            for (int n = 0; n < net_.nodes(); ++n) arrivals_.push({now + gap() - 1, n});
+            for (int n = 0; n < net_.nodes(); ++n) arrivals_.push(now + gap() - 1, n);
     }
 
     void finish_point(Cycle now, bool drained) {
@@ -251,10 +332,9 @@ private:
     double zero_load_;
     std::mt19937_64 rng_;
     Phase phase_ = Phase::Warmup;
-    double q_ = 0;
+    double q_ = 0, log_miss_ = 0;  ///< injection probability per cycle, log(1 - q_)
     Cycle start_ = 0, m0_ = 0, m1_ = 0, drain_deadline_ = 0, next_start_ = 0, last_tail_ = 0;
-    using Arrival = std::pair<Cycle, int>;
-    std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> arrivals_;
+    ArrivalCalendar arrivals_;
     std::int64_t offered_flits_ = 0, accepted_flits_ = 0, hops_ = 0, hops_at_start_ = 0;
     LatencyHistogram latency_;
     std::vector<std::int64_t> link_at_m0_, link_at_m1_;

@@ -1,6 +1,7 @@
 #include "noc/vc_network.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace mcmsim {
@@ -30,6 +31,12 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const NocConfig& cfg)
     SC_METHOD(run);
     sensitive << wake_;
     dont_initialize();
+}
+
+void VcNetwork::reserve_va_requests(int inputs) {
+    const auto n = static_cast<std::size_t>(inputs);
+    if (va_shortest_.size() < n) va_shortest_.resize(n, std::numeric_limits<int>::max());
+    va_requests_.reserve(n);
 }
 
 Cycle VcNetwork::now() const {
@@ -81,6 +88,10 @@ std::uint32_t VcNetwork::create_packet(int src, int dst, int flits, Cycle create
 
 void VcNetwork::eject(const Flit& f, Cycle when) {
     FlitPacket& p = pool_[f.packet];
+    // Routers counted hops (and kept routing state) in the route record: publish them.
+    const PacketRoute& r = pool_.route(f.packet);
+    p.hops = r.hops;
+    p.route = r.route;
     if (f.index != p.next_eject) ++order_violations_;
     ++p.next_eject;
     --flits_inside_;

@@ -70,6 +70,8 @@ public:
         schedule_checked(r, at);
     }
     FlitPacketPool& packets() { return pool_; }
+    /// A router of `inputs` input VCs joins: size the VC allocation scratch for it.
+    void reserve_va_requests(int inputs);
     void eject(const Flit& f, Cycle when);
     void flit_moved(Cycle now) { last_progress_ = now; }
     void flit_injected(Cycle now) {
@@ -107,6 +109,12 @@ private:
     NocConfig cfg_;
     NocTopology topo_;
     std::unique_ptr<RoutingFunction> routing_;
+    // VC allocation scratch of the router being stepped (routers step one at a time): its
+    // requests, and per output VC the shortest round-robin distance asked (INT_MAX between
+    // steps). One copy for all routers stays in cache; one per router would not.
+    std::vector<VcRouter::VaRequest> va_requests_;
+    std::vector<int> va_shortest_;
+    friend class VcRouter;  // the scratch above
     std::vector<std::unique_ptr<VcRouter>> routers_;
     FlitPacketPool pool_;
     TrafficDriver* driver_ = nullptr;

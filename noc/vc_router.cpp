@@ -4,6 +4,7 @@
 #include "noc/vc_network.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace mcmsim {
@@ -30,47 +31,58 @@ std::uint64_t bit_range(int lo, int hi) {
 }  // namespace
 
 VcRouter::VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const NocConfig& cfg, int ports)
-    : sc_core::sc_module(name), id_(id), net_(net), cfg_(cfg), ports_(ports), vcs_(cfg.router.vcs),
-      depth_(cfg.router.buffer_depth), route_cycles_(cfg.router.lookahead ? 0 : cfg.router.stages.route),
-      va_cycles_(cfg.router.stages.vc_alloc),
-      traversal_cycles_(cfg.router.stages.switch_alloc + cfg.router.stages.switch_traversal),
-      in_(static_cast<std::size_t>(ports)), ivc_(static_cast<std::size_t>(ports * vcs_)),
-      out_(static_cast<std::size_t>(ports)), credits_(static_cast<std::size_t>(ports * vcs_), 0),
-      va_arb_(static_cast<std::size_t>(ports * vcs_)), sa_choice_(static_cast<std::size_t>(ports), -1) {
+    : sc_core::sc_module(name), net_(net), ports_(ports), vcs_(cfg.router.vcs), depth_(cfg.router.buffer_depth), id_(id),
+      route_cycles_(static_cast<std::int16_t>(cfg.router.lookahead ? 0 : cfg.router.stages.route)),
+      va_cycles_(static_cast<std::int16_t>(cfg.router.stages.vc_alloc)),
+      traversal_cycles_(static_cast<std::int16_t>(cfg.router.stages.switch_alloc + cfg.router.stages.switch_traversal)),
+      cfg_(cfg) {
     if (vcs_ > 64) throw std::invalid_argument(std::string(this->name()) + ": at most 64 VCs per port");
     if (ports > 64) throw std::invalid_argument(std::string(this->name()) + ": at most 64 ports");  // port bit masks
-    slots_.resize(static_cast<std::size_t>(ports * vcs_ * depth_));
+    const auto vcs = static_cast<std::size_t>(ports * vcs_);
+    in_ = std::make_unique<InputPort[]>(static_cast<std::size_t>(ports));
+    ivc_ = std::make_unique<InputVc[]>(vcs);
+    out_ = std::make_unique<OutputPort[]>(static_cast<std::size_t>(ports));
+    if (depth_ > std::numeric_limits<std::int16_t>::max())
+        throw std::invalid_argument(std::string(this->name()) + ": at most 32767 flits per VC buffer");
+    credits_ = std::make_unique<std::int16_t[]>(vcs);  // value-initialised: 0
+    va_last_ = std::make_unique<std::int16_t[]>(vcs);
+    std::fill_n(va_last_.get(), vcs, std::int16_t{-1});
+    ovc_last_ = std::make_unique<std::int8_t[]>(vcs);
+    std::fill_n(ovc_last_.get(), vcs, std::int8_t{-1});
+    slots_ = std::make_unique<BufferedFlit[]>(vcs * static_cast<std::size_t>(depth_));
+    net.reserve_va_requests(ports * vcs_);
     // Port 0 ejects into the local sink: always room, no VCs to allocate.
     out_[kLocalPort].eject = true;
     out_[kLocalPort].connected = true;
+    connected_ = std::uint64_t{1} << kLocalPort;
 }
 
 void VcRouter::connect_output(int port, VcRouter* down, int down_port, const NocLinkConfig& link, int channel) {
     OutputPort& o = out_[port];
     o.connected = true;
+    connected_ |= std::uint64_t{1} << port;
     o.down = down;
     o.down_port = down_port;
     o.channel = channel;
     o.latency = link.latency_cycles;
     o.cycles_per_flit = link.cycles_per_flit;
     for (int v = 0; v < vcs_; ++v) {
-        credits(port, v) = depth_;
-        va_arbiter(port, v) = RoundRobinArbiter{};
+        credits(port, v) = static_cast<std::int16_t>(depth_);
+        va_last(port, v) = -1;
     }
     o.owned = 0;
-    o.pending.assign(8, PendingCredit{0, 0});
+    o.pending.clear();
 }
 
 void VcRouter::connect_input(int port, VcRouter* up, int up_port, int credit_delay) {
     in_[port].up = up;
-    in_[port].up_port = up_port;
+    in_[port].up_port = static_cast<std::int16_t>(up_port);
     in_[port].credit_delay = credit_delay;
 }
 
 void VcRouter::new_front(int port, int v, const BufferedFlit& f) {
     InputVc& q = vc(port, v);
-    q.front_packet = f.flit.packet;
-    q.front_head = f.flit.head;
+    q.front = f.flit;
     // A new front never belongs to a VC waiting for VA (that one keeps its head in front).
     q.due = std::max(f.arrival, q.not_before);
 }
@@ -94,23 +106,14 @@ void VcRouter::receive(int port, int vc, const Flit& f, Cycle arrival) {
 
 void VcRouter::credit(int port, int vc, Cycle at) {
     OutputPort& o = out_[port];
-    if (o.pending_size == static_cast<int>(o.pending.size())) {  // full: double, oldest first
-        std::vector<PendingCredit> bigger(o.pending.size() * 2);
-        for (int k = 0; k < o.pending_size; ++k)
-            bigger[static_cast<std::size_t>(k)] = o.pending[static_cast<std::size_t>((o.pending_head + k) % o.pending_size)];
-        o.pending.swap(bigger);
-        o.pending_head = 0;
-    }
-    std::size_t slot = static_cast<std::size_t>(o.pending_head + o.pending_size) & (o.pending.size() - 1);
-    o.pending[slot] = PendingCredit{at, vc};
-    ++o.pending_size;
+    o.pending.push_back(PendingCredit{at, vc});
     credits_pending_ |= std::uint64_t{1} << port;
     net_.schedule(this, at);
 }
 
 int VcRouter::buffered_flits() const {
     int n = 0;
-    for (const InputVc& q : ivc_) n += q.size;
+    for (int i = 0; i < ports_ * vcs_; ++i) n += ivc_[i].size;
     return n;
 }
 
@@ -124,9 +127,9 @@ void VcRouter::step(Cycle now) {
     next_wake_ = kNoWake;
     va_blocked_ = ni_blocked_ = moved_ = false;
     if (credits_pending_) apply_credits(now);
-    if (!source_.empty()) inject_from_source(now);
+    if (queued_) inject_from_source(now);
     compute_routes_and_request_vcs(now);
-    if (!va_requests_.empty()) allocate_vcs(now);
+    if (!net_.va_requests_.empty()) allocate_vcs(now);
     allocate_switch(now);
     // A flit that left may have freed what a blocked VC or the NI waits for: look again.
     if (moved_ && (va_blocked_ || ni_blocked_)) wake_no_later_than(now + 1);
@@ -137,13 +140,11 @@ void VcRouter::apply_credits(Cycle now) {
     for (std::uint64_t m = credits_pending_; m; m &= m - 1) {
         const int port = __builtin_ctzll(m);
         OutputPort& o = out_[port];
-        const int ring = static_cast<int>(o.pending.size());
-        while (o.pending_size && o.pending[static_cast<std::size_t>(o.pending_head)].at <= now) {
-            ++credits(port, o.pending[static_cast<std::size_t>(o.pending_head)].vc);
-            if (++o.pending_head == ring) o.pending_head = 0;
-            --o.pending_size;
+        while (!o.pending.empty() && o.pending.front().at <= now) {
+            ++credits(port, o.pending.front().vc);
+            o.pending.pop_front();
         }
-        if (o.pending_size) wake_no_later_than(o.pending[static_cast<std::size_t>(o.pending_head)].at);
+        if (!o.pending.empty()) wake_no_later_than(o.pending.front().at);
         else credits_pending_ &= ~(std::uint64_t{1} << port);
     }
 }
@@ -168,6 +169,7 @@ void VcRouter::inject_from_source(Cycle now) {
     }
     std::uint32_t id = source_.front();
     FlitPacket& p = net_.packets()[id];
+    if (p.injected == 0) start_route(id, p);
     Flit f;
     f.packet = id;
     f.index = static_cast<std::uint16_t>(p.injected);
@@ -181,14 +183,24 @@ void VcRouter::inject_from_source(Cycle now) {
     wake_no_later_than(arrival);
     if (f.tail) {
         source_.pop_front();
+        --queued_;
         ni_vc_ = -1;
     }
-    if (!source_.empty()) wake_no_later_than(now + 1);
+    if (queued_) wake_no_later_than(now + 1);
 }
 
-RouteDecision VcRouter::follow_path(const FlitPacket& p) const {
+void VcRouter::start_route(std::uint32_t id, const FlitPacket& p) {
+    PacketRoute& r = net_.packets().route(id);
+    r.dst = p.dst;
+    r.hops = p.hops;
+    r.route = p.route;
+    r.vc_class = p.vc_class;
+    r.has_path = p.path != nullptr;
+}
+
+RouteDecision VcRouter::follow_path(const FlitPacket& p, int hops) const {
     const std::vector<int>& path = *p.path;
-    const std::size_t next = static_cast<std::size_t>(p.hops) + 1;
+    const std::size_t next = static_cast<std::size_t>(hops) + 1;
     if (next >= path.size()) return {kLocalPort, VcClass::Any};
     const NocTopology& t = net_.topology();
     for (int port = 1; port < ports_; ++port) {
@@ -201,7 +213,8 @@ RouteDecision VcRouter::follow_path(const FlitPacket& p) const {
 
 // RC for heads that reached the front of their VC, then VA requests for routed heads.
 void VcRouter::compute_routes_and_request_vcs(Cycle now) {
-    va_requests_.clear();
+    std::vector<VaRequest>& requests = net_.va_requests_;
+    requests.clear();
     for (std::uint64_t pm = ports_occupied_; pm; pm &= pm - 1) {
         const int i = __builtin_ctzll(pm);
         InputPort& port = in_[i];
@@ -213,15 +226,16 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
                 continue;
             }
             if (q.state == VcState::Idle) {
-                if (!q.front_head) throw std::logic_error(std::string(name()) + ": body flit without a head");
-                FlitPacket& p = net_.packets()[q.front_packet];
-                RouteDecision d = p.path ? follow_path(p) : routing_->route(id_, p.dst, p.route, this);
-                if (d.vc_class == VcClass::Any) d.vc_class = static_cast<VcClass>(p.vc_class);
-                if (!out_[d.port].connected)
+                if (!q.front.head) throw std::logic_error(std::string(name()) + ": body flit without a head");
+                PacketRoute& r = net_.packets().route(q.front.packet);
+                RouteDecision d = r.has_path ? follow_path(net_.packets()[q.front.packet], r.hops)
+                                             : routing_->route(id_, r.dst, r.route, this);
+                if (d.vc_class == VcClass::Any) d.vc_class = static_cast<VcClass>(r.vc_class);
+                if (!(connected_ >> d.port & 1))
                     throw std::logic_error(std::string(name()) + ": routed to unconnected port " + std::to_string(d.port));
                 // The head will cross the link behind this port (counted here, where the
-                // packet record is at hand anyway; follow_path reads hops before this).
-                if (d.port != kLocalPort) ++p.hops;
+                // route record is at hand anyway; follow_path reads hops before this).
+                if (d.port != kLocalPort) ++r.hops;
                 q.out_port = static_cast<std::int8_t>(d.port);
                 q.vc_class = d.vc_class;
                 q.state = VcState::WaitingForVc;
@@ -233,8 +247,7 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
                     continue;
                 }
             }
-            OutputPort& o = out_[q.out_port];
-            if (o.eject) {  // the sink has no VCs: straight to SA
+            if (q.out_port == kLocalPort) {  // the sink has no VCs: straight to SA
                 q.out_vc = 0;
                 q.state = VcState::Active;
                 port.active |= std::uint64_t{1} << v;
@@ -244,58 +257,69 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
                 continue;
             }
             // Input stage of the separable allocator: each VC asks for one free output VC.
-            int ovc = pick_output_vc(q, o);
+            int ovc = pick_output_vc(i, v, out_[q.out_port]);
             if (ovc < 0) {  // all taken: a tail leaving this router frees one
                 va_blocked_ = true;
                 continue;
             }
-            va_requests_.push_back(VaRequest{q.out_port, ovc, i, v});
+            requests.push_back(VaRequest{q.out_port, ovc, i, v, 0});
         }
     }
 }
 
 // The first free output VC of the packet's class at or after the one it had last.
-int VcRouter::pick_output_vc(const InputVc& q, const OutputPort& o) const {
-    auto [lo, hi] = class_range(q.vc_class, vcs_);
+int VcRouter::pick_output_vc(int port, int v, const OutputPort& o) {
+    auto [lo, hi] = class_range(vc(port, v).vc_class, vcs_);
     const std::uint64_t free = ~o.owned & bit_range(lo, hi);
     if (!free) return -1;
-    int start = q.va_last + 1;
+    int start = ovc_last(port, v) + 1;
     if (start < lo || start >= hi) start = lo;
     const std::uint64_t upper = free & (~std::uint64_t{0} << start);
     return __builtin_ctzll(upper ? upper : free);
 }
 
-// Output stage of the separable VC allocator: each requested output VC grants one request.
+// Output stage of the separable VC allocator: each requested output VC grants one request,
+// round-robin over input VCs: the one closest after its last winner. Only the pointers are
+// per router (2 bytes each); the shortest distance of each output VC this round is kept in
+// the network's scratch array, shared by all routers and so always in cache.
 void VcRouter::allocate_vcs(Cycle now) {
     const int inputs = ports_ * vcs_;
-    for (const VaRequest& r : va_requests_) va_arbiter(r.out_port, r.out_vc).request(r.port * vcs_ + r.vc, inputs);
-    for (const VaRequest& r : va_requests_) {
-        RoundRobinArbiter& arb = va_arbiter(r.out_port, r.out_vc);
-        const int input = r.port * vcs_ + r.vc;
-        if (arb.winner() != input) {
+    std::vector<VaRequest>& requests = net_.va_requests_;
+    std::vector<int>& shortest = net_.va_shortest_;  // INT_MAX except during this call
+    for (VaRequest& r : requests) {
+        int d = r.port * vcs_ + r.vc - va_last(r.out_port, r.out_vc) - 1;
+        if (d < 0) d += inputs;
+        r.distance = d;
+        int& s = shortest[static_cast<std::size_t>(r.out_port * vcs_ + r.out_vc)];
+        if (d < s) s = d;
+    }
+    for (const VaRequest& r : requests) {
+        if (r.distance != shortest[static_cast<std::size_t>(r.out_port * vcs_ + r.out_vc)]) {
             ++stats_.va_conflicts;
             wake_no_later_than(now + 1);
             continue;
         }
-        arb.grant(input);
+        va_last(r.out_port, r.out_vc) = static_cast<std::int16_t>(r.port * vcs_ + r.vc);
         out_[r.out_port].owned |= std::uint64_t{1} << r.out_vc;
         const int port = r.port, v = r.vc;
         InputVc& q = vc(port, v);
         q.out_vc = static_cast<std::int8_t>(r.out_vc);
-        q.va_last = static_cast<std::int8_t>(r.out_vc);
+        ovc_last(port, v) = static_cast<std::int8_t>(r.out_vc);
         q.state = VcState::Active;
         in_[port].active |= std::uint64_t{1} << v;
         q.not_before = now + va_cycles_;
         q.due = q.not_before;  // the front (a head) has arrived
         wake_no_later_than(q.due);
     }
-    for (const VaRequest& r : va_requests_) va_arbiter(r.out_port, r.out_vc).reset();
+    for (const VaRequest& r : requests)
+        shortest[static_cast<std::size_t>(r.out_port * vcs_ + r.out_vc)] = std::numeric_limits<int>::max();
 }
 
 // Separable input-first switch allocation: each input port puts forward one VC whose front
 // flit is ready, holds a VC downstream and has a credit for it; each output port grants one.
 void VcRouter::allocate_switch(Cycle now) {
     std::uint64_t requested = 0, chosen = 0;  // output ports asked for, input ports that asked
+    std::int8_t choice[64];                   // per input port in `chosen`: the VC it put forward
     for (std::uint64_t pm = ports_occupied_; pm; pm &= pm - 1) {
         const int i = __builtin_ctzll(pm);
         InputPort& port = in_[i];
@@ -318,7 +342,7 @@ void VcRouter::allocate_switch(Cycle now) {
         if (!ready) continue;
         if (ready & (ready - 1)) wake_no_later_than(now + 1);  // the others retry next cycle
         const int v = round_robin_pick(ready, port.sa_last, vcs_);
-        sa_choice_[i] = v;
+        choice[i] = static_cast<std::int8_t>(v);
         chosen |= std::uint64_t{1} << i;
         const int op = vc(i, v).out_port;
         out_[op].sa_arbiter.request(i, ports_);
@@ -331,9 +355,9 @@ void VcRouter::allocate_switch(Cycle now) {
         const int i = arb.winner();
         arb.grant(i);
         arb.reset();
-        in_[i].sa_last = sa_choice_[i];
+        in_[i].sa_last = static_cast<std::int16_t>(choice[i]);
         chosen &= ~(std::uint64_t{1} << i);
-        traverse(i, sa_choice_[i], now);
+        traverse(i, choice[i], now);
     }
     for (; chosen; chosen &= chosen - 1) {  // lost at the output
         ++stats_.sa_conflicts;
@@ -355,7 +379,7 @@ void VcRouter::book_energy(const Flit& f, const OutputPort& o) {
 void VcRouter::traverse(int in_port, int v, Cycle now) {
     InputPort& port = in_[in_port];
     InputVc& q = vc(in_port, v);
-    const Flit f = front(in_port, v).flit;
+    const Flit f = q.front;
     if (--q.size == 0) {
         q.head = 0;
         port.occupied &= ~(std::uint64_t{1} << v);

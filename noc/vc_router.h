@@ -18,20 +18,22 @@
 //
 // Layout for speed: under load a router is stepped almost every cycle and each step looks
 // at every VC holding flits, so that look must be cheap. Each input VC keeps in one small
-// record the cycle its front flit can take its next stage (`due`) and what RC needs of the
-// front flit; the allocators read these records, never the flit buffers. The records of a
+// record the cycle its front flit can take its next stage (`due`) and a copy of the front
+// flit; the allocators and ST read these records, never the flit buffers. The records of a
 // router sit in one array; flit buffers (slot-major, restarting at slot 0 when emptied),
-// credits and VC ownership in flat arrays and bit masks; the hop count is kept at RC, where
-// the packet record is read anyway. Buffers are only touched when a flit moves.
+// credits and VC ownership in flat arrays and bit masks. RC reads a 16-byte route record per
+// packet (PacketRoute), never the packet record. Buffers are only touched when a flit moves.
 #include "hw/energy/energy_ledger.h"
 #include "noc/flit.h"
 #include "noc/noc_config.h"
 #include "noc/round_robin.h"
+#include "noc/small_ring.h"
 #include "noc/routing/routing_function.h"
 
 #include <systemc>
 
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,7 +60,10 @@ public:
     void connect_input(int port, VcRouter* up, int up_port, int credit_delay);
 
     /// The network interface queues a new packet for injection (unbounded source queue).
-    void enqueue(std::uint32_t packet) { source_.push_back(packet); }
+    void enqueue(std::uint32_t packet) {
+        source_.push_back(packet);
+        ++queued_;
+    }
     /// A flit from upstream, fully received at `arrival`, into VC `vc` of input `port`.
     void receive(int port, int vc, const Flit& f, Cycle arrival);
     /// A credit for VC `vc` of output `port` becomes usable at `at`.
@@ -71,7 +76,11 @@ public:
     /// of a whole network does not fit the L1 cache and every busy router is stepped each
     /// cycle, so without them each step starts with a series of cache misses.
     void prefetch_masks() const {
-        for (const InputPort& p : in_) __builtin_prefetch(&p);
+        __builtin_prefetch(&stats_);  // the third hot line (the masks' loads bring the first two)
+        for (int i = 0; i < ports_; ++i) {
+            __builtin_prefetch(&in_[i]);
+            __builtin_prefetch(&out_[i]);
+        }
     }
     void prefetch_records() const {
         for (int i = 0; i < ports_; ++i)
@@ -99,57 +108,67 @@ public:
         out_[port].category = category;
     }
 
-    Cycle wake_at = -1;  ///< earliest cycle the network will call step() (scheduler bookkeeping)
+    /// Earliest cycle the network will call step() (scheduler bookkeeping). First of the hot
+    /// members below, on a cache line of its own: see the member list.
+    alignas(64) Cycle wake_at = -1;
 
 private:
     enum class VcState : std::uint8_t { Idle, WaitingForVc, Active };
     /// One input VC: its ring of flits (slots in slots_) and its allocation state.
-    struct InputVc {
+    /// 32 bytes, aligned so that no record straddles two cache lines.
+    struct alignas(32) InputVc {
         /// When the front flit can take its next stage: RC (Idle), VA (WaitingForVc) or SA
         /// (Active). Kept up to date whenever the front, the state or not_before changes.
         Cycle due = 0;
         /// Idle: when the front may start RC (the cycle after the previous tail left);
         /// WaitingForVc: when VA may start; Active: when the next flit may start SA.
         Cycle not_before = 0;
-        std::uint32_t front_packet = 0;    ///< the front flit's packet (RC reads no buffer)
+        /// A copy of the front flit: RC and ST read no buffer (nor the packet record).
+        Flit front;
         std::uint16_t head = 0, size = 0;  ///< ring position and fill
         VcState state = VcState::Idle;
         VcClass vc_class = VcClass::Any;
         std::int8_t out_port = -1, out_vc = -1;
-        std::int8_t va_last = -1;  ///< round-robin pointer over output VCs
-        bool front_head = false;   ///< the front flit is a head
     };
-    struct InputPort {
+    /// 32 bytes: two ports per cache line.
+    struct alignas(32) InputPort {
         std::uint64_t occupied = 0;  ///< bit v: VC v has flits
         std::uint64_t active = 0;    ///< bit v: VC v holds an output VC (its flits only need SA)
-        int sa_last = -1;
         VcRouter* up = nullptr;
-        int up_port = -1, credit_delay = 1;
+        std::int16_t sa_last = -1;   ///< VCs and ports number at most 64
+        std::int16_t up_port = -1;
+        int credit_delay = 1;
     };
+    /// A credit for VC `vc`, usable from cycle `at`.
     struct PendingCredit {
         Cycle at;
         int vc;
     };
-    struct OutputPort {
-        bool eject = false;
-        bool connected = false;
-        VcRouter* down = nullptr;
-        int down_port = -1, channel = -1;
-        int latency = 1, cycles_per_flit = 1;
+    /// Two cache lines: what SA and ST read, then the credits on their way back.
+    struct alignas(64) OutputPort {
+        Cycle free_at = 0;             ///< serialising links accept a flit every cycles_per_flit
         std::uint64_t owned = 0;       ///< bit v: output VC v is allocated to a packet
-        RoundRobinArbiter sa_arbiter;  ///< over input ports
-        /// Ring of credits on their way back, in arrival order. At most one per cycle leaves
-        /// the downstream input, so a few entries suffice; it grows if ever full.
-        std::vector<PendingCredit> pending;
-        int pending_head = 0, pending_size = 0;
-        Cycle free_at = 0;  ///< serialising links accept a flit every cycles_per_flit
+        VcRouter* down = nullptr;
         std::int64_t flits = 0;
+        RoundRobinArbiter sa_arbiter;  ///< over input ports
+        int down_port = -1;
+        int latency = 1, cycles_per_flit = 1;
+        bool eject = false;  ///< the local port (kLocalPort) only
+        bool connected = false;
+        /// Ring of credits on their way back, in arrival order. At most one per cycle leaves
+        /// the downstream input, so with short links the few entries in the same cache line
+        /// suffice; a longer link's ring moves to the heap (and grows if ever full).
+        SmallRing<PendingCredit, 3> pending;
+        // Cold.
+        int channel = -1;
         EnergyAccount* energy = nullptr;
         double pj_per_flit = 0;
         EnergyCategory category = EnergyCategory::Noc;
     };
+    /// A VC allocation request of this cycle (the network keeps the list for all routers).
     struct VaRequest {
         int out_port, out_vc, port, vc;
+        int distance;  ///< round-robin distance from the output VC's last winner
     };
 
     InputVc& vc(int port, int v) { return ivc_[static_cast<std::size_t>(port * vcs_ + v)]; }
@@ -165,10 +184,17 @@ private:
     /// set the due cycle from it.
     void new_front(int port, int v, const BufferedFlit& f);
 
-    int& credits(int port, int v) { return credits_[static_cast<std::size_t>(port * vcs_ + v)]; }
-    RoundRobinArbiter& va_arbiter(int port, int v) { return va_arb_[static_cast<std::size_t>(port * vcs_ + v)]; }
-    /// Source-routed head at this router: the port towards the next router of its route.
-    RouteDecision follow_path(const FlitPacket& p) const;
+    std::int16_t& credits(int port, int v) { return credits_[static_cast<std::size_t>(port * vcs_ + v)]; }
+    /// Last input VC ([port * vcs + vc]) granted output VC `v` of `port`: the round-robin
+    /// pointer of that output VC's arbiter.
+    std::int16_t& va_last(int port, int v) { return va_last_[static_cast<std::size_t>(port * vcs_ + v)]; }
+    /// The output VC input VC `v` of `port` was granted last: its next request starts after
+    /// it (read once per packet, so kept out of the InputVc record).
+    std::int8_t& ovc_last(int port, int v) { return ovc_last_[static_cast<std::size_t>(port * vcs_ + v)]; }
+    /// The head of packet `id` enters the network: fill its route record from the packet.
+    void start_route(std::uint32_t id, const FlitPacket& p);
+    /// Source-routed head at this router after `hops` links: the port towards the next router.
+    RouteDecision follow_path(const FlitPacket& p, int hops) const;
 
     void apply_credits(Cycle now);
     void inject_from_source(Cycle now);
@@ -177,36 +203,45 @@ private:
     void allocate_switch(Cycle now);
     void traverse(int in_port, int vc, Cycle now);
     void book_energy(const Flit& f, const OutputPort& o);
-    int pick_output_vc(const InputVc& q, const OutputPort& o) const;
+    int pick_output_vc(int port, int v, const OutputPort& o);
     void wake_no_later_than(Cycle t) {
         if (t < next_wake_) next_wake_ = t;
     }
     int free_slots(int port) const override;
 
-    int id_;
-    VcNetwork& net_;
-    const NocConfig& cfg_;
-    const RoutingFunction* routing_ = nullptr;
-    int ports_, vcs_, depth_;
-    int route_cycles_, va_cycles_, traversal_cycles_;  ///< traversal = SA + ST
-    std::vector<InputPort> in_;
-    std::vector<InputVc> ivc_;         ///< [port * vcs + vc]
-    std::vector<OutputPort> out_;
-    std::vector<int> credits_;         ///< [port * vcs + vc]: free slots in the downstream VC
-    std::vector<RoundRobinArbiter> va_arb_;  ///< [port * vcs + vc]: one per output VC
+    // Hot members, right after wake_at: every step reads them, and so do the neighbours'
+    // receive() and credit() calls. A whole network's state does not stay in the L1 cache
+    // between two steps of a router, so each line read here is likely a miss: they fit in
+    // three lines (wake_at's, then the arrays and sizes, then routing and statistics), and
+    // the per-port and per-VC arrays are plain pointers (8 bytes, not 24).
+    std::uint64_t ports_occupied_ = 0; ///< bit p: some VC of input p holds flits (allocators skip the rest)
     std::uint64_t credits_pending_ = 0;  ///< bit p: output p has credits on their way back
-    std::deque<std::uint32_t> source_;
-    std::vector<BufferedFlit> slots_;  ///< every input VC buffer of this router, see slot()
+    Cycle next_wake_ = 0;
+    VcNetwork& net_;
+    std::unique_ptr<InputPort[]> in_;
+    std::unique_ptr<InputVc[]> ivc_;         ///< [port * vcs + vc]
+    std::unique_ptr<OutputPort[]> out_;
+    /// [port * vcs + vc]: free slots in the downstream VC (2 bytes: 16 VCs in half a line).
+    std::unique_ptr<std::int16_t[]> credits_;
+    std::unique_ptr<std::int16_t[]> va_last_;  ///< [port * vcs + vc], see va_last()
+    std::unique_ptr<BufferedFlit[]> slots_;  ///< every input VC buffer of this router, see slot()
+    /// Bit p: output p is wired (RC checks its decisions against it without reading out_).
+    std::uint64_t connected_ = 0;
+    int ports_, vcs_, depth_;
+    int id_;
+    std::uint32_t queued_ = 0;  ///< source_.size(), kept here: the deque lies in the cold part
+    std::int16_t route_cycles_, va_cycles_, traversal_cycles_;  ///< traversal = SA + ST
     bool va_blocked_ = false, ni_blocked_ = false, moved_ = false;
+    const RoutingFunction* routing_ = nullptr;
+    EnergyAccount* energy_ = nullptr;
+    VcRouterStats stats_;
+    // Cold: read once per packet, or construction, the network interface's queue, reports.
+    std::unique_ptr<std::int8_t[]> ovc_last_;  ///< [port * vcs + vc], see ovc_last()
     int ni_vc_ = -1;      ///< local input VC the packet at the head of the source queue is entering
     int ni_last_ = -1;
-    std::vector<VaRequest> va_requests_;
-    std::vector<int> sa_choice_;       ///< per input port: the VC it put forward in SA
-    std::uint64_t ports_occupied_ = 0; ///< bit p: some VC of input p holds flits (allocators skip the rest)
-    Cycle next_wake_ = 0;
-    VcRouterStats stats_;
-    EnergyAccount* energy_ = nullptr;
     double pj_per_flit_ = 0;
+    const NocConfig& cfg_;
+    std::deque<std::uint32_t> source_;
 
     friend class VcNetwork;
 };

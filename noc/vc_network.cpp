@@ -1,6 +1,7 @@
 #include "noc/vc_network.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -43,6 +44,16 @@ Cycle VcNetwork::now() const {
     return static_cast<Cycle>(static_cast<double>(now_ticks()) / cfg_.period_ps() + 0.5);
 }
 
+// Wakes the network at cycle `at`, timed from the cycle's absolute time: with a period that
+// is not a whole number of ps (1.96 GHz), delays summed from one wake-up to the next would
+// drift, and after a few million wake-ups now() would round to a neighbouring cycle and skip
+// the routers waiting in this one's calendar slot.
+void VcNetwork::notify_at(Cycle at) {
+    const auto target = static_cast<sc_dt::uint64>(std::llround(static_cast<double>(at) * cfg_.period_ps()));
+    const sc_dt::uint64 t = now_ticks();
+    wake_.notify(sc_core::sc_time::from_value(target > t ? target - t : 0));
+}
+
 void VcNetwork::schedule_checked(VcRouter* r, Cycle at) {
     const Cycle base = running_ ? current_ : now();
     if (at < base) throw std::logic_error("VcNetwork: wake-up in the past");
@@ -53,8 +64,7 @@ void VcNetwork::schedule_checked(VcRouter* r, Cycle at) {
     // Outside run() (traffic from other modules): make sure the network wakes up in time.
     if (!running_ && (armed_ < 0 || at < armed_)) {
         armed_ = at;
-        wake_.notify(sc_core::sc_time::from_value(
-            static_cast<sc_dt::uint64>(static_cast<double>(at - base) * cfg_.period_ps() + 0.5)));
+        notify_at(at);
     }
 }
 
@@ -65,8 +75,7 @@ void VcNetwork::set_driver(TrafficDriver* d) {
     const Cycle base = now();
     if (armed_ < 0 || first < armed_) {
         armed_ = std::max(first, base);
-        wake_.notify(sc_core::sc_time::from_value(
-            static_cast<sc_dt::uint64>(static_cast<double>(armed_ - base) * cfg_.period_ps() + 0.5)));
+        notify_at(armed_);
     }
 }
 
@@ -149,8 +158,7 @@ void VcNetwork::run() {
     if (d >= 0 && d < next) next = d;
     if (next == kNoWake) return;
     armed_ = next;
-    wake_.notify(sc_core::sc_time::from_value(
-        static_cast<sc_dt::uint64>(static_cast<double>(next - current_) * cfg_.period_ps() + 0.5)));
+    notify_at(next);
 }
 
 std::int64_t VcNetwork::flit_hops() const {

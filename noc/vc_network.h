@@ -104,6 +104,7 @@ private:
     void run();
     /// schedule() outside run() or with a bad cycle: checks, and arms the wake-up event.
     void schedule_checked(VcRouter* r, Cycle at);
+    void notify_at(Cycle at);  ///< arms the wake-up event for cycle `at` (absolute time)
     Cycle next_due() const;
 
     NocConfig cfg_;

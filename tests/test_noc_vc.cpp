@@ -261,6 +261,25 @@ TEST(NocVcConservation, EveryFlitEjectedOnceInOrder) {
     EXPECT_EQ(run.order_violations, 0);
 }
 
+// A clock whose period is not a whole number of ps (2.9 GHz: 344.83 ps, a one-cycle delay
+// rounds to 345 ps) must not lose wake-ups: the network's wake-up time is taken from the
+// cycle's absolute time, so after thousands of back-to-back wake-ups it still lands on the
+// cycle whose routers are waiting. (Delays summed from wake-up to wake-up drifted +0.17 ps
+// each, skipped a cycle after ~1000 of them and left its routers asleep: a deadlock.)
+TEST(NocVcClock, NonIntegerPeriodLosesNoWakeUps) {
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 4, 4);
+    c.router.clock_ghz = 2.9;
+    SyntheticOptions o;
+    o.rates = {0.3};
+    o.warmup = 500;
+    o.measure = 5000;
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_FALSE(run.deadlocked) << "deadlock at cycle " << run.deadlock_cycle;
+    EXPECT_TRUE(run.points.at(0).drained);
+    EXPECT_GT(run.flits_injected, 0);
+    EXPECT_EQ(run.flits_injected, run.flits_ejected);
+}
+
 /// A ring of 8 routers (8x1 torus), every node sending `packets` 8-flit packets three hops
 /// clockwise at once: long worms over shallow buffers close the ring's channel cycle.
 struct RingRun {

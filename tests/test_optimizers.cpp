@@ -302,6 +302,20 @@ TEST(Genetic, PipelinedGenomesPlaceLayersOnDisjointBands) {
     for (int c : chiplets[0]) EXPECT_EQ(chiplets[1].count(c), 0u) << "chiplet " << c << " in both segments";
     EXPECT_EQ(p.layers.front().mapping->segment, 0);
     EXPECT_EQ(p.layers.back().mapping->segment, 1);
+    // Moving the boundary by +3 layers: the first segment ends three layers later than the
+    // MAC-balanced cut (read from the unshifted plan).
+    auto first_of_second = [&](const Plan& plan) {
+        std::size_t k = 0;  // index among sample 0's plan layers: the workload layer
+        for (const PlanLayer& l : plan.layers) {
+            if (l.mapping->micro_batch != 0) continue;
+            if (l.mapping->segment == 1) return k;
+            ++k;
+        }
+        return k;
+    };
+    g.boundary_shift = {3};
+    Plan shifted = build_plan(a, w, to_mapping(ms, g, w, a.package.rows, a.package.cols));
+    EXPECT_EQ(first_of_second(shifted), first_of_second(p) + 3);
 }
 
 TEST(Genetic, SeededWithTheBaselineUnderEveryCollective) {

@@ -171,7 +171,10 @@ private:
         Genome c = a;
         for (std::size_t l = 0; l < c.layers.size(); ++l)
             if (rng_.below(2)) c.layers[l] = b.layers[l];
-        if (p_.space().pipeline_segments.size() > 1 && rng_.below(2)) c.segments = b.segments;
+        if (p_.space().pipeline_segments.size() > 1 && rng_.below(2)) {
+            c.segments = b.segments;
+            c.boundary_shift = b.boundary_shift;
+        }
         return c;
     }
 
@@ -223,6 +226,14 @@ private:
         // The plan-wide gene: another segment count, as often as one layer's gene changes.
         const std::size_t counts = p_.space().pipeline_segments.size();
         if (counts > 1 && rng_.unit() < std::max(1.0 / static_cast<double>(g.layers.size()), 0.05)) {
+            const int n = p_.space().pipeline_segments[static_cast<std::size_t>(g.segments)];
+            if (n > 1 && rng_.below(2)) {  // move one boundary of the current cut by a layer or two
+                if (g.boundary_shift.size() < static_cast<std::size_t>(n - 1)) g.boundary_shift.resize(static_cast<std::size_t>(n - 1), 0);
+                const std::size_t k = rng_.below(static_cast<std::size_t>(n - 1));
+                const int step = 1 + static_cast<int>(rng_.below(2));
+                g.boundary_shift[k] += rng_.below(2) ? step : -step;
+                return;
+            }
             int s = static_cast<int>(rng_.below(counts - 1));
             g.segments = s >= g.segments ? s + 1 : s;
             return;
@@ -275,6 +286,14 @@ private:
                 n.segments = static_cast<int>(k);
                 out.push_back(std::move(n));
             }
+        if (l == 0 && s.pipeline_segments[static_cast<std::size_t>(g.segments)] > 1)  // each boundary a layer either way
+            for (int k = 0; k + 1 < s.pipeline_segments[static_cast<std::size_t>(g.segments)]; ++k)
+                for (int d : {-1, 1}) {
+                    Genome n = g;
+                    if (n.boundary_shift.size() <= static_cast<std::size_t>(k)) n.boundary_shift.resize(static_cast<std::size_t>(k) + 1, 0);
+                    n.boundary_shift[static_cast<std::size_t>(k)] += d;
+                    out.push_back(std::move(n));
+                }
         for (auto [lo, hi] : p_.segments(cur.option))
             for (int a = lo; a < hi; ++a) {
                 if (cur.units[static_cast<std::size_t>(a)] == 0) continue;

@@ -1,5 +1,7 @@
 #include "mapper/optimize/genome.h"
 
+#include <algorithm>
+
 #include "mapper/collectives.h"
 #include "mapper/pipeline_placement.h"
 #include "mapper/optimize/route_policy.h"
@@ -17,6 +19,8 @@ std::vector<int> Genome::key() const {
         k.insert(k.end(), l.units.begin(), l.units.end());
     }
     k.push_back(segments);
+    k.push_back(static_cast<int>(boundary_shift.size()));
+    k.insert(k.end(), boundary_shift.begin(), boundary_shift.end());
     return k;
 }
 
@@ -81,7 +85,21 @@ Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, in
     if (segments > 1) {
         // Shares are per chiplet (row, column) of the whole package: a band splits uniformly.
         for (auto& lm : m.layers) lm.partition.shares.clear(), lm.partition.row_shares.clear(), lm.partition.col_shares.clear();
-        apply_placement(m, pipeline_placement(w, rows, cols, segments), 1);
+        PipelinePlacement p = pipeline_placement(w, rows, cols, segments);
+        if (std::any_of(g.boundary_shift.begin(), g.boundary_shift.end(), [](int s) { return s != 0; })) {
+            // Moved boundaries, kept increasing with at least one layer per segment.
+            const auto layers = static_cast<long>(w.layers.size());
+            std::vector<std::size_t> starts;
+            long previous = 0;
+            for (int k = 1; k < segments; ++k) {
+                const long shift = static_cast<std::size_t>(k - 1) < g.boundary_shift.size() ? g.boundary_shift[static_cast<std::size_t>(k - 1)] : 0;
+                const long want = static_cast<long>(p.segments[static_cast<std::size_t>(k)].first) + shift;
+                previous = std::clamp(want, previous + 1, layers - (segments - k));
+                starts.push_back(static_cast<std::size_t>(previous));
+            }
+            p = pipeline_placement_at(w, rows, cols, starts);
+        }
+        apply_placement(m, p, 1);
     }
     return m;
 }

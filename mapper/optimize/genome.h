@@ -27,7 +27,12 @@ struct LayerGene {
 struct Genome {
     std::vector<LayerGene> layers;
     int segments = 0;  ///< index into MappingSpace::pipeline_segments (0: the first, sequential)
-    bool operator==(const Genome& o) const { return layers == o.layers && segments == o.segments; }
+    /// Pipelined: how many layers each segment boundary moves from the MAC-balanced cut
+    /// (entry k: the start of segment k + 1; missing entries are 0).
+    std::vector<int> boundary_shift;
+    bool operator==(const Genome& o) const {
+        return layers == o.layers && segments == o.segments && boundary_shift == o.boundary_shift;
+    }
     /// Flattened genes, the exact key of the fitness cache.
     std::vector<int> key() const;
 };
@@ -47,8 +52,9 @@ LayerGene uniform_gene(const MappingSpace& s, int option, int rows, int cols);
 Genome uniform_genome(const MappingSpace& s, std::size_t layers, int option, int rows, int cols);
 
 /// The plan builder's input for a genome. A genome with more than one pipeline segment is
-/// placed on MAC-balanced column bands of the package (mapper/pipeline_placement.h), one
-/// sample per micro-batch, each layer split uniformly over its band.
+/// placed on column bands of the package (mapper/pipeline_placement.h) — the MAC-balanced
+/// cut with its boundaries moved by `boundary_shift` — one sample per micro-batch, each layer
+/// split uniformly over its band.
 Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, int rows, int cols);
 
 /// "k[4 4 4 4]/xy" per layer, for reports ("k[4 4 4 4]/xy/ring" when the space has more than

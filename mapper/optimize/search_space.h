@@ -17,7 +17,8 @@
 //    "multicast" (chiplets sharing a slice — P, Q, N splits replicate filters — get it from
 //    the one nearest its memory over the package). Both by default;
 // Whole plan: the layer-pipeline segment count (`pipeline_segments`: 1 is layer-sequential,
-// every layer on all chiplets; S > 1 cuts the network into S MAC-balanced segments on bands
+// every layer on all chiplets; S > 1 cuts the network into S segments — the MAC-balanced cut,
+// each boundary moved by whole layers as the genome says (Genome::boundary_shift) — on bands
 // of grid columns with the batch streamed through them one sample at a time,
 // mapper/pipeline_placement.h; a pipelined plan splits each layer uniformly over its band,
 // so the units of the genome matter only when sequential). Default: 1 for batch 1 (nothing

@@ -15,46 +15,26 @@
 #include <iterator>
 #include <unordered_map>
 
+#include <nlohmann/json.hpp>
+
 namespace mcmsim {
 
 struct TileCost {
     double ns = 0, compute_pj = 0, sram_pj = 0;
 };
 
-/// Field by field. The size check (on the platform the project is built and tested on) fails
-/// to compile when a field is added to ChipletConfig: compare the new field here too, or a
-/// changed knob would reuse stale costs.
-inline bool same_chiplet(const ChipletConfig& a, const ChipletConfig& b) {
-#if defined(__GLIBCXX__) && defined(__x86_64__)
-    static_assert(sizeof(ChipletConfig) == 320, "ChipletConfig changed: update same_chiplet");
-#endif
-    auto same_buffer = [](const SramBuffer& x, const SramBuffer& y) {
-        return x.bytes == y.bytes && x.banks == y.banks && x.width_bits == y.width_bits && x.access_energy_pj == y.access_energy_pj;
-    };
-    auto same_table = [](const std::vector<SramEnergyPoint>& x, const std::vector<SramEnergyPoint>& y) {
-        return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const SramEnergyPoint& p, const SramEnergyPoint& q) {
-            return p.bytes == q.bytes && p.pj_per_access == q.pj_per_access;
-        });
-    };
-    return a.preset == b.preset && a.clock_ghz == b.clock_ghz && a.pes == b.pes && a.macs_per_pe == b.macs_per_pe &&
-           a.mac_energy_pj == b.mac_energy_pj && a.sram_energy_pj_per_byte == b.sram_energy_pj_per_byte &&
-           a.global_buffer_bytes == b.global_buffer_bytes && a.ni_bandwidth_gbps == b.ni_bandwidth_gbps &&
-           a.array_kind == b.array_kind && a.array_rows == b.array_rows && a.array_cols == b.array_cols &&
-           a.pipeline_cycles == b.pipeline_cycles && a.dataflow == b.dataflow && a.precision_bits == b.precision_bits &&
-           a.accumulator_bits == b.accumulator_bits && a.technology_nm == b.technology_nm &&
-           same_buffer(a.weight_buffer, b.weight_buffer) && same_buffer(a.input_buffer, b.input_buffer) &&
-           same_buffer(a.accumulation_buffer, b.accumulation_buffer) && a.global_buffer_banks == b.global_buffer_banks &&
-           a.global_buffer_width_bits == b.global_buffer_width_bits &&
-           a.global_buffer_access_energy_pj == b.global_buffer_access_energy_pj && same_table(a.sram_energy_table, b.sram_energy_table) &&
-           a.leakage_mw == b.leakage_mw && a.vector_lanes == b.vector_lanes && a.vector_op_energy_pj == b.vector_op_energy_pj;
-}
+/// The same resolved configuration (`mcmsim config --dump`'s chiplet, every knob compute
+/// costs depend on): one place that lists the fields, so a new knob cannot be forgotten here.
+inline bool same_chiplet(const ChipletConfig& a, const ChipletConfig& b) { return chiplet_to_json(a) == chiplet_to_json(b); }
 
 class TileCostCache {
 public:
     /// Call once per estimate, before cost(): keeps what was priced for this very chiplet.
     void use(const ChipletConfig& chip) {
-        if (valid_ && same_chiplet(chip_, chip) && tiles_.size() < kMaxTiles) return;
+        nlohmann::json resolved = chiplet_to_json(chip);
+        if (valid_ && resolved == resolved_ && tiles_.size() < kMaxTiles) return;
         chip_ = chip;
+        resolved_ = std::move(resolved);
         valid_ = true;
         tiles_.clear();
         last_ = nullptr;
@@ -93,6 +73,7 @@ private:
     static constexpr std::size_t kMaxTiles = 1 << 16;
 
     ChipletConfig chip_;
+    nlohmann::json resolved_;  ///< chiplet_to_json(chip_)
     bool valid_ = false;
     std::unordered_map<Key, TileCost, KeyHash> tiles_;  ///< node-based: references stay valid
     Key last_key_{};

@@ -313,6 +313,15 @@ private:
         return needed;
     }
 
+    /// flush(), with each chiplet's recvs added to what its compute waits for.
+    void flush_into(PlanLayer& layer, RoutePolicy policy, std::vector<std::vector<std::int64_t>>& deps) {
+        std::vector<std::vector<std::int64_t>> recv = flush(layer, policy);
+        for (int c = 0; c < n_; ++c) {
+            auto& d = deps[static_cast<std::size_t>(c)];
+            d.insert(d.end(), recv[static_cast<std::size_t>(c)].begin(), recv[static_cast<std::size_t>(c)].end());
+        }
+    }
+
     /// One recv op for `in` (emptied); returns its id.
     std::int64_t make_recv(PlanLayer& layer, int chiplet, std::vector<Transfer>& in) {
         PlanOp& r = add(layer, chiplet, OpKind::Recv, {});
@@ -359,11 +368,7 @@ private:
                 else send_proportional(L, boxes, group, op, deps);
             }
         }
-        std::vector<std::vector<std::int64_t>> recv = flush(layer, policy);
-        for (int c = 0; c < n_; ++c) {
-            auto& d = deps[static_cast<std::size_t>(c)];
-            d.insert(d.end(), recv[static_cast<std::size_t>(c)].begin(), recv[static_cast<std::size_t>(c)].end());
-        }
+        flush_into(layer, policy, deps);
         return deps;
     }
 
@@ -640,11 +645,7 @@ private:
             info_.weight_dram_bytes_saved += bytes * static_cast<std::int64_t>(dests_.size());
         }
         info_.multicasts = input_multicasts;  // counts input parts only (describe())
-        std::vector<std::vector<std::int64_t>> recv = flush(layer, policy);
-        for (int c = 0; c < n_; ++c) {
-            auto& d = deps[static_cast<std::size_t>(c)];
-            d.insert(d.end(), recv[static_cast<std::size_t>(c)].begin(), recv[static_cast<std::size_t>(c)].end());
-        }
+        flush_into(layer, policy, deps);
         return done;
     }
 

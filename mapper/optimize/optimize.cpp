@@ -10,6 +10,7 @@
 #include "mapper/plan_builder.h"
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 
 namespace mcmsim {
@@ -144,40 +145,43 @@ std::vector<Genome> ga_seeds(const ArchConfig& arch, const Workload& w, const Ma
     return seeds;
 }
 
+namespace {
+
+/// `x` first in `v` and nowhere else: the baseline's value leads its list, since index 0 is
+/// what the uniform genome takes.
+template <class T, class Eq = std::equal_to<T>>
+void put_first(std::vector<T>& v, const T& x, Eq eq = Eq{}) {
+    v.erase(std::remove_if(v.begin(), v.end(), [&](const T& y) { return eq(x, y); }), v.end());
+    v.insert(v.begin(), x);
+}
+
+}  // namespace
+
 SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const MapOptions& o) {
     SearchSpace s = o.space_file.empty() ? default_search_space(w.batch > 1, arch.package.topology == "mesh_diagonal")
                                          : load_search_space(o.space_file);
+    // The baseline's --split partition, its route (the package's own routing, when the space
+    // has it), its --collective and layer-sequential placement lead their lists.
     Partition split = parse_split(o.split);
-    PartitionOption first{split.rows_dim, split.cols_dim};
-    auto& parts = s.mapping.partitions;
-    parts.erase(std::remove_if(parts.begin(), parts.end(),
-                               [&](const PartitionOption& p) { return p.rows_dim == first.rows_dim && p.cols_dim == first.cols_dim; }),
-                parts.end());
-    parts.insert(parts.begin(), first);
-    // The package's own routing first: the uniform baseline's route.
+    put_first(s.mapping.partitions, PartitionOption{split.rows_dim, split.cols_dim},
+              [](const PartitionOption& a, const PartitionOption& b) { return a.rows_dim == b.rows_dim && a.cols_dim == b.cols_dim; });
     auto& routes = s.mapping.routes;
     const std::string own = to_string(package_route_policy(arch.package));
-    if (std::find(routes.begin(), routes.end(), own) != routes.end()) {
-        routes.erase(std::remove(routes.begin(), routes.end(), own), routes.end());
-        routes.insert(routes.begin(), own);
-    }
-    // Likewise the baseline's --collective comes first (the uniform genome's collective).
+    if (std::find(routes.begin(), routes.end(), own) != routes.end()) put_first(routes, own);
     const std::vector<std::string> known = supported_collectives();
     if (std::find(known.begin(), known.end(), o.collective) == known.end())
         throw InputError("", "--collective", "direct, ring, 2d or tree", "\"" + o.collective + "\"");
-    auto& colls = s.mapping.collectives;
-    colls.erase(std::remove(colls.begin(), colls.end(), o.collective), colls.end());
-    colls.insert(colls.begin(), o.collective);
-    // Layer-sequential first (the baseline's placement); counts the package cannot hold are
-    // an error in a space file and left out of the default.
+    put_first(s.mapping.collectives, o.collective);
+    // Segment counts the package cannot hold are an error in a space file and left out of
+    // the default.
     auto& segs = s.mapping.pipeline_segments;
     const int most = std::min<int>(arch.package.cols, static_cast<int>(w.layers.size()));
     for (int n : segs)
         if (n > most && !o.space_file.empty())
             throw InputError(o.space_file, "/mapping/pipeline_segments",
                              "segment counts of at most " + std::to_string(most) + " (package columns, layers)", std::to_string(n));
-    segs.erase(std::remove_if(segs.begin(), segs.end(), [&](int n) { return n == 1 || n > most; }), segs.end());
-    segs.insert(segs.begin(), 1);
+    segs.erase(std::remove_if(segs.begin(), segs.end(), [&](int n) { return n > most; }), segs.end());
+    put_first(segs, 1);
     return s;
 }
 

@@ -197,26 +197,28 @@ private:
         g.units[static_cast<std::size_t>(to)] += amount;
     }
 
+    /// A uniformly drawn index of [0, n) other than `current` (n >= 2).
+    int other_than(int current, std::size_t n) {
+        const int x = static_cast<int>(rng_.below(n - 1));
+        return x >= current ? x + 1 : x;
+    }
+
     void mutate_gene(LayerGene& g) {
         const MappingSpace& s = p_.space();
         double r = rng_.unit();
         if (r < 0.2 && s.partitions.size() > 1) {
-            int opt = static_cast<int>(rng_.below(s.partitions.size() - 1));
-            if (opt >= g.option) ++opt;
+            const int opt = other_than(g.option, s.partitions.size());
             int route = g.route, collective = g.collective, weights = g.weights;
             g = uniform_gene(s, opt, p_.rows(), p_.cols());
             g.route = route;
             g.collective = collective;
             g.weights = weights;
         } else if (r < 0.3 && s.routes.size() > 1) {
-            int route = static_cast<int>(rng_.below(s.routes.size() - 1));
-            g.route = route >= g.route ? route + 1 : route;
+            g.route = other_than(g.route, s.routes.size());
         } else if (r < 0.4 && s.collectives.size() > 1) {
-            int c = static_cast<int>(rng_.below(s.collectives.size() - 1));
-            g.collective = c >= g.collective ? c + 1 : c;
+            g.collective = other_than(g.collective, s.collectives.size());
         } else if (r < 0.5 && s.weights.size() > 1) {
-            int w = static_cast<int>(rng_.below(s.weights.size() - 1));
-            g.weights = w >= g.weights ? w + 1 : w;
+            g.weights = other_than(g.weights, s.weights.size());
         } else {
             move_units(g);
         }
@@ -234,8 +236,7 @@ private:
                 g.boundary_shift[k] += rng_.below(2) ? step : -step;
                 return;
             }
-            int s = static_cast<int>(rng_.below(counts - 1));
-            g.segments = s >= g.segments ? s + 1 : s;
+            g.segments = other_than(g.segments, counts);
             return;
         }
         const std::size_t L = g.layers.size();
@@ -244,6 +245,26 @@ private:
         for (auto& lg : g.layers)
             if (rng_.unit() < rate) mutate_gene(lg), any = true;
         if (!any) mutate_gene(g.layers[rng_.below(L)]);
+    }
+
+    /// Neighbours in the plan-wide genes: every other segment count, and each boundary of the
+    /// current cut moved a layer either way.
+    void plan_neighbours(const Genome& g, std::vector<Genome>& out) const {
+        const MappingSpace& s = p_.space();
+        for (std::size_t k = 0; k < s.pipeline_segments.size(); ++k) {
+            if (static_cast<int>(k) == g.segments) continue;
+            Genome n = g;
+            n.segments = static_cast<int>(k);
+            out.push_back(std::move(n));
+        }
+        const int segments = s.pipeline_segments[static_cast<std::size_t>(g.segments)];
+        for (int k = 0; k + 1 < segments; ++k)
+            for (int d : {-1, 1}) {
+                Genome n = g;
+                if (n.boundary_shift.size() <= static_cast<std::size_t>(k)) n.boundary_shift.resize(static_cast<std::size_t>(k) + 1, 0);
+                n.boundary_shift[static_cast<std::size_t>(k)] += d;
+                out.push_back(std::move(n));
+            }
     }
 
     /// Every single-gene neighbour of `g` in layer `l`: other options (uniform units), other
@@ -279,21 +300,7 @@ private:
             n.layers[l].weights = static_cast<int>(w);
             out.push_back(std::move(n));
         }
-        if (l == 0)  // the plan-wide segment count, once per pass
-            for (std::size_t k = 0; k < s.pipeline_segments.size(); ++k) {
-                if (static_cast<int>(k) == g.segments) continue;
-                Genome n = g;
-                n.segments = static_cast<int>(k);
-                out.push_back(std::move(n));
-            }
-        if (l == 0 && s.pipeline_segments[static_cast<std::size_t>(g.segments)] > 1)  // each boundary a layer either way
-            for (int k = 0; k + 1 < s.pipeline_segments[static_cast<std::size_t>(g.segments)]; ++k)
-                for (int d : {-1, 1}) {
-                    Genome n = g;
-                    if (n.boundary_shift.size() <= static_cast<std::size_t>(k)) n.boundary_shift.resize(static_cast<std::size_t>(k) + 1, 0);
-                    n.boundary_shift[static_cast<std::size_t>(k)] += d;
-                    out.push_back(std::move(n));
-                }
+        if (l == 0) plan_neighbours(g, out);  // the plan-wide genes, once per pass
         for (auto [lo, hi] : p_.segments(cur.option))
             for (int a = lo; a < hi; ++a) {
                 if (cur.units[static_cast<std::size_t>(a)] == 0) continue;

@@ -19,33 +19,46 @@ namespace {
 /// The scheduler's view of one op, 32 bytes: walking PlanOps (and their heap-held lists) a
 /// second time would cost more than the scheduling itself.
 struct OpCost {
-    double fixed_ns;  ///< DRAM ops: zero-load latencies there and back, and the access
-    /// Compute: its time on the unit. Send: its bytes through the network interface. DRAM: its
-    /// bytes through the NI, its busiest link and its memory (once its layer is complete).
-    double own_ns;
-    std::uint32_t flows_begin, flows_end;  ///< send ops: their FlowCosts
+    double own_ns;  ///< compute: its time on the unit
+    double unused_ns;
+    /// Send: its FlowCosts. DRAM: flows_begin indexes its DramCost.
+    std::uint32_t flows_begin, flows_end;
     int chiplet;
     OpKind kind;
 };
 
 /// One transfer of a send op, 16 bytes: ~70k of them in a ResNet-50 plan.
 struct FlowCost {
-    double done_ns;     ///< own bytes through the NI; per layer: max with its busiest link
-    std::uint32_t recv; ///< dense index of the recv op that waits for it
+    double wire;         ///< bytes on the wire (whole flits), as a double: times are wire x ns/byte
+    std::uint32_t recv;  ///< dense index of the recv op that waits for it
     /// >= 0: the node pair whose precomputed path it takes; < 0: -1 - index into routed_.
     int path;
 };
 
-/// A flow that follows a source route from the plan.
-struct RoutedFlow {
-    double fixed_ns = 0;
-    std::uint32_t links_begin = 0, links_end = 0;  ///< into route_links_
+/// One link of a path and when an unloaded message's head reaches it, counted from the
+/// message's start (routers' pipelines and earlier links' latency and first flit).
+struct PathStep {
+    int link;
+    double z;
 };
 
-/// A DRAM op waiting for its layer's loads to be complete.
-struct DramOp {
-    std::uint32_t op = 0;
-    int from = 0, to = 0;  ///< the nodes its data goes between
+/// A flow that follows a source route from the plan.
+struct RoutedFlow {
+    double head_ns = 0;  ///< zero-load head latency (the head of the last step, plus its hop)
+    std::uint32_t steps_begin = 0, steps_end = 0;  ///< into route_steps_
+};
+
+/// A DRAM op as the scheduler sees it: the memory serves it in order of issue at its
+/// bandwidth, and its data crosses the package on the path between the two ends.
+struct DramCost {
+    double request_ns;  ///< read: the request's head latency to the memory; write: the data's
+    double access_ns;   ///< the memory's access latency
+    double memory_ns;   ///< its bytes over the memory's bandwidth
+    double wire;        ///< data bytes on the wire
+    double reply_ns;    ///< write: the acknowledgement's head latency back
+    int path;           ///< node pair of the data's direction
+    int memory;
+    bool read;
 };
 
 /// What the scheduler tracks of an op while it waits, together: a flow's arrival touches one
@@ -54,19 +67,7 @@ struct OpSchedule {
     double ready;    ///< when its last dependency ended
     double arrival;  ///< recv: when its last flow arrived
     int pending;     ///< dependencies (plus flows, for a recv) not yet done
-    int stage;       ///< recv, while pricing: the latest relay stage of the sends that feed it
-};
-
-/// Consecutive flows of a layer in one relay stage.
-struct StageRun {
-    std::uint32_t begin, end;
-    int stage;
-};
-
-/// A flow on a source route, waiting for its stage's loads.
-struct RoutedRef {
-    std::uint32_t flow;
-    int stage;
+    int unused;
 };
 
 /// An edge of the dependency graph (dense indices).
@@ -103,17 +104,14 @@ public:
           n_(links_.chiplets), nodes_(links_.chiplets + links_.memories), routers_(mc_.topology().routers()),
           flit_(arch.package.router.flit_bytes), ni_bw_(arch.chiplet.ni_bandwidth_gbps) {
         build_pairs();
-        const auto links = links_n_, memories = arch.memories.size();
-        const auto r2 = pairs_n_;
-        load_.assign(links, 0);  // stage 0; later stages come when a layer has them
-        link_wire_.assign(links, 0);
-        link_ns_.assign(links, 0.0);
-        inbound_.assign(r2, 0);
-        inbound_total_.assign(r2, 0);
-        busiest_.assign(r2, 0.0);
-        pair_busiest_.assign(static_cast<std::size_t>(nodes_) * static_cast<std::size_t>(nodes_), 0.0);
+        const auto memories = arch.memories.size();
+        load_.assign(links_n_, 0);
+        link_wire_.assign(links_n_, 0);
+        ns_per_byte_.resize(links_n_);
+        for (std::size_t l = 0; l < links_n_; ++l) ns_per_byte_[l] = 1.0 / links_.bandwidth_gbps[l];
+        inbound_.assign(pairs_n_, 0);
+        inbound_total_.assign(pairs_n_, 0);
         router_wire_.assign(static_cast<std::size_t>(routers_), 0);
-        dram_bytes_.assign(memories, 0);
         dram_total_.assign(memories, 0);
         dram_pj_.assign(memories, 0.0);
         for (const MemoryConfig& m : arch.memories)
@@ -139,8 +137,9 @@ private:
     static std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
     /// Per node (chiplets 0..n-1 at routers 0..n-1, then memories): its router, injection and
-    /// ejection links. Per node pair: zero-load head latencies, walked once per estimate along
-    /// the routing trees (no route vectors).
+    /// ejection links. Per node pair: zero-load head latencies and the path's links, each with
+    /// when an unloaded message's head reaches it, walked once per estimate along the routing
+    /// trees.
     void build_pairs() {
         const MeshTopology& topo = mc_.topology();
         for (int v = 0; v < nodes_; ++v) {
@@ -159,31 +158,43 @@ private:
         const auto nn = static_cast<std::size_t>(nodes_) * static_cast<std::size_t>(nodes_);
         head_flit_ns_.assign(nn, 0.0);
         head_control_ns_.assign(nn, 0.0);
+        path_begin_.assign(nn + 1, 0);
+        path_steps_.clear();
         const HeadLatencyTerms flit = mc_.head_latency_terms(flit_);
         const HeadLatencyTerms control = mc_.head_latency_terms(mc_.control_wire_bytes());
+        const double router_ns = flit.start(1);
         for (int a = 0; a < nodes_; ++a)
             for (int b = 0; b < nodes_; ++b) {
+                const std::size_t p = pair(a, b);
+                path_begin_[p] = static_cast<std::uint32_t>(path_steps_.size());
                 if (a >= n_ && b >= n_) continue;  // memory-to-memory traffic does not exist
                 const int ra = router_of_[at(a)], rb = router_of_[at(b)];
                 const int routers = trees_.routers_on_path(ra, rb);
                 // Both packet sizes in one walk of the path: injection, mesh links, ejection.
-                double tf = flit.start(routers), tail_f = 0, tc = control.start(routers), tail_c = 0;
-                auto add = [&](int l) {
+                // z: the flit-sized head's time to each link (a router before every link but
+                // the injection link).
+                double tf = flit.start(routers), tail_f = 0, tc = control.start(routers), tail_c = 0, z = 0;
+                auto add = [&](int l, bool after_router) {
+                    if (after_router) z += router_ns;
+                    path_steps_.push_back(PathStep{l, z});
+                    double before = tf;
                     flit.add(l, tf, tail_f);
+                    z += tf - before;
                     control.add(l, tc, tail_c);
                 };
-                add(inject_[at(a)]);
-                for (int r = ra; r != rb; r = trees_.next_router(rb, r)) add(trees_.next_link(rb, r));
-                add(eject_[at(b)]);
-                const std::size_t p = pair(a, b);
+                add(inject_[at(a)], false);
+                for (int r = ra; r != rb; r = trees_.next_router(rb, r)) add(trees_.next_link(rb, r), true);
+                add(eject_[at(b)], true);
                 head_flit_ns_[p] = tf + tail_f;
                 head_control_ns_[p] = tc + tail_c;
             }
+        path_begin_[nn] = static_cast<std::uint32_t>(path_steps_.size());
     }
 
     /// Books `wire` bytes from node a to node b on the package's path, in the layer being
     /// priced: injection and ejection links now, the mesh by router pair (spread along the
-    /// routing trees when the layer is complete).
+    /// routing trees when the layer is complete). Loads give energy and each layer's
+    /// bottleneck; timing comes from the schedule's link reservations.
     void carry(int a, int b, std::int64_t wire) {
         load_[at(inject_[at(a)])] += wire;
         load_[at(eject_[at(b)])] += wire;
@@ -207,13 +218,11 @@ private:
         for (const PlanLayer& l : plan_.layers) n += l.ops.size();
         ws_.ids.prepare(n);
         ws_.recvs.clear();
-        // Stages first: a send raises the stage of recvs that come after it in the file.
         grow_to(ws_.sched, n);
         std::size_t i = 0, sent = 0, received = 0, deps = 0;
         for (const PlanLayer& l : plan_.layers)
             for (const PlanOp& op : l.ops) {
                 ws_.ids.insert(op.id, i);
-                ws_.sched[i].stage = 0;
                 deps += op.deps.size();
                 if (op.kind == OpKind::Send) sent += op.transfer_count();
                 else if (op.kind == OpKind::Recv) {
@@ -238,45 +247,32 @@ private:
         ops_ = n;
     }
 
-    /// Prices every op, layer by layer (dense order is layer order): ops' own costs first,
-    /// then, with the layer's loads complete, what congestion adds to its transfers.
-    ///
-    /// A layer's transfers fall into relay stages, told from the plan alone: a send that waits
-    /// for no recv op of its own layer is stage 0 (all transfers of a direct plan, which move
-    /// in one phase); a send that waits for such recvs is one stage after the latest send
-    /// feeding them (a collective's relay forwarding what it received). Loads are kept per
-    /// (layer, stage), so a relayed hop competes with the hops of its own stage, not with the
-    /// whole layer's traffic once per stage. Stages follow file order: a feeding send listed
-    /// after the send that waits for its recv is not counted (the plan builder lists feeders
-    /// first).
+    /// Prices every op, layer by layer (dense order is layer order): what each op costs on its
+    /// own, and the layer's traffic on the package links (energy, bottleneck statistics).
     void price_all() {
         std::size_t i = 0;
         for (std::size_t layer = 0; layer < plan_.layers.size(); ++layer) {
             layer_acc_ = &est_.ledger.layer_account(layer);
             const std::vector<PlanOp>& ops = plan_.layers[layer].ops;
-            const std::size_t first = i;  // the layer's first dense index
             for (std::size_t k = 0; k < ops.size(); ++k, ++i) {
                 const PlanOp& op = ops[k];
                 if (k + 1 < ops.size()) prefetch_lists(ops[k + 1]);
                 ws_.cost[i] = OpCost{0.0, 0.0, 0, 0, op.chiplet, op.kind};
-                OpSchedule& sc = ws_.sched[i];  // its stage is set already (index_plan, earlier sends)
+                OpSchedule& sc = ws_.sched[i];
                 sc.ready = sc.arrival = 0.0;
                 sc.pending = static_cast<int>(op.deps.size());
-                const bool send = op.kind == OpKind::Send;
-                int stage = 0;
                 for (std::int64_t d : op.deps) {
                     const std::size_t j = ws_.ids.find(d);
                     if (j == KeyIndex::kNone) throw std::out_of_range("analytical model: no op " + std::to_string(d) + " (validate_plan)");
                     ws_.edges.push_back(DepEdge{static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(i)});
-                    if (send && j >= first && ws_.cost[j].kind == OpKind::Recv) stage = std::max(stage, ws_.sched[j].stage + 1);
                 }
-                price(i, op, stage);
+                price(i, op);
             }
             finish_layer(layer);
         }
     }
 
-    void price(std::size_t i, const PlanOp& op, int stage) {
+    void price(std::size_t i, const PlanOp& op) {
         OpCost& c = ws_.cost[i];
         switch (op.kind) {
             case OpKind::Compute: {
@@ -294,7 +290,7 @@ private:
                 ws_.sched[i].pending += static_cast<int>(op.transfer_count());  // released by its flows
                 return;
             case OpKind::Send:
-                price_send(c, op, stage);
+                price_send(c, op);
                 return;
             case OpKind::DramRead:
             case OpKind::DramWrite: {
@@ -309,82 +305,67 @@ private:
                 double pj = static_cast<double>(op.bytes) * 8.0 * stream_pj_[m][read ? 1 : 0];
                 dram_pj_[m] += pj;
                 layer_acc_->add(EnergyCategory::Dram, pj);
-                dram_bytes_[m] += op.bytes;
-                c.fixed_ns = head_control_ns_[pair(op.chiplet, there)] + mem.dram.access_latency_ns + head_flit_ns_[pair(there, op.chiplet)];
-                c.own_ns = static_cast<double>(data) / ni_bw_;
-                // The direction the data takes; its layer's loads decide the rest (finish_layer).
-                layer_drams_.push_back(DramOp{static_cast<std::uint32_t>(i), read ? there : op.chiplet, read ? op.chiplet : there});
+                dram_total_[m] += op.bytes;
+                DramCost d;
+                d.read = read;
+                d.memory = op.memory;
+                d.access_ns = mem.dram.access_latency_ns;
+                d.memory_ns = static_cast<double>(op.bytes) / mem.dram.bandwidth_gbps();
+                d.wire = static_cast<double>(data);
+                if (read) {
+                    d.request_ns = head_control_ns_[pair(op.chiplet, there)];
+                    d.reply_ns = 0;
+                    d.path = static_cast<int>(pair(there, op.chiplet));
+                } else {
+                    d.request_ns = head_flit_ns_[pair(op.chiplet, there)];
+                    d.reply_ns = head_control_ns_[pair(there, op.chiplet)];
+                    d.path = static_cast<int>(pair(op.chiplet, there));
+                }
+                c.flows_begin = static_cast<std::uint32_t>(drams_.size());
+                drams_.push_back(d);
                 return;
             }
         }
     }
 
-    /// A send op's transfers, in order: each one's time through the NI (they leave one after
-    /// another), its recv, its bytes on the package.
-    void price_send(OpCost& c, const PlanOp& op, int stage) {
+    /// A send op's transfers: their recvs, sizes and paths, and their bytes on the package.
+    void price_send(OpCost& c, const PlanOp& op) {
         if (static_cast<unsigned>(op.chiplet) >= static_cast<unsigned>(n_)) throw std::logic_error("analytical model: send on no chiplet (validate_plan)");
-        use_stage(stage);
         c.flows_begin = static_cast<std::uint32_t>(flow_count_);
         if (op.transfers.empty()) {
             const Transfer single{op.peer, op.bytes, op.flow, op.route};
-            price_flows(c, &single, &single + 1, stage);
+            price_flows(c, &single, &single + 1);
         } else
-            price_flows(c, op.transfers.data(), op.transfers.data() + op.transfers.size(), stage);
+            price_flows(c, op.transfers.data(), op.transfers.data() + op.transfers.size());
         c.flows_end = static_cast<std::uint32_t>(flow_count_);
-        // Recvs fed by a relay stage make the sends that wait for them a later stage (stage 0,
-        // every send of a direct plan, is what a recv starts with).
-        if (stage > 0)
-            for (std::uint32_t f = c.flows_begin; f < c.flows_end; ++f) {
-                int& s = ws_.sched[ws_.flows[f].recv].stage;
-                s = std::max(s, stage);
-            }
-        if (!stage_runs_.empty() && stage_runs_.back().stage == stage && stage_runs_.back().end == c.flows_begin)
-            stage_runs_.back().end = c.flows_end;
-        else
-            stage_runs_.push_back(StageRun{c.flows_begin, c.flows_end, stage});
     }
 
-    /// Makes room for the loads of relay stage `stage` of the layer being priced.
-    void use_stage(int stage) {
-        if (stage < stages_) return;
-        const auto n = static_cast<std::size_t>(stage) + 1;
-        if (load_.size() < n * links_n_) {
-            load_.resize(n * links_n_, 0);  // stage slices in order: the earlier ones stay put
-            inbound_.resize(n * pairs_n_, 0);
-        }
-        stages_ = stage + 1;
-    }
-
-    /// The hot loop of the model (~70k transfers in a ResNet-50 plan): works on raw rows of
-    /// the traffic tables, with its state in locals.
-    void price_flows(OpCost& c, const Transfer* begin, const Transfer* end, int stage) {
+    /// The hot loop of pricing (~70k transfers in a ResNet-50 plan): works on raw rows of the
+    /// traffic tables, with its state in locals.
+    void price_flows(OpCost& c, const Transfer* begin, const Transfer* end) {
         const int a = c.chiplet;
-        std::int64_t* load = &load_[at(stage) * links_n_];  // the stage's slices
+        std::int64_t* load = load_.data();
         // Chiplet peers: ejection link ni_out(peer), router peer.
         std::int64_t* eject = &load[at(links_.ni_out(0))];
-        std::int64_t* into = &inbound_[at(stage) * pairs_n_ + at(router_of_[at(a)])];  // + peer router * routers
+        std::int64_t* into = &inbound_[at(router_of_[at(a)])];  // + peer router * routers
         const std::size_t stride = at(routers_);
         const int row = a * nodes_;
         const auto chiplets = static_cast<unsigned>(n_);
         FlowCost* out = &ws_.flows[flow_count_];
-        double own = 0;
         std::int64_t injected = 0;  // on the package's routes (source routes book their own)
         std::int64_t bytes = last_bytes_, wire = last_wire_;
-        double ni_ns = last_ni_ns_;
         for (const Transfer* t = begin; t != end; ++t, ++out) {
             // A grouped send mostly repeats one size: split it into packets once.
             if (t->bytes != bytes) {
                 bytes = t->bytes;
                 wire = mc_.wire_bytes(bytes);
-                ni_ns = static_cast<double>(wire) / ni_bw_;
             }
             const std::size_t recv = ws_.flow_recv.find(t->flow);
             const int peer = t->peer;
             if (recv == KeyIndex::kNone || static_cast<unsigned>(peer) >= chiplets)
                 throw std::logic_error("analytical model: flow " + std::to_string(t->flow) + " has no recv or no destination (validate_plan)");
-            out->done_ns = ni_ns;
+            out->wire = static_cast<double>(wire);
             out->recv = static_cast<std::uint32_t>(recv);
-            own += ni_ns;
             if (t->route.empty()) {
                 out->path = row + peer;
                 eject[peer] += wire;
@@ -392,138 +373,121 @@ private:
                 injected += wire;
             } else {
                 out->path = -1 - static_cast<int>(routed_.size());
-                book_routed(a, peer, t->route, wire, load);
-                routed_flows_.push_back(RoutedRef{static_cast<std::uint32_t>(out - ws_.flows.data()), stage});
+                book_routed(a, peer, t->route, wire);
             }
         }
         last_bytes_ = bytes;
         last_wire_ = wire;
-        last_ni_ns_ = ni_ns;
         flow_count_ = static_cast<std::size_t>(out - ws_.flows.data());
-        c.own_ns = own;
         load[at(inject_[at(a)])] += injected;
     }
 
-    /// A flow on a source route: its links loaded and its routers counted one by one.
-    void book_routed(int src, int dst, const std::vector<int>& route, std::int64_t wire, std::int64_t* load) {
+    /// A flow on a source route: its links (with their head times) kept, loaded and its
+    /// routers counted one by one.
+    void book_routed(int src, int dst, const std::vector<int>& route, std::int64_t wire) {
+        const HeadLatencyTerms& flit = flit_terms_;
+        const double router_ns = flit.start(1);
         RoutedFlow rf;
-        rf.links_begin = static_cast<std::uint32_t>(route_links_.size());
-        route_links_.push_back(links_.ni_in(src));
+        rf.steps_begin = static_cast<std::uint32_t>(route_steps_.size());
+        double t = 0, tail = 0, z = 0;
+        auto add = [&](int l, bool after_router) {
+            if (after_router) z += router_ns;
+            route_steps_.push_back(PathStep{l, z});
+            const double before = t;
+            flit.add(l, t, tail);
+            z += t - before;
+            load_[at(l)] += wire;
+        };
+        add(links_.ni_in(src), false);
         for (std::size_t h = 1; h < route.size(); ++h) {
             int l = link_between(mc_.topology(), route[h - 1], route[h]);
             if (l < 0)
                 throw std::logic_error("analytical model: route steps from router " + std::to_string(route[h - 1]) +
                                        " to non-neighbour " + std::to_string(route[h]) + " (validate_plan_routes)");
-            route_links_.push_back(l);
+            add(l, true);
         }
-        route_links_.push_back(links_.ni_out(dst));
-        rf.links_end = static_cast<std::uint32_t>(route_links_.size());
-        const int routers = static_cast<int>(route.size());
-        rf.fixed_ns = mc_.head_latency_ns(&route_links_[rf.links_begin], rf.links_end - rf.links_begin, routers, flit_);
+        add(links_.ni_out(dst), true);
+        rf.steps_end = static_cast<std::uint32_t>(route_steps_.size());
+        rf.head_ns = z;
         routed_.push_back(rf);
-        for (std::uint32_t k = rf.links_begin; k < rf.links_end; ++k) load[at(route_links_[k])] += wire;
         for (int router : route) router_wire_[at(router)] += wire;
     }
 
     /// With the layer's traffic complete: load the mesh links (router pairs' bytes spread
-    /// along the routing trees; source routes are booked already), stage by stage; then give
-    /// every flow the time its busiest link needs for its stage's load, and every DRAM op the
-    /// time its busiest link (stage 0, where DRAM traffic is booked) or memory needs. Books the
-    /// layer's NoC and D2D energy and its bottleneck from the whole layer's load.
+    /// along the routing trees; source routes are booked already), then book the layer's NoC
+    /// and D2D energy and its bottleneck link from the integer loads.
     void finish_layer(std::size_t layer) {
         const auto routers = at(routers_);
-        const auto stages = at(stages_);
-        for (std::size_t s = 0; s < stages; ++s) {
-            std::int64_t* in = &inbound_[s * pairs_n_];
-            for (std::size_t k = 0; k < pairs_n_; ++k) inbound_total_[k] += in[k];
-            for (std::size_t d = 0; d < routers; ++d) trees_.forward(static_cast<int>(d), &in[d * routers], &load_[s * links_n_]);
-            std::fill(in, in + pairs_n_, 0);
-        }
-        // The whole layer's loads: integers, so the sum over stages is exact in any order.
-        const std::int64_t* total = load_.data();
-        if (stages > 1) {
-            layer_load_.assign(load_.begin(), load_.begin() + static_cast<std::ptrdiff_t>(links_n_));
-            for (std::size_t s = 1; s < stages; ++s)
-                for (std::size_t l = 0; l < links_n_; ++l) layer_load_[l] += load_[s * links_n_ + l];
-            total = layer_load_.data();
-        }
-        // Link times, the layer's bottleneck and D2D energy, from integer loads. Router visits:
-        // a message visits one router per mesh link it crosses plus the one it leaves by.
+        for (std::size_t k = 0; k < pairs_n_; ++k) inbound_total_[k] += inbound_[k];
+        for (std::size_t d = 0; d < routers; ++d) trees_.forward(static_cast<int>(d), &inbound_[d * routers], load_.data());
+        std::fill(inbound_.begin(), inbound_.end(), 0);
+        // Router visits: a message visits one router per mesh link it crosses plus the one it
+        // leaves by.
         double worst = 0, d2d = 0;
         int worst_link = -1;
         std::int64_t visits = 0;
         for (std::size_t l = 0; l < links_n_; ++l) {
-            const double load = static_cast<double>(total[l]);
-            const double t = link_ns_[l] = load / links_.bandwidth_gbps[l];
+            const double load = static_cast<double>(load_[l]);
+            const double t = load / links_.bandwidth_gbps[l];
             if (t > worst) {
                 worst = t;
                 worst_link = static_cast<int>(l);
             }
             if (links_.is_d2d[l]) d2d += load * 8.0 * links_.energy_pj_per_bit[l];
         }
-        for (int l = 0; l < links_.mesh_slots; ++l) visits += total[at(l)];
-        for (int v = 0; v < nodes_; ++v) visits += total[at(eject_[at(v)])];
-        for (std::size_t l = 0; l < links_n_; ++l) link_wire_[l] += total[l];
+        for (int l = 0; l < links_.mesh_slots; ++l) visits += load_[at(l)];
+        for (int v = 0; v < nodes_; ++v) visits += load_[at(eject_[at(v)])];
+        for (std::size_t l = 0; l < links_n_; ++l) link_wire_[l] += load_[l];
+        std::fill(load_.begin(), load_.end(), 0);
         worst_ns_[layer] = worst;
         worst_link_[layer] = worst_link;
         // Every message is whole flits, so one division gives the flits x routers visited.
         layer_acc_->add(EnergyCategory::Noc, static_cast<double>(visits / flit_) * arch_.package.router.energy_pj_per_flit);
         layer_acc_->add(EnergyCategory::D2d, d2d);
-        for (std::size_t s = 0; s < stages; ++s) {
-            std::int64_t* load = &load_[s * links_n_];
-            if (stages > 1)  // one stage: link_ns_ holds its times already
-                for (std::size_t l = 0; l < links_n_; ++l) link_ns_[l] = static_cast<double>(load[l]) / links_.bandwidth_gbps[l];
-            std::fill(load, load + links_n_, 0);
-            price_stage(static_cast<int>(s));
+    }
+
+    /// Reserves the links of a path for a message of `wire` bytes leaving at `t`. Each link
+    /// is a first-come-first-served queue that the message joins when its head would reach it
+    /// on a free network (t plus the head's zero-load time to it), in the order messages
+    /// leave: queueing at one link does not delay the message's arrival at the next, so the
+    /// message's wait is the longest single wait on its path, not their sum (behind a
+    /// congested link its bytes come out at that link's rate, and the links after it see no
+    /// queue of their own from it). A link stays busy for the slowest serialisation so far on
+    /// the path (virtual cut-through, as the simulator's packet links: a packet's tail cannot
+    /// leave before it has arrived). Returns when the tail has left the last link, minus that
+    /// link's head time, at least `e` (a floor: a memory's data cannot leave before it is read).
+    /// The tail reaches the destination at the result + the path's head latency.
+    double reserve(const PathStep* s, const PathStep* end, double t, double e, double wire) {
+        double* free = link_free_.data();
+        const double* ns = ns_per_byte_.data();
+        double hold = 0;
+        for (; s != end; ++s) {
+            double& f = free[s->link];
+            hold = std::max(hold, wire * ns[s->link]);
+            const double start = std::max(t + s->z, f);
+            f = start + hold;
+            e = std::max(e, f - s->z);
         }
-        stage_runs_.clear();
-        routed_flows_.clear();
-        layer_drams_.clear();
-        stages_ = 1;
-        for (std::size_t m = 0; m < dram_bytes_.size(); ++m) {
-            dram_total_[m] += dram_bytes_[m];
-            dram_bytes_[m] = 0;
+        return e;
+    }
+
+    void path_of(int path, const PathStep*& begin, const PathStep*& end, double& head) const {
+        if (path >= 0) {
+            begin = &path_steps_[path_begin_[at(path)]];
+            end = &path_steps_[path_begin_[at(path) + 1]];
+            head = head_flit_ns_[at(path)];
+        } else {
+            const RoutedFlow& rf = routed_[at(-1 - path)];
+            begin = &route_steps_[rf.steps_begin];
+            end = &route_steps_[rf.steps_end];
+            head = rf.head_ns;
         }
     }
 
-    /// With link_ns_ holding one stage's link times: the busiest link of every node pair
-    /// (injection, mesh along the trees, ejection), given to the stage's flows, and to the
-    /// layer's DRAM ops with stage 0.
-    void price_stage(int stage) {
-        const auto routers = at(routers_);
-        for (std::size_t d = 0; d < routers; ++d) trees_.busiest(static_cast<int>(d), link_ns_.data(), &busiest_[d], routers);
-        const auto nodes = at(nodes_);
-        for (std::size_t v = 0; v < nodes; ++v) eject_ns_[v] = link_ns_[at(eject_[v])];
-        for (std::size_t a = 0; a < nodes; ++a) {
-            const double inject = link_ns_[at(inject_[a])];
-            const double* mesh = &busiest_[at(router_of_[a]) * routers];  // from a's router
-            double* out = &pair_busiest_[a * nodes];
-            for (std::size_t b = 0; b < at(n_); ++b) out[b] = std::max(std::max(inject, mesh[b]), eject_ns_[b]);  // chiplet b: router b
-            for (std::size_t b = at(n_); b < nodes; ++b) out[b] = std::max(std::max(inject, mesh[at(router_of_[b])]), eject_ns_[b]);
-        }
-        FlowCost* flows = ws_.flows.data();
-        for (const StageRun& r : stage_runs_) {
-            if (r.stage != stage) continue;
-            for (FlowCost* f = flows + r.begin, *end = flows + r.end; f != end; ++f)
-                if (f->path >= 0) f->done_ns = std::max(f->done_ns, pair_busiest_[at(f->path)]);
-        }
-        for (const RoutedRef& k : routed_flows_) {
-            if (k.stage != stage) continue;
-            FlowCost& fc = flows[k.flow];
-            const RoutedFlow& rf = routed_[at(-1 - fc.path)];
-            double t = fc.done_ns;
-            for (std::uint32_t l = rf.links_begin; l < rf.links_end; ++l) t = std::max(t, link_ns_[at(route_links_[l])]);
-            fc.done_ns = t;
-        }
-        if (stage != 0) return;
-        for (const DramOp& d : layer_drams_) {
-            OpCost& c = ws_.cost[d.op];
-            const auto m = at(std::max(d.from, d.to) - n_);  // the memory end
-            const double t = std::max(c.own_ns, pair_busiest_[pair(d.from, d.to)]);
-            c.own_ns = std::max(t, static_cast<double>(dram_bytes_[m]) / arch_.memories[m].dram.bandwidth_gbps());
-        }
-    }
-
+    /// The list schedule: ops in order of readiness, one compute unit per chiplet, and the
+    /// package's links and memories reserved by messages in the order they are issued (see
+    /// reserve): a send's flows one after another, each on its own path; a DRAM read's
+    /// request, its memory, then its data's path; a write's data path, then its memory.
     void schedule() {
         const std::size_t n = ops_;
         const std::vector<OpCost>& cost = ws_.cost;
@@ -544,6 +508,8 @@ private:
         for (std::size_t i = 0; i < n; ++i)
             if (sched[i].pending == 0) pq.push(0.0, static_cast<std::uint32_t>(i));
         std::vector<double> compute_free(at(std::max(plan_.chiplets, 0)), 0.0);
+        link_free_.assign(links_n_, 0.0);
+        memory_free_.assign(arch_.memories.size(), 0.0);
         est_.ops.resize(n);
         std::size_t done = 0;
         while (!pq.empty()) {
@@ -561,6 +527,7 @@ private:
             }
             const OpCost& c = cost[i];
             OpTimes& ot = est_.ops[i];
+            ot.start_ns = t;
             double end = t;
             switch (c.kind) {
                 case OpKind::Compute: {
@@ -569,26 +536,48 @@ private:
                     end = free = ot.start_ns + c.own_ns;
                     break;
                 }
-                case OpKind::Send:
-                    ot.start_ns = t;
-                    end = t + c.own_ns;
+                case OpKind::Send: {
+                    const int ni = inject_[at(c.chiplet)];
                     for (const FlowCost* f = flows + c.flows_begin, *last = flows + c.flows_end; f != last; ++f) {
-                        const double fixed = f->path >= 0 ? head_flit_ns_[at(f->path)] : routed_[at(-1 - f->path)].fixed_ns;
+                        const PathStep *b, *e;
+                        double head;
+                        path_of(f->path, b, e, head);
                         OpSchedule& r = sched[f->recv];
-                        r.arrival = std::max(r.arrival, t + fixed + f->done_ns);
+                        // It leaves when the interface has pushed the flows before it.
+                        const double leave = std::max(t, link_free_[at(ni)]);
+                        r.arrival = std::max(r.arrival, reserve(b, e, leave, 0.0, f->wire) + head);
                         // A recv's own start is set by its dependencies.
                         if (--r.pending == 0) pq.push(std::max(r.ready, r.arrival), f->recv);
                     }
+                    // Done once its last byte has left through the network interface.
+                    end = std::max(t, link_free_[at(ni)]);
                     break;
+                }
                 case OpKind::Recv:
                     ot.start_ns = sched[i].ready;
                     end = std::max(sched[i].ready, sched[i].arrival);
                     break;
                 case OpKind::DramRead:
-                case OpKind::DramWrite:
-                    ot.start_ns = t;
-                    end = t + c.fixed_ns + c.own_ns;
+                case OpKind::DramWrite: {
+                    const DramCost& d = drams_[c.flows_begin];
+                    double& memory = memory_free_[at(d.memory)];
+                    const PathStep *b, *e;
+                    double head;
+                    path_of(d.path, b, e, head);
+                    // The memory is one more first-come-first-served stage, which the request
+                    // (read) or the data's head (write) reaches after its head latency.
+                    const double arrive = t + d.request_ns;
+                    memory = std::max(arrive, memory) + d.memory_ns;
+                    if (d.read) {
+                        // Its data leaves after the access latency, and not before it is read.
+                        const double leave = arrive + d.access_ns;
+                        end = reserve(b, e, leave, memory + d.access_ns, d.wire) + head;
+                    } else {
+                        const double tail = reserve(b, e, t, 0.0, d.wire) + head;
+                        end = std::max(memory, tail) + d.access_ns + d.reply_ns;
+                    }
                     break;
+                }
             }
             ot.end_ns = end;
             ++done;
@@ -689,35 +678,30 @@ private:
     int n_, nodes_, routers_;
     std::int64_t flit_;
     double ni_bw_;
+    HeadLatencyTerms flit_terms_ = mc_.head_latency_terms(flit_);
     std::size_t ops_ = 0;
     std::vector<int> router_of_, inject_, eject_;          ///< per node
     std::vector<double> head_flit_ns_, head_control_ns_;   ///< per node pair (a * nodes + b)
+    std::vector<std::uint32_t> path_begin_;                ///< per node pair, into path_steps_
+    std::vector<PathStep> path_steps_;
     // Traffic of the layer being priced, and totals.
     std::size_t links_n_ = static_cast<std::size_t>(links_.count());
     std::size_t pairs_n_ = static_cast<std::size_t>(routers_) * static_cast<std::size_t>(routers_);
-    int stages_ = 1;                           ///< relay stages of the layer being priced
-    /// Per (stage, link): bytes on the wire (mesh: once spread); stage s at s * links_n_.
-    std::vector<std::int64_t> load_;
-    /// Per (stage, destination, source router): bytes to spread; stage s at s * pairs_n_.
-    std::vector<std::int64_t> inbound_;
-    std::vector<std::int64_t> layer_load_;     ///< per link: the layer's stages together
+    std::vector<std::int64_t> load_;           ///< per link: the layer's bytes on the wire (mesh: once spread)
+    std::vector<std::int64_t> inbound_;        ///< per (destination, source router): the layer's bytes to spread
     std::vector<std::int64_t> inbound_total_;  ///< the same, whole plan
     std::vector<std::int64_t> link_wire_;      ///< per link, whole plan
     std::vector<std::int64_t> router_wire_;    ///< per router: source-routed bytes through it
-    std::vector<double> link_ns_;              ///< per link: the layer's load over its bandwidth
-    std::vector<double> eject_ns_ = std::vector<double>(static_cast<std::size_t>(nodes_));  ///< per node
-    std::vector<double> busiest_;              ///< per (source, destination) router: busiest mesh link
-    std::vector<double> pair_busiest_;         ///< per node pair: busiest link of its path
+    std::vector<double> ns_per_byte_;          ///< per link
     std::size_t flow_count_ = 0;               ///< flows priced so far
-    std::vector<StageRun> stage_runs_;         ///< the layer's flows by relay stage
-    std::vector<RoutedRef> routed_flows_;      ///< the layer's flows on source routes
-    std::vector<DramOp> layer_drams_;
     std::vector<RoutedFlow> routed_;           ///< flows with a source route
-    std::vector<int> route_links_;
+    std::vector<PathStep> route_steps_;
+    std::vector<DramCost> drams_;
     std::int64_t last_bytes_ = -1, last_wire_ = 0;
-    double last_ni_ns_ = 0;
+    // While scheduling: when each link and memory is next free.
+    std::vector<double> link_free_, memory_free_;
     // Per memory.
-    std::vector<std::int64_t> dram_bytes_, dram_total_;  ///< the layer's, the plan's
+    std::vector<std::int64_t> dram_total_;  ///< the plan's bytes
     std::vector<double> dram_pj_;
     std::vector<std::array<double, 2>> stream_pj_;  ///< pJ/bit of a write, of a read
     // Compute.

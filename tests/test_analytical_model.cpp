@@ -105,9 +105,15 @@ TEST(AnalyticalModel, EnergyByCategory) {
     EXPECT_NEAR(layers, e.ledger.total_pj(), 1e-9);
 }
 
-// Congestion: two chiplets' sends over the same link in one layer share it, so each takes
-// as long as the link needs for both: 2 x 112 B / 10 GB/s = 22.4 ns of transfer.
-TEST(AnalyticalModel, SharedLinkSlowsBothFlows) {
+// Congestion: two chiplets' sends share the link r1 -> r2 and chiplet 2's NI out, which serve
+// them in turn, in the order they are issued (plan order, both at 0). Flow 0 (0 -> 2, two
+// hops) first: its head reaches NI in at 0, r0 -> r1 at 0.8 + 2 = 2.8, r1 -> r2 at 2.8 + 6.6 +
+// 2 = 11.4, NI out at 11.4 + 6.6 + 2 = 20.0; head latency 20.8. Its 112 B hold each mesh link
+// 11.2 ns and the NI out as long (cut-through behind a 10 GB/s link): it arrives at 20.8 +
+// 11.2 = 32.0, having held r1 -> r2 until 22.6 and NI out 2 until 31.2. Flow 1 (1 -> 2, one
+// hop, head latency 12.2) reaches r1 -> r2 at 2.8 and waits until 22.6 (tail 33.8), then NI
+// out (head 11.4 after its start) from 31.2 to 42.4: it arrives at 42.4 - 11.4 + 12.2 = 43.2.
+TEST(AnalyticalModel, SharedLinkServesFlowsInTurn) {
     ArchConfig a = hand_arch();
     a.package.cols = 3;
     Plan p;
@@ -126,17 +132,15 @@ TEST(AnalyticalModel, SharedLinkSlowsBothFlows) {
     l.ops = {s0, r0, s1, r1};
     p.layers = {l};
     Estimate e = estimate_plan(a, p);
-    // Flow 1 (one hop): head 12.2 ns; its path's busiest link carries both flows: 22.4 ns.
-    EXPECT_NEAR(e.ops[3].end_ns, 12.2 + 22.4, 1e-9);
-    // Flow 0 (two hops): head adds a router (2) and a link (6.6): 20.8 ns, same bottleneck.
-    EXPECT_NEAR(e.ops[1].end_ns, 20.8 + 22.4, 1e-9);
-    EXPECT_NEAR(e.latency_ns, 20.8 + 22.4, 1e-9);
+    EXPECT_NEAR(e.ops[1].end_ns, 32.0, 1e-9);
+    EXPECT_NEAR(e.ops[3].end_ns, 43.2, 1e-9);
+    EXPECT_NEAR(e.latency_ns, 43.2, 1e-9);
 }
 
 // ---- grouped transfers and source routes ----------------------------------------------------
 
-// The two flows of SharedLinkSlowsBothFlows received by one grouped recv: it ends when the
-// later flow has arrived, 20.8 + 22.4 ns; per-flow timing is unchanged by the grouping.
+// The two flows of SharedLinkServesFlowsInTurn received by one grouped recv: it ends when the
+// later flow has arrived, 43.2 ns; per-flow timing is unchanged by the grouping.
 TEST(AnalyticalModel, GroupedRecvEndsWithItsLastFlow) {
     ArchConfig a = hand_arch();
     a.package.cols = 3;
@@ -156,7 +160,7 @@ TEST(AnalyticalModel, GroupedRecvEndsWithItsLastFlow) {
     p.layers = {l};
     validate_plan(p, "mem");
     Estimate e = estimate_plan(a, p);
-    EXPECT_NEAR(e.ops[2].end_ns, 20.8 + 22.4, 1e-9);
+    EXPECT_NEAR(e.ops[2].end_ns, 43.2, 1e-9);
 }
 
 /// 2x2 package from the hand config (routers 0 1 / 2 3), one layer: chiplet 0 sends `bytes`
@@ -211,8 +215,12 @@ TEST(AnalyticalModel, YxRouteLoadsYxLinks) {
 
 // Splitting: 128 B from 0 to 3 in one flow puts 128 wire bytes (2 packets of 64 B, 8 flits)
 // on r0_0.E: 12.8 ns at 10 GB/s. Split as 64 B over XY and 64 B over YX, each path's links
-// carry 64 B: the bottleneck halves to 6.4 ns. The NI (20 GB/s) carries all 128 B either way:
-// 6.4 ns, no longer than the links. Recv: head 20.8 ns + 12.8 (one flow) or + 6.4 (split).
+// carry 64 B: the busiest link's load halves to 6.4 ns. In time the halves meet again at
+// chiplet 3's NI out, which each holds for its 6.4 ns at the rate of the 10 GB/s link before
+// it (cut-through, as the simulator's packet links): the first half leaves at 0 and arrives
+// at 20.8 + 6.4 = 27.2, having held NI out from 20.0 to 26.4; the second leaves when the NI
+// (20 GB/s) has pushed the first, at 3.2, reaches NI out at 3.2 + 20.0, waits until 26.4 and
+// arrives at 26.4 + 6.4 - 20.0 + 20.8 = 33.6: the recv ends at 20.8 + 12.8 either way.
 TEST(AnalyticalModel, SplitFlowHalvesTheBottleneck) {
     Estimate one = estimate_plan(hand_arch_2x2(), diagonal_flow({Transfer{3, 128, 0, {}}}));
     Estimate split = estimate_plan(hand_arch_2x2(),
@@ -220,7 +228,7 @@ TEST(AnalyticalModel, SplitFlowHalvesTheBottleneck) {
     EXPECT_NEAR(one.stats["layers"][0]["bottleneck_ns"].get<double>(), 12.8, 1e-9);
     EXPECT_NEAR(split.stats["layers"][0]["bottleneck_ns"].get<double>(), 6.4, 1e-9);
     EXPECT_NEAR(one.ops[1].end_ns, 20.8 + 12.8, 1e-9);
-    EXPECT_NEAR(split.ops[1].end_ns, 20.8 + 6.4, 1e-9);
+    EXPECT_NEAR(split.ops[1].end_ns, 20.8 + 12.8, 1e-9);
     // Same bytes over the same number of links and routers: the same traffic energy.
     EXPECT_NEAR(split.ledger.category_pj(EnergyCategory::D2d), one.ledger.category_pj(EnergyCategory::D2d), 1e-9);
     EXPECT_NEAR(split.ledger.category_pj(EnergyCategory::Noc), one.ledger.category_pj(EnergyCategory::Noc), 1e-9);

@@ -583,22 +583,27 @@ Plan hand_relay_plan(int chiplets, const std::vector<HandHop>& hops, std::int64_
 // one link per hop), B = 640 B per slice (ten full 64-B packets: 640 wire bytes):
 //   root 0: 0->1 (depth 0), 1->2 (1), 2->3 (2)     root 1: 1->2 (0), 2->3 (1); 1->0 (0)
 //   root 2: 2->3 (0); 2->1 (0), 1->0 (1)           root 3: 3->2 (0), 2->1 (1), 1->0 (2)
-// Relay stages and their loads (every hop crosses one mesh link):
-//   stage 0: all six directed links carry B (64 ns at 10 GB/s); NI in at most 2 B (chiplets
-//            1 and 2 send both ways: 32 ns at 40 GB/s), NI out at most 2 B (32 ns);
-//   stage 1: 1->2, 2->3, 2->1, 1->0 carry B (64 ns); NIs at most 2 B (32 ns);
-//   stage 2: 2->3 and 1->0 carry B (64 ns); NIs B (16 ns).
-// So every hop's congestion term is 64 ns (its own NI time, 640 / 40 = 16 ns, is less). Head
-// latency over one hop: NI 16/40 = 0.4, link 5 + 16/10 = 6.6, NI 0.4, two routers 2 x 2 = 4:
-// 11.4 ns. Each stage's relay recv ends 11.4 + 64 = 75.4 ns after its sends start, and the
-// next stage's sends start then: the depth-2 hops (slices 0 and 3 reaching the far ends)
-// arrive at 3 x 75.4 = 226.2 ns, the latency.
-// Priced with the whole layer's loads instead (link 2->3 carries 3 B over the layer: 192 ns;
+// Per hop: NI in 640 / 40 = 16 ns; mesh link 640 / 10 = 64 ns; the NI out (40 GB/s) is held
+// as long as the link before it feeds it (64 ns: cut-through). Times from a hop's start to
+// its head at each: NI in 0, link 0.4 + 2 = 2.4, NI out 2.4 + 6.6 + 2 = 11.0; head latency
+// 11.4 ns. A link serves hops in the order they reach it; a send's second hop leaves when the
+// NI has pushed its first (16 ns later). Arrival = the last link's tail time + 11.4 - 11.0.
+// Depth 0, all at 0 (sends in chiplet order, each send's hops in list order):
+//   0->1: 64 + 11.4 = 75.4.  1->2: 75.4.  1->0 leaves at 16: 91.4.  2->3: 75.4.
+//   2->1 leaves at 16; NI out 1 is busy with 0->1 until 75, then 64 more: 75 + 64 - 11 =
+//   128, arrives 139.4.  3->2: NI out 2 busy with 1->2 until 75: also 139.4.
+//   Relay recvs: chiplet 1 (0->1, 2->1) and chiplet 2 (1->2, 3->2) end at 139.4.
+// Depth 1, both sends at 139.4 (chiplet 1's first): 1->2 and 2->3 on free links: 139.4 + 75.4
+//   = 214.8; 1->0 and 2->1 leave at 155.4: 230.8. Relay recvs: chiplet 2 (1->2) 214.8,
+//   chiplet 1 (2->1) 230.8.
+// Depth 2: 2->3 at 214.8 -> 290.2; 1->0 at 230.8 -> 306.2, the latency. Final recvs:
+//   chiplet 0 (1->0 x 3) 306.2, chiplet 3 (2->3 x 3) 290.2.
+// Priced with the whole layer's loads at once (link 2->3 carries 3 B over the layer: 192 ns;
 // link 1->2 2 B: 128; link 0->1 B: 64), slice 0's chain alone would take at least
-// 3 x 11.4 + 64 + 128 + 192 = 418.2 ns.
+// 3 x 11.4 + 64 + 128 + 192 = 418.2 ns: links are only shared by hops that overlap in time.
 // Energy is the whole layer's: D2D 12 hops x 640 B x 8 b x 1 pJ/b = 61440 pJ; NoC 12 hops x
 // 40 flits x 2 routers x 3 pJ = 2880 pJ.
-TEST(PlanCollectives, AnalyticalModelPricesEachRelayStageWithItsOwnLoad) {
+TEST(PlanCollectives, AnalyticalModelTimesEachRelayHopWhenItRuns) {
     const std::int64_t B = 640;
     const std::vector<HandHop> ring = {{0, 1, 0, true},  {1, 2, 1, true},  {2, 3, 2, false}, {1, 2, 0, true},
                                        {2, 3, 1, false}, {1, 0, 0, false}, {2, 3, 0, false}, {2, 1, 0, true},
@@ -608,20 +613,21 @@ TEST(PlanCollectives, AnalyticalModelPricesEachRelayStageWithItsOwnLoad) {
     Plan p = hand_relay_plan(4, ring, B, flow_depth);
     validate_plan(p, "hand");
     Estimate e = estimate_plan(arch, p);
-    EXPECT_NEAR(e.latency_ns, 3 * 75.4, 1e-9);
-    // A recv ends when its latest hop arrives: 75.4 ns per stage up to that hop's.
-    int recvs = 0;
+    EXPECT_NEAR(e.latency_ns, 306.2, 1e-9);
+    // Recvs in plan order: relay recvs of depth 0 (chiplets 1, 2) and 1 (chiplets 1, 2), then
+    // the final recvs (chiplets 0, 3).
+    const std::vector<std::pair<int, double>> expected = {{1, 139.4}, {2, 139.4}, {1, 230.8},
+                                                          {2, 214.8}, {0, 306.2}, {3, 290.2}};
+    std::size_t recvs = 0;
     for (std::size_t i = 0; i < p.layers[0].ops.size(); ++i) {
         const PlanOp& op = p.layers[0].ops[i];
         if (op.kind != OpKind::Recv) continue;
-        int depth = 0;
-        for (const Transfer& t : op.transfers) depth = std::max(depth, flow_depth[static_cast<std::size_t>(t.flow)]);
-        EXPECT_NEAR(e.ops[i].end_ns, 75.4 * (depth + 1), 1e-9) << "recv op " << op.id << " on chiplet " << op.chiplet;
+        ASSERT_LT(recvs, expected.size());
+        EXPECT_EQ(op.chiplet, expected[recvs].first) << "recv op " << op.id;
+        EXPECT_NEAR(e.ops[i].end_ns, expected[recvs].second, 1e-9) << "recv op " << op.id << " on chiplet " << op.chiplet;
         ++recvs;
     }
-    // Relay recvs at chiplets 1 and 2 after depths 0 and 1; final recvs at the ends 0 and 3
-    // (every slice reaching 1 or 2 is forwarded on).
-    EXPECT_EQ(recvs, 6);
+    EXPECT_EQ(recvs, expected.size());
     EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::D2d), 12 * B * 8 * 1.0, 1e-6);
     EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::Noc), 12 * 40 * 2 * 3.0, 1e-6);
 }

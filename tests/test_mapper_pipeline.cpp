@@ -386,25 +386,29 @@ TEST(PipelinedPlan, PlacementRecordRoundTrips) {
 // cost function's compute times (t2 > t1: fc2 is the slow stage). Weights (32 KiB, 64 KiB)
 // fit the 4 x 32 KiB weight buffers: resident, read once, with no dependencies.
 //
-// The model prices a DRAM op or a transfer at fixed latency + max(own bytes through its NI,
-// the busiest link on its path under its plan layer's load, its memory's bytes in that layer
-// over DRAM bandwidth). Zero-load: DRAM op 0 hops 40.1 ns, 1 hop 57.3 ns; a 1-hop transfer
-// 12.2 ns (derived in test_mapper_fc_2x2.cpp). Packets of 64 B, DRAM requests and write acks
-// 16 B each.
-//  fc1/mb0: input (256 B) and weights (32768 B) come to chiplet 0 over its ejection link:
-//    33024 / 20 = 1651.2 ns; both end at R0 = 40.1 + 1651.2 = 1691.3. Compute ends R0 + t1.
-//  fc1/mb1..3: the input alone (40.1 + 12.8 = 52.9 ns, mb2 and mb3 after the compute two
-//    before) is never late: each compute follows the previous one, ending R0 + (b + 1) t1.
-//  fc2/mb0: link r0 -> r1 carries fc2's weights 65536, the 128-B activation flow and the
-//    write's 8 acks x 16 B: 65792 B / 10 = 6579.2 ns, which prices the flow (and the weight
-//    read, which ends at 57.3 + 6579.2 = 6636.5). The flow leaves at R0 + t1 and arrives
-//    12.2 + 6579.2 later: fc2's first compute starts S0 = R0 + t1 + 6591.4 = 8282.7 + t1.
-//  fc2/mb1..3: their flows (r0 -> r1: 128 + 128 B: 25.6 ns) arrive at R0 + (b + 1) t1 + 37.8,
-//    before the previous fc2 compute ends (S0 + b t2): fc2 computes back to back, the last
-//    ending S0 + 4 t2. Its output write (512 B over r1 -> r0 at 10 GB/s: 51.2 ns, the busiest
-//    of NI 25.6, PHY 8, DRAM 8) takes 57.3 + 51.2 = 108.5 ns; the earlier writes end earlier.
+// The model (analytical_model.h) issues ops in order of readiness, ties in plan order; the
+// memory and every link serve messages first come first served, each message joining a link
+// when its head would reach it unloaded and holding it for its slowest serialisation so far
+// on the path. Head latencies (derived in test_mapper_fc_2x2.cpp): memory <-> chiplet 0 5.05
+// ns, <-> chiplet 1 13.65 ns, chiplet 0 -> 1 12.2 ns; from the memory, a head reaches link
+// r0 -> r1 after 4.25 ns and NI out 1 after 12.85; from chiplet 0, r0 -> r1 after 2.8 and NI
+// out 1 after 11.4. A DRAM read's data leaves 30 ns (access) after its request arrives, and
+// not before the memory (64 GB/s) has read it. Packets of 64 B.
+//  At 0: fc1/mb0's input (256 B) and weights (32768 B), fc2's weights (65536 B, resident,
+//    read once) and fc1/mb1's input. Chiplet 0's NI out (20 GB/s) takes fc1's input and
+//    weights in turn: 33024 / 20 = 1651.2 ns from 39.3: both end at R0 = 1691.3. fc2's weights
+//    hold r0 -> r1 (10 GB/s) from 47.9 to 47.9 + 6553.6 = 6601.5 and arrive at 6610.9.
+//  fc1/mb0 computes from R0 to R0 + t1; its 128-B activation flow leaves then, reaches r0 ->
+//    r1 2.8 ns later, before 6601.5 (asserted), waits for the weights, crosses in 12.8 ns: it
+//    arrives at 6601.5 + 12.8 - 2.8 + 12.2 = 6623.7 = S0, when fc2/mb0 starts computing.
+//  fc1/mb1..3 compute back to back (their inputs, 52.9 ns each, come during the computes
+//    before them); their flows leave t1 apart and arrive by R0 + 4 t1 + 25, before the fc2
+//    compute before them ends (S0 + b t2, with t2 > t1): fc2 computes back to back, the last
+//    ending S0 + 4 t2. Its output write (512 B: NI in 25.6 ns, r1 -> r0 51.2, PHY 8, DRAM 8)
+//    reaches the memory 51.2 + 13.65 after it starts, then 30 ns access and a 13.65-ns ack:
+//    108.5 ns. The earlier writes end earlier.
 // Latency = S0 + 4 t2 + 108.5 = fill + (B - 1) x slowest stage, with the fill (micro-batch 0
-// through both stages and its write: 8391.2 + t1 + t2 ns) and the slowest stage t2.
+// through both stages and its write: 6732.2 + t2 ns) and the slowest stage t2.
 // The derivation is exact in the model's pricing: the tolerance only absorbs rounding.
 TEST(PipelinedTiming, LatencyIsFillPlusMicroBatchesTimesSlowestStage) {
     ArchConfig a = test_support::hand_arch("hand-1x2", 1, 2, /*ni*/ 20, /*dram*/ 64, /*phy*/ 64);
@@ -425,11 +429,11 @@ TEST(PipelinedTiming, LatencyIsFillPlusMicroBatchesTimesSlowestStage) {
     const double t1 = static_cast<double>(cycles_to_ps(a.chiplet, c1.cycles)) / 1000.0;
     const double t2 = static_cast<double>(cycles_to_ps(a.chiplet, c2.cycles)) / 1000.0;
     ASSERT_GT(t2, t1 + 52.9);  // fc2 is the slow stage, and fc1's input reads hide behind its computes
-    ASSERT_GT(3 * t2, 1638.4);  // micro-batch 0's slower write (1746.9 ns) ends before the last one
+    ASSERT_LT(1691.3 + t1 + 2.8, 6601.5);  // mb0's activation reaches r0 -> r1 while fc2's weights cross it
     EXPECT_EQ(plan.layers[1].mapping->weights, "resident");
 
     Estimate e = estimate_plan(a, plan);
-    const double fill = 8391.2 + t1 + t2;
+    const double fill = 6732.2 + t2;
     EXPECT_NEAR(e.latency_ns, fill + 3 * t2, 1e-6);
 
     // The steady state on the timeline: fc2's computes end t2 apart, fc1's t1 apart.
@@ -440,7 +444,7 @@ TEST(PipelinedTiming, LatencyIsFillPlusMicroBatchesTimesSlowestStage) {
     ASSERT_EQ(fc1_end.size(), 4u);
     ASSERT_EQ(fc2_end.size(), 4u);
     EXPECT_NEAR(fc1_end[0], 1691.3 + t1, 1e-6);
-    EXPECT_NEAR(fc2_end[0], 8282.7 + t1 + t2, 1e-6);
+    EXPECT_NEAR(fc2_end[0], 6623.7 + t2, 1e-6);
     for (std::size_t b = 1; b < 4; ++b) {
         EXPECT_NEAR(fc1_end[b] - fc1_end[b - 1], t1, 1e-6);
         EXPECT_NEAR(fc2_end[b] - fc2_end[b - 1], t2, 1e-6);

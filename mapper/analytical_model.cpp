@@ -35,11 +35,14 @@ struct FlowCost {
     int path;
 };
 
-/// One link of a path and when an unloaded message's head reaches it, counted from the
-/// message's start (routers' pipelines and earlier links' latency and first flit).
+/// One link of a path: when an unloaded message's head reaches it, counted from the
+/// message's start (routers' pipelines and earlier links' latency and first flit), and how
+/// long a byte holds it: the slowest link so far on the path (cut-through: the tail cannot
+/// leave before it has arrived), in ns per byte.
 struct PathStep {
     int link;
     double z;
+    double hold;
 };
 
 /// A flow that follows a source route from the plan.
@@ -103,12 +106,12 @@ public:
         : arch_(arch), plan_(plan), ws_(ws), mc_(arch), links_(mc_.links()), trees_(mc_.topology()),
           n_(links_.chiplets), nodes_(links_.chiplets + links_.memories), routers_(mc_.topology().routers()),
           flit_(arch.package.router.flit_bytes), ni_bw_(arch.chiplet.ni_bandwidth_gbps) {
+        ns_per_byte_.resize(links_n_);
+        for (std::size_t l = 0; l < links_n_; ++l) ns_per_byte_[l] = 1.0 / links_.bandwidth_gbps[l];
         build_pairs();
         const auto memories = arch.memories.size();
         load_.assign(links_n_, 0);
         link_wire_.assign(links_n_, 0);
-        ns_per_byte_.resize(links_n_);
-        for (std::size_t l = 0; l < links_n_; ++l) ns_per_byte_[l] = 1.0 / links_.bandwidth_gbps[l];
         inbound_.assign(pairs_n_, 0);
         inbound_total_.assign(pairs_n_, 0);
         router_wire_.assign(static_cast<std::size_t>(routers_), 0);
@@ -173,10 +176,11 @@ private:
                 // Both packet sizes in one walk of the path: injection, mesh links, ejection.
                 // z: the flit-sized head's time to each link (a router before every link but
                 // the injection link).
-                double tf = flit.start(routers), tail_f = 0, tc = control.start(routers), tail_c = 0, z = 0;
+                double tf = flit.start(routers), tail_f = 0, tc = control.start(routers), tail_c = 0, z = 0, hold = 0;
                 auto add = [&](int l, bool after_router) {
                     if (after_router) z += router_ns;
-                    path_steps_.push_back(PathStep{l, z});
+                    hold = std::max(hold, ns_per_byte_[at(l)]);
+                    path_steps_.push_back(PathStep{l, z, hold});
                     double before = tf;
                     flit.add(l, tf, tail_f);
                     z += tf - before;
@@ -389,10 +393,11 @@ private:
         const double router_ns = flit.start(1);
         RoutedFlow rf;
         rf.steps_begin = static_cast<std::uint32_t>(route_steps_.size());
-        double t = 0, tail = 0, z = 0;
+        double t = 0, tail = 0, z = 0, hold = 0;
         auto add = [&](int l, bool after_router) {
             if (after_router) z += router_ns;
-            route_steps_.push_back(PathStep{l, z});
+            hold = std::max(hold, ns_per_byte_[at(l)]);
+            route_steps_.push_back(PathStep{l, z, hold});
             const double before = t;
             flit.add(l, t, tail);
             z += t - before;
@@ -459,13 +464,9 @@ private:
     /// The tail reaches the destination at the result + the path's head latency.
     double reserve(const PathStep* s, const PathStep* end, double t, double e, double wire) {
         double* free = link_free_.data();
-        const double* ns = ns_per_byte_.data();
-        double hold = 0;
         for (; s != end; ++s) {
             double& f = free[s->link];
-            hold = std::max(hold, wire * ns[s->link]);
-            const double start = std::max(t + s->z, f);
-            f = start + hold;
+            f = std::max(t + s->z, f) + wire * s->hold;
             e = std::max(e, f - s->z);
         }
         return e;

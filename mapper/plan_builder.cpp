@@ -3,12 +3,15 @@
 #include "hw/compute/compute_cost.h"
 #include "hw/topology/mesh_topology.h"
 #include "mapper/input_need.h"
+#include "mapper/output_spill.h"
+#include "mapper/transfer_batch.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace mcmsim {
@@ -55,18 +58,11 @@ struct Step {
     const Layer* L;     ///< its shape for this micro-batch; inputs name steps of the same micro-batch
 };
 
-class Builder {
+class Builder : private SpillSink {
 public:
     Builder(const ArchConfig& arch, const Workload& w, const Mapping& m)
         : arch_(arch), w_(w), m_(m), rows_(arch.package.rows), cols_(arch.package.cols),
-          topo_(arch.package.rows, arch.package.cols, Routing::XY),
-          topo_yx_(arch.package.rows, arch.package.cols, Routing::YX),
-          topo_package_(MeshTopology::of_package(arch.package)),
-          package_topo_(topo_package_.diagonals() ? &topo_package_
-                                                  : (arch.package.routing == "yx" ? &topo_yx_ : &topo_)),
-          n_(arch.chiplet_count()), mem_(arch.memories.size()),
-          pair_links_(static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_)),
-          link_load_(static_cast<std::size_t>(topo_package_.link_slots()), 0) {
+          batch_(arch.package), n_(arch.chiplet_count()), mem_(arch.memories.size()) {
         if (m_.layers.size() != w_.layers.size()) throw std::invalid_argument("mapping: one partition per layer");
         for (const LayerMapping& lm : m_.layers)
             if (!lm.group.fits(rows_, cols_) || (!lm.group.whole() && lm.group.size() < 1))
@@ -74,7 +70,13 @@ public:
         make_steps();
         owned_.resize(steps_.size());
         compute_.assign(steps_.size(), std::vector<std::int64_t>(static_cast<std::size_t>(n_), -1));
-        for (int c = 0; c < n_; ++c) home_.push_back(nearest_memory(arch, topo_package_, c));
+        for (int c = 0; c < n_; ++c) home_.push_back(nearest_memory(arch, batch_.package_topology(), c));
+        // A notice is one flit: the smallest transfer the package makes (output_spill.h).
+        spill_.emplace(arch.chiplet.global_buffer_bytes, arch.package.router.flit_bytes, home_, steps_.size());
+        consumed_.assign(steps_.size(), false);
+        for (const Step& st : steps_)
+            for (const Operand& op : operands_of(*st.L))
+                for (int p : op.producers) consumed_[static_cast<std::size_t>(p)] = true;
         if (pipelined_) plan_residency();
         plan_.arch = arch.name;
         plan_.workload = w.name;
@@ -168,168 +170,13 @@ private:
         return layer.ops.back();
     }
 
-    /// A point-to-point transfer, held until flush() groups it with the phase's others.
-    void transfer(int from, int to, std::int64_t bytes, std::vector<std::int64_t> deps) {
-        std::sort(deps.begin(), deps.end());
-        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-        pending_.push_back(Pending{from, to, bytes, std::move(deps)});
+    // SpillSink: how OutputSpill makes its ops and flows and counts its notices.
+    PlanOp& add_op(PlanLayer& layer, int chiplet, OpKind kind, std::vector<std::int64_t> deps) override {
+        return add(layer, chiplet, kind, std::move(deps));
     }
-
-    /// `bytes` that every chiplet of `dests` (two or more, `from` excluded) needs, moved by the
-    /// layer's collective: its first hops wait for `ready`, every relayed hop for the recv
-    /// that brought the bytes to its source (flush() makes those recvs).
-    void multicast(int from, const std::vector<int>& dests, std::int64_t bytes, const std::vector<std::int64_t>& ready) {
-        const std::vector<CollectiveHop> hops =
-            collective_hops(collective_, rows_, cols_, group_, from, dests);
-        const std::size_t base = pending_.size();
-        for (const CollectiveHop& h : hops) {
-            if (h.parent < 0) {
-                transfer(h.from, h.to, bytes, ready);
-            } else {
-                const std::size_t parent = base + static_cast<std::size_t>(h.parent);
-                pending_[parent].relays = true;
-                pending_.push_back(Pending{h.from, h.to, bytes, {}});
-                pending_.back().parent = static_cast<std::int64_t>(parent);
-            }
-            pending_.back().depth = h.depth;
-            pending_.back().consumed = h.consumer;
-        }
-        ++info_.multicasts;
-    }
-
-    /// Bytes x links and per-link loads of one flow (an empty route: the package's routing).
-    void account_flow(int from, int to, std::int64_t bytes, const std::vector<int>& route) {
-        info_.package_bytes += bytes;
-        auto& cached = pair_links_[static_cast<std::size_t>(from) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(to)];
-        if (route.empty() && cached.empty()) cached = topo_package_.path_links(from, to);
-        std::vector<int> routed;
-        if (!route.empty()) routed = topo_package_.route_links(route);
-        for (int link : route.empty() ? cached : routed) {
-            info_.package_link_bytes += bytes;
-            link_load_[static_cast<std::size_t>(link)] += bytes;
-        }
-    }
-
-    /// The source routes a flow from `from` to `to` takes under `policy`, with the share of
-    /// the bytes each carries (sums to 1). An empty route: the package's own routing.
-    void paths(RoutePolicy policy, int from, int to, std::vector<std::pair<std::vector<int>, int>>& out) const {
-        out.clear();
-        const bool straight = topo_.row_of(from) == topo_.row_of(to) || topo_.col_of(from) == topo_.col_of(to);
-        auto route = [&](const MeshTopology& t) {
-            // The package routes this way itself: leave the route out.
-            if (straight || &t == package_topo_) return std::vector<int>{};
-            return t.path(from, to);
-        };
-        switch (policy) {
-            case RoutePolicy::XY: out.push_back({route(topo_), 1}); return;
-            case RoutePolicy::YX: out.push_back({route(topo_yx_), 1}); return;
-            case RoutePolicy::Diagonal: out.push_back({{}, 1}); return;  // the package routes so
-            case RoutePolicy::Split:
-                if (straight) out.push_back({{}, 1});
-                else out = {{route(topo_), 2}, {route(topo_yx_), 2}};
-                return;
-        }
-    }
-
-    /// Emits the transfers collected since the last flush, relay stage by relay stage (depth
-    /// 0: the transfers that wait for computed data; depth d: hops forwarded by a chiplet that
-    /// received them at depth d - 1). Per depth: one send op per (source chiplet,
-    /// dependencies), in order of first appearance, listing its transfers in the order they
-    /// were made (the order the chiplet injects them); then, per relay chiplet, one recv op for
-    /// the bytes it forwards, which its forwarding sends wait for. Last, one recv op per
-    /// destination chiplet for all the bytes it only keeps. Returns, per chiplet, the recv ops
-    /// whose bytes it needs.
-    std::vector<std::vector<std::int64_t>> flush(PlanLayer& layer, RoutePolicy policy) {
-        std::vector<std::vector<std::int64_t>> needed(static_cast<std::size_t>(n_));
-        if (pending_.empty()) return needed;
-        int max_depth = 0;
-        for (const Pending& p : pending_) max_depth = std::max(max_depth, p.depth);
-        std::vector<std::int64_t> relay_recv(pending_.size(), -1);  // per relayed hop: the recv at its destination
-        std::vector<std::vector<Transfer>> kept(static_cast<std::size_t>(n_));  // per destination
-        std::vector<std::vector<Transfer>> relayed(static_cast<std::size_t>(n_));
-        std::vector<std::vector<std::size_t>> relayed_hops(static_cast<std::size_t>(n_));
-        std::vector<std::vector<std::size_t>> groups_of(static_cast<std::size_t>(n_));
-        std::vector<std::vector<std::size_t>> members;  // group -> pending indices
-        std::vector<std::pair<std::vector<int>, int>> routes;
-        for (int depth = 0; depth <= max_depth; ++depth) {
-            // Group the sends; a source usually has one dependency set per stage, so a linear
-            // scan over its groups is enough.
-            for (auto& g : groups_of) g.clear();
-            members.clear();
-            for (std::size_t i = 0; i < pending_.size(); ++i) {
-                Pending& p = pending_[i];
-                if (p.depth != depth) continue;
-                if (p.parent >= 0) p.deps = {relay_recv[static_cast<std::size_t>(p.parent)]};
-                auto& mine = groups_of[static_cast<std::size_t>(p.from)];
-                std::size_t g = members.size();
-                for (std::size_t cand : mine)
-                    if (pending_[members[cand].front()].deps == p.deps) g = cand;
-                if (g == members.size()) {
-                    mine.push_back(g);
-                    members.emplace_back();
-                }
-                members[g].push_back(i);
-            }
-            for (const auto& g : members) {
-                const Pending& head = pending_[g.front()];
-                PlanOp& s = add(layer, head.from, OpKind::Send, head.deps);
-                for (std::size_t i : g) {
-                    const Pending& p = pending_[i];
-                    paths(policy, p.from, p.to, routes);
-                    std::int64_t left = p.bytes;
-                    for (std::size_t r = 0; r < routes.size() && left > 0; ++r) {
-                        // Split halves: the first path takes the rounded-down half.
-                        std::int64_t bytes = r + 1 == routes.size() ? left : p.bytes / routes[r].second;
-                        if (bytes <= 0) continue;
-                        left -= bytes;
-                        Transfer t;
-                        t.peer = p.to, t.bytes = bytes, t.flow = next_flow_++, t.route = std::move(routes[r].first);
-                        account_flow(p.from, p.to, bytes, t.route);
-                        const auto to = static_cast<std::size_t>(p.to);
-                        (p.relays ? relayed : kept)[to].push_back(Transfer{p.from, bytes, t.flow, {}});
-                        s.bytes += bytes;
-                        s.transfers.push_back(std::move(t));
-                    }
-                    if (p.relays) relayed_hops[static_cast<std::size_t>(p.to)].push_back(i);
-                }
-            }
-            for (int c = 0; c < n_; ++c) {
-                auto& in = relayed[static_cast<std::size_t>(c)];
-                if (in.empty()) continue;
-                const std::int64_t id = make_recv(layer, c, in);
-                bool consumed = false;
-                for (std::size_t i : relayed_hops[static_cast<std::size_t>(c)]) {
-                    relay_recv[i] = id;
-                    consumed = consumed || pending_[i].consumed;
-                }
-                relayed_hops[static_cast<std::size_t>(c)].clear();
-                if (consumed) needed[static_cast<std::size_t>(c)].push_back(id);
-            }
-        }
-        for (int c = 0; c < n_; ++c)
-            if (!kept[static_cast<std::size_t>(c)].empty())
-                needed[static_cast<std::size_t>(c)].push_back(make_recv(layer, c, kept[static_cast<std::size_t>(c)]));
-        pending_.clear();
-        return needed;
-    }
-
-    /// flush(), with each chiplet's recvs added to what its compute waits for.
-    void flush_into(PlanLayer& layer, RoutePolicy policy, std::vector<std::vector<std::int64_t>>& deps) {
-        std::vector<std::vector<std::int64_t>> recv = flush(layer, policy);
-        for (int c = 0; c < n_; ++c) {
-            auto& d = deps[static_cast<std::size_t>(c)];
-            d.insert(d.end(), recv[static_cast<std::size_t>(c)].begin(), recv[static_cast<std::size_t>(c)].end());
-        }
-    }
-
-    /// One recv op for `in` (emptied); returns its id.
-    std::int64_t make_recv(PlanLayer& layer, int chiplet, std::vector<Transfer>& in) {
-        PlanOp& r = add(layer, chiplet, OpKind::Recv, {});
-        for (const Transfer& t : in) r.bytes += t.bytes;
-        r.transfers = std::move(in);
-        in.clear();
-        return r.id;
-    }
+    std::int64_t new_flow() override { return next_flow_++; }
+    std::uint64_t dram_address(int memory, std::int64_t bytes) override { return mem_.take(memory, bytes); }
+    void count_flow(int from, int to, std::int64_t bytes) override { batch_.account_flow(from, to, bytes, {}); }
 
     /// Whether all producers hold their outputs in the same places (then a residual sum is
     /// formed where it lies and sent once).
@@ -368,7 +215,8 @@ private:
                 else send_proportional(L, boxes, group, op, deps);
             }
         }
-        flush_into(layer, policy, deps);
+        batch_.flush_into(layer, policy, *this, deps);
+        spill_->flush(*this, layer, deps);
         return deps;
     }
 
@@ -395,6 +243,7 @@ private:
         const Layer& P = *steps_[static_cast<std::size_t>(group.front())].L;
         const auto& owners = owned_[static_cast<std::size_t>(group.front())];
         for (int o = 0; o < n_; ++o) {
+            const bool spilled = spilled_by(group, o);
             for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
                 const WorkBox& own = owners[static_cast<std::size_t>(o)][pi].box;
                 std::vector<std::int64_t> ready;
@@ -409,6 +258,14 @@ private:
                                    intersect(scale(own.p, P.p, L.h), need.h), intersect(scale(own.q, P.q, L.w), need.w)};
                     if (part.volume() == 0) continue;
                     parts_.push_back(Part{c, part, part.volume() * L.bytes_per_element});
+                    // In DRAM the piece lies n, k, p, q: the part starts at its first (n, k) plane.
+                    if (spilled)
+                        parts_.back().offset = ((part.n.lo - own.n.lo) * own.k.size() + (part.c.lo - own.k.lo)) *
+                                               own.p.size() * own.q.size() * P.bytes_per_element;
+                }
+                if (spilled) {
+                    read_spilled(group, o, pi);
+                    continue;
                 }
                 deliver(o, ready, deps, [](const Part& a, const Part& b) {
                     return a.need.n == b.need.n && a.need.c == b.need.c && a.need.h == b.need.h && a.need.w == b.need.w;
@@ -439,9 +296,36 @@ private:
                     // Only consumers that need the whole operand are known to need the same bytes.
                     parts_.push_back(Part{c, InputNeed{}, bytes, f == 1.0});
                 }
+                if (spilled_by(group, o)) {
+                    read_spilled(group, o, pi);  // no layout in common: each part from the piece's start
+                    continue;
+                }
                 deliver(o, ready, deps, [](const Part& a, const Part& b) { return a.whole && b.whole; });
             }
         }
+    }
+
+    /// Whether owner o wrote its slice of a producer of `group` to DRAM.
+    bool spilled_by(const std::vector<int>& group, int o) const {
+        for (int p : group)
+            if (spill_->spilled(static_cast<std::size_t>(p), o)) return true;
+        return false;
+    }
+
+    /// The parts of piece `pi` of owner o (parts_) when a producer of `group` spilled it: every
+    /// consumer, o included, reads its part from DRAM instead of receiving it. A tensor built
+    /// from several producers (a residual sum, formed where it lies) is read once, from the
+    /// latest producer that spilled, after every producer's write (or ready op if it kept its
+    /// slice) on o.
+    void read_spilled(const std::vector<int>& group, int o, std::size_t pi) {
+        int source = -1;
+        std::vector<std::int64_t> wait;
+        for (int p : group) {
+            const std::int64_t write = spill_->write_of(static_cast<std::size_t>(p), o);
+            if (write >= 0) source = std::max(source, p);
+            wait.push_back(write >= 0 ? write : owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
+        }
+        for (const Part& p : parts_) spill_->read(static_cast<std::size_t>(source), o, pi, p.consumer, p.bytes, p.offset, wait);
     }
 
     /// The parts of one owned piece that consumers need (parts_), delivered from owner `o`: its
@@ -465,12 +349,13 @@ private:
                 if (dests_.size() >= 2) {
                     for (std::size_t j = i; j < parts_.size(); ++j)
                         if (parts_[j].consumer != o && same(p, parts_[j])) parts_[j].sent = true;
-                    multicast(o, dests_, p.bytes, ready);
+                    batch_.multicast(o, dests_, p.bytes, ready);
+                    ++info_.multicasts;
                     continue;
                 }
                 ++direct_inputs_;
             }
-            transfer(o, p.consumer, p.bytes, ready);
+            batch_.transfer(o, p.consumer, p.bytes, ready);
         }
     }
 
@@ -533,13 +418,12 @@ private:
         layer.macs = L.macs();
         const RoutePolicy policy = lm.route;
         collective_ = lm.collective;
-        group_ = lm.group;
         info_ = PlanLayerMapping{};
         direct_inputs_ = 0;
-        std::fill(link_load_.begin(), link_load_.end(), 0);
+        batch_.begin_layer(lm.collective, lm.group);
         std::vector<std::vector<std::int64_t>> deps = gather_inputs(layer, L, boxes, policy);
         const std::vector<bool> weights_multicast = multicast_weights(layer, L, lm, l, boxes, policy, deps);
-        const std::int64_t input_package_bytes = info_.package_bytes;
+        const std::int64_t input_package_bytes = batch_.package_bytes();
         const double out_total = static_cast<double>(output_volume(L));
 
         for (int c = 0; c < n_; ++c) {
@@ -597,8 +481,9 @@ private:
             computed(c, cp.id);
         }
         reduce(layer, boxes, l, policy);
+        if (consumed_[l]) spill_outputs(layer, L, l);
         if (is_output) write_outputs(layer, L, l);
-        describe(layer, lm, L, info_.package_bytes > input_package_bytes);
+        describe(layer, lm, L, batch_.package_bytes() > input_package_bytes);
         plan_.layers.push_back(std::move(layer));
     }
 
@@ -619,13 +504,13 @@ private:
             const WorkBox& b = boxes[static_cast<std::size_t>(c)];
             if (!b.empty()) groups[{b.k.lo, b.k.hi, b.c.lo, b.c.hi}].push_back(c);
         }
-        const std::int64_t input_multicasts = info_.multicasts;
         for (const auto& [slice, members] : groups) {
             if (members.size() < 2) continue;
             int leader = members.front(), best = std::numeric_limits<int>::max();
             for (int c : members) {
                 const auto& mem = arch_.memories[static_cast<std::size_t>(home_[static_cast<std::size_t>(c)])];
-                const int h = topo_package_.hops(c, topo_package_.id(mem.attach_row, mem.attach_col));
+                const MeshTopology& topo = batch_.package_topology();
+                const int h = topo.hops(c, topo.id(mem.attach_row, mem.attach_col));
                 if (h < best) best = h, leader = c;
             }
             const std::int64_t bytes = weight_slice_bytes(L, boxes[static_cast<std::size_t>(leader)]);
@@ -639,13 +524,12 @@ private:
             dests_.clear();
             for (int c : members)
                 if (c != leader) dests_.push_back(c);
-            multicast(leader, dests_, bytes, {read});
+            batch_.multicast(leader, dests_, bytes, {read});
             for (int c : members) done[static_cast<std::size_t>(c)] = true;
             ++info_.weight_multicasts;
             info_.weight_dram_bytes_saved += bytes * static_cast<std::int64_t>(dests_.size());
         }
-        info_.multicasts = input_multicasts;  // counts input parts only (describe())
-        flush_into(layer, policy, deps);
+        batch_.flush_into(layer, policy, *this, deps);
         return done;
     }
 
@@ -666,7 +550,9 @@ private:
         }
         for (const PlanOp& op : layer.ops)
             if (op.kind == OpKind::DramRead || op.kind == OpKind::DramWrite) info_.dram_bytes += op.bytes;
-        info_.max_link_bytes = *std::max_element(link_load_.begin(), link_load_.end());
+        info_.package_bytes = batch_.package_bytes();
+        info_.package_link_bytes = batch_.package_link_bytes();
+        info_.max_link_bytes = batch_.max_link_bytes();
         if (pipelined_) {
             info_.segment = lm.segment;
             const ChipletGroup g = lm.group.on(rows_, cols_);
@@ -710,14 +596,14 @@ private:
                 if (k.empty()) continue;
                 for (int member : group)
                     if (member != owner)
-                        transfer(member, owner, plane * k.size() * kPartialSumBytes, {compute_[l][static_cast<std::size_t>(member)]});
+                        batch_.transfer(member, owner, plane * k.size() * kPartialSumBytes, {compute_[l][static_cast<std::size_t>(member)]});
                 info_.onchip_bytes += plane * k.size() * kPartialSumBytes;  // the owner's own partial sums
                 WorkBox piece = b;
                 piece.k = k;
                 sums.push_back(Slice{owner, piece, static_cast<std::int64_t>(group.size()), plane});
             }
         }
-        std::vector<std::vector<std::int64_t>> recv = flush(layer, policy);
+        std::vector<std::vector<std::int64_t>> recv = batch_.flush(layer, policy, *this);
         for (const Slice& s : sums) {
             std::vector<std::int64_t> deps = recv[static_cast<std::size_t>(s.owner)];
             deps.push_back(compute_[l][static_cast<std::size_t>(s.owner)]);
@@ -731,8 +617,26 @@ private:
         }
     }
 
+    /// Each chiplet's output slice of step l that does not fit its global buffer goes to DRAM
+    /// (mapper/output_spill.h); its consumers will read it from there.
+    void spill_outputs(PlanLayer& layer, const Layer& L, std::size_t l) {
+        std::vector<std::int64_t> bytes, ready;
+        for (int c = 0; c < n_; ++c) {
+            bytes.clear(), ready.clear();
+            for (const OwnedPiece& piece : owned_[l][static_cast<std::size_t>(c)]) {
+                const WorkBox& b = piece.box;
+                bytes.push_back(b.n.size() * b.k.size() * b.p.size() * b.q.size() * L.bytes_per_element);
+                ready.push_back(piece.ready);
+            }
+            if (bytes.empty() || !spill_->hold_or_write(*this, layer, l, c, bytes, ready)) continue;
+            for (std::int64_t b : bytes) info_.spilled_bytes += b;
+            ++info_.spilled_producers;
+        }
+    }
+
     void write_outputs(PlanLayer& layer, const Layer& L, std::size_t l) {
-        for (int c = 0; c < n_; ++c)
+        for (int c = 0; c < n_; ++c) {
+            if (spill_->spilled(l, c)) continue;  // the spill wrote the slice already
             for (const OwnedPiece& piece : owned_[l][static_cast<std::size_t>(c)]) {
                 const WorkBox& b = piece.box;
                 std::int64_t bytes = b.n.size() * b.k.size() * b.p.size() * b.q.size() * L.bytes_per_element;
@@ -740,6 +644,7 @@ private:
                 PlanOp& out = add(layer, c, OpKind::DramWrite, {piece.ready});
                 out.bytes = bytes, out.memory = m, out.address = mem_.take(m, bytes);
             }
+        }
     }
 
     static std::string tile_label(const WorkBox& b, const Layer& L) {
@@ -760,10 +665,7 @@ private:
     const Workload& w_;
     const Mapping& m_;
     int rows_, cols_;  ///< the package grid
-    MeshTopology topo_;
-    MeshTopology topo_yx_;
-    MeshTopology topo_package_;         ///< the package's own routing (diagonal-first if it has diagonals)
-    const MeshTopology* package_topo_;  ///< whichever of the above the package routes like
+    TransferBatch batch_;  ///< transfers of the phase being built, and the layer's package bytes
     int n_;
     std::vector<int> home_;
     AddressSpace mem_;
@@ -782,16 +684,6 @@ private:
     std::vector<std::vector<std::int64_t>> layer_last_;   ///< [layer][chiplet] last compute op, any micro-batch
     Plan plan_;
     std::int64_t next_id_ = 0, next_flow_ = 0;
-    struct Pending {
-        int from, to;
-        std::int64_t bytes;
-        std::vector<std::int64_t> deps;  ///< sorted, unique (a relayed hop: set by flush())
-        std::int64_t parent = -1;        ///< relayed hop: the pending hop that brings the bytes to `from`
-        int depth = 0;                   ///< relay stage (0: not relayed)
-        bool relays = false;             ///< `to` forwards these bytes
-        bool consumed = true;            ///< `to` needs these bytes (not only forwards them)
-    };
-    std::vector<Pending> pending_;  ///< transfers of the current phase, in the order made
 
     /// A consumer's part of one owned piece (scratch of send_exact / send_proportional).
     struct Part {
@@ -800,6 +692,7 @@ private:
         std::int64_t bytes;
         bool whole = false;       ///< send_proportional: the consumer needs the whole operand
         bool sent = false;        ///< delivered by a multicast already
+        std::int64_t offset = 0;  ///< from a spilled piece: where the part starts in it, bytes
     };
     std::vector<Part> parts_;
     std::vector<int> dests_;
@@ -808,12 +701,11 @@ private:
     std::size_t step_ = 0;
     int mb_ = 0;
     bool streamed_read_ = false;  ///< the compute being made follows a streamed weight read
-    ChipletGroup group_;          ///< the chiplets it runs on (collectives relay inside)
     Collective collective_ = Collective::Direct;
     PlanLayerMapping info_;
     std::int64_t direct_inputs_ = 0;  ///< input parts sent point to point although a collective was asked for
-    std::vector<std::vector<int>> pair_links_;  ///< [from * n + to] package links of the routed path, filled lazily
-    std::vector<std::int64_t> link_load_;       ///< bytes per directed package link, this layer
+    std::optional<OutputSpill> spill_;          ///< slices that do not fit the global buffer (made once home_ is known)
+    std::vector<bool> consumed_;                ///< [step] a later step reads its output
 };
 
 }  // namespace

@@ -19,7 +19,11 @@
 //  - computes its box;
 //  - if the layer's C is split, reduces partial sums (reduce-scatter: each member of a group
 //    that computed the same output region ends up owning a K-slice of it, summed);
-//  - writes the network's outputs back to DRAM.
+//  - writes the network's outputs back to DRAM;
+//  - holds its output slice (after the reduction) in its global buffer until the consumers
+//    have it; a slice larger than global_buffer_bytes is spilled instead: written to DRAM,
+//    and each consumer reads its part there after a notice flow (mapper/output_spill.h).
+//    Parts a consumer receives are assumed to stream through its buffers (not checked).
 // Each plan layer records its mapping (partition, shares, route policy, collective, and where
 // its bytes went: package, on-chip, DRAM) in PlanLayer::mapping.
 //

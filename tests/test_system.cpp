@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace mcmsim;
 
@@ -44,6 +46,25 @@ TEST(System, ResNet50RunsToCompletionAndConserves) {
             if (op.kind == OpKind::Compute && !op.shape.empty())
                 refetch += compute_cost(r.arch.chiplet, op.shape, 0).dram_refetch_bytes;
     std::int64_t expected = r.w.total_weight_bytes() + 4 * first.input_bytes() + last.output_bytes() + refetch;
+    // Spills (mapper/output_spill.h): a layer with consumers whose K quarter of the output
+    // exceeds a chiplet's global buffer writes it to DRAM once; every layer reading such an
+    // output then reads, on each of the 4 chiplets, all the input rows and columns it needs
+    // ((p - 1) x stride - pad + r of them, at most h) of all its channels.
+    const std::int64_t buffer = r.arch.chiplet.global_buffer_bytes;
+    std::vector<bool> spilled(r.w.layers.size(), false);
+    for (std::size_t l = 0; l + 1 < r.w.layers.size(); ++l) {  // the last layer has no consumers
+        const Layer& L = r.w.layers[l];
+        spilled[l] = L.output_bytes() / 4 > buffer;
+        if (spilled[l]) expected += L.output_bytes();
+    }
+    for (const Layer& L : r.w.layers) {
+        bool reads_spill = false;
+        for (int p : L.inputs) reads_spill = reads_spill || spilled[static_cast<std::size_t>(p)];
+        if (!reads_spill) continue;
+        const std::int64_t rows = std::min(L.h, (L.p - 1) * L.stride - L.pad + L.r);
+        const std::int64_t cols = std::min(L.w, (L.q - 1) * L.stride - L.pad + L.s);
+        expected += 4 * L.n * L.c * rows * cols * L.bytes_per_element;
+    }
     EXPECT_EQ(r.sim.checks["dram_bytes_served"].get<std::int64_t>(), expected);
 }
 

@@ -15,7 +15,8 @@
 //        layer-pipelined placement only: "segment": int >= 0, "group": {"row0", "col0", "rows",
 //        "cols"} (the chiplet rectangle), "weights": "resident" | "per micro-batch",
 //        and with micro-batches "micro_batch" and "micro_batches": int),
-//        "weight_multicasts", "weight_dram_bytes_saved": int (only when weights were multicast)}
+//        "weight_multicasts", "weight_dram_bytes_saved": int (only when weights were multicast),
+//        "spilled_bytes", "spilled_producers": int (only when output slices went to DRAM)}
 //   op: {"id": int, "chiplet": int, "kind": str, "deps": [id, ...]   (omitted when empty)
 //        plus, depending on "kind":
 //          "compute":    "macs" (int >= 0), "sram_bytes" (int >= 0), "tile" (str, optional),
@@ -142,6 +143,10 @@ json mapping_to_json(const PlanLayerMapping& m) {
     if (m.weight_multicasts > 0) {
         o["weight_multicasts"] = m.weight_multicasts;
         o["weight_dram_bytes_saved"] = m.weight_dram_bytes_saved;
+    }
+    if (m.spilled_producers > 0) {
+        o["spilled_bytes"] = m.spilled_bytes;
+        o["spilled_producers"] = m.spilled_producers;
     }
     return o;
 }
@@ -333,6 +338,8 @@ PlanLayerMapping read_mapping(const JsonNode& node) {
     m.weights = o.string("weights", "");
     m.weight_multicasts = o.integer_in("weight_multicasts", 0, 0, kMaxI64);
     m.weight_dram_bytes_saved = o.integer_in("weight_dram_bytes_saved", 0, 0, kMaxI64);
+    m.spilled_bytes = o.integer_in("spilled_bytes", 0, 0, kMaxI64);
+    m.spilled_producers = static_cast<int>(o.integer_in("spilled_producers", 0, 0, INT_MAX));
     o.finish();
     return m;
 }

@@ -100,6 +100,8 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
             row.m.dram_bytes += m.dram_bytes;
             row.m.weight_multicasts += m.weight_multicasts;
             row.m.weight_dram_bytes_saved += m.weight_dram_bytes_saved;
+            row.m.spilled_bytes += m.spilled_bytes;
+            row.m.spilled_producers += m.spilled_producers;
             row.m.max_link_bytes = std::max(row.m.max_link_bytes, m.max_link_bytes);
             if (row.m.fallback.empty()) row.m.fallback = m.fallback;
         }
@@ -122,15 +124,17 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
     out << line;
     std::size_t routed = 0, transfers = 0;
     int micro_batches = 0;
-    std::int64_t package = 0, onchip = 0, dram = 0, dram_saved = 0;
+    std::int64_t package = 0, onchip = 0, dram = 0, dram_saved = 0, spilled = 0;
     for (const Row& row : rows) {
         const PlanLayerMapping& m = row.m;
         routed += row.routed;
         transfers += row.transfers;
         package += m.package_bytes, onchip += m.onchip_bytes, dram += m.dram_bytes, dram_saved += m.weight_dram_bytes_saved;
+        spilled += m.spilled_bytes;
         micro_batches = std::max(micro_batches, m.micro_batches);
         std::string coll = m.collective.empty() ? "-" : m.collective;
         if (m.weight_multicasts > 0) coll += "+w";
+        if (m.spilled_producers > 0) coll += "+s";
         if (!m.fallback.empty()) coll += "*";
         std::snprintf(line, sizeof line, "%-22.22s %-20.20s %-13.13s %-6.6s %-8.8s", row.name.c_str(),
                       m.partition.empty() ? "-" : m.partition.c_str(), shares_text(m).c_str(),
@@ -153,9 +157,15 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
             << "\n";
     std::snprintf(line, sizeof line,
                   "bytes        %.3f MiB between chiplets, %.3f MiB served on-chip (kept off the package), %.3f MiB DRAM"
-                  " (weight multicast saved %.3f MiB)\n",
+                  " (weight multicast saved %.3f MiB)",
                   mib(package), mib(onchip), mib(dram), mib(dram_saved));
     out << line;
+    // Only plans that spill say so: the others print as before.
+    if (spilled > 0) {
+        std::snprintf(line, sizeof line, "; %.3f MiB of outputs spilled to DRAM (+s: did not fit a global buffer)", mib(spilled));
+        out << line;
+    }
+    out << "\n";
     std::snprintf(line, sizeof line,
                   "predicted    %.3f us, %.3f uJ, EDP %.4g J*s; %zu of %zu transfers carry a source route"
                   " (pkg = bytes between chiplets, chip = served on-chip, link = busiest package link;"

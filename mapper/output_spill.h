@@ -1,0 +1,90 @@
+#pragma once
+// Outputs spilled to DRAM when they do not fit (used by the plan builder). Pure C++.
+//
+// Rule: a chiplet holds its output slice of a layer (its owned pieces once any partial-sum
+// reduction has landed on it) in its global buffer until the consumers have it. A slice larger
+// than the global buffer is written to the producer's nearest memory instead, in one DramWrite
+// of the whole slice (pieces back to back, each laid out n, k, p, q), and every consumer reads
+// exactly the bytes it needs of it from there rather than receiving them over the package.
+// What a consumer receives is assumed to stream through its buffers (not checked).
+//
+// Ordering across chiplets goes through flows, the plan's only cross-chiplet dependency: after
+// its write the producer sends each consumer chiplet a one-flit notice (a flag write into the
+// consumer's memory-mapped semaphore: the smallest thing the package moves, one packet of
+// the package's flit_bytes), and the consumer's DramRead waits for the recv of that notice. A
+// consumer on the producer itself waits for the write directly.
+#include "mapper/op_sink.h"
+#include "traces/plan.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace mcmsim {
+
+/// What OutputSpill needs from the plan builder besides ops and flow ids: DRAM addresses, and
+/// the layer's package-byte accounting for the notices.
+class SpillSink : public OpSink {
+public:
+    virtual std::uint64_t dram_address(int memory, std::int64_t bytes) = 0;
+    /// A notice flow (package routing, no source route) to count in the layer's package bytes.
+    virtual void count_flow(int from, int to, std::int64_t bytes) = 0;
+
+protected:
+    ~SpillSink() = default;
+};
+
+class OutputSpill {
+public:
+    /// `capacity`: a chiplet's global buffer bytes; `notice_bytes`: one notification transfer;
+    /// `home`: each chiplet's nearest memory; `steps`: plan layers the builder makes.
+    OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, std::vector<int> home, std::size_t steps);
+
+    /// Producer side, once step `step`'s output pieces on `chiplet` are final (their bytes and
+    /// the ops that make them ready): a slice that does not fit the global buffer is written to
+    /// DRAM (one DramWrite in `layer` waiting for every piece). Returns whether it spilled.
+    bool hold_or_write(SpillSink& sink, PlanLayer& layer, std::size_t step, int chiplet,
+                       const std::vector<std::int64_t>& piece_bytes, const std::vector<std::int64_t>& ready);
+
+    bool spilled(std::size_t step, int chiplet) const { return write_of(step, chiplet) >= 0; }
+    /// The DramWrite of `chiplet`'s slice of `step` (-1: the slice stayed on chip).
+    std::int64_t write_of(std::size_t step, int chiplet) const;
+
+    /// Consumer side: `consumer` needs `bytes` of piece `piece` of the slice `producer` wrote
+    /// for `step`, starting `offset` bytes into the piece (clamped so the read stays inside it).
+    /// `wait`: the ops on `producer` after which the bytes are there (the write, and for a
+    /// tensor built from several producers each one's write or ready op). Held until flush().
+    void read(std::size_t step, int producer, std::size_t piece, int consumer, std::int64_t bytes, std::int64_t offset,
+              std::vector<std::int64_t> wait);
+
+    /// Emits the reads held since the last flush into `layer`: per (producer chiplet, wait set)
+    /// one send of a notice to every other consumer chiplet, waiting for that set; per consumer
+    /// one recv of each notice it gets; then the DramReads, each waiting for its notice's recv
+    /// (or, on the producer itself, for the wait set). Appends each consumer's reads to
+    /// deps[consumer].
+    void flush(SpillSink& sink, PlanLayer& layer, std::vector<std::vector<std::int64_t>>& deps);
+
+private:
+    struct Slice {
+        std::int64_t write = -1;  ///< the DramWrite (-1: held on chip)
+        int memory = -1;
+        std::uint64_t address = 0;
+        std::vector<std::int64_t> piece_offset, piece_bytes;
+    };
+    struct Read {
+        std::size_t step;
+        int producer;
+        std::size_t piece;
+        int consumer;
+        std::int64_t bytes, offset;
+        std::vector<std::int64_t> wait;  ///< sorted, unique
+    };
+    const Slice& slice(std::size_t step, int chiplet) const { return slices_[step][static_cast<std::size_t>(chiplet)]; }
+
+    std::int64_t capacity_, notice_bytes_;
+    std::vector<int> home_;
+    std::vector<std::vector<Slice>> slices_;  ///< [step][chiplet]
+    std::vector<Read> reads_;                 ///< held until flush()
+};
+
+}  // namespace mcmsim

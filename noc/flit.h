@@ -2,7 +2,7 @@
 // What moves through the VC network. A packet is cut into flits: the head carries the route,
 // body flits follow it through the VCs the head allocated, the tail releases them. Flits are
 // small values copied between ring buffers; the packet's bookkeeping lives once in a pooled
-// FlitPacket record that flits point to by index.
+// FlitPacket record that flits point to by index (the head carries a copy of what routing needs).
 #include "noc/noc_config.h"
 
 #include <cstdint>
@@ -37,23 +37,24 @@ struct FlitPacket {
     const std::vector<int>* path = nullptr;
 };
 
-/// What route computation needs of a packet, copied from its FlitPacket when the head is
-/// injected. Routers read only this 16-byte record at RC: the full FlitPacket (~80 bytes,
-/// scattered over the pool) would cost a cache miss per hop under load. hops and route are
-/// copied back into the FlitPacket when the tail is ejected.
-struct PacketRoute {
-    int dst = -1;
-    int hops = 0;
-    RouteState route;
-    std::uint8_t vc_class = 2;  ///< FlitPacket::vc_class
-    bool has_path = false;      ///< source-routed: follow FlitPacket::path
-};
-
+/// A flit: 16 bytes, copied between buffers. The head also carries what route computation
+/// needs of its packet (destination, hops so far, routing state), copied from the FlitPacket
+/// when it is injected: RC then reads only the copy of the front flit that the input VC keeps
+/// in its own record, never a per-packet record scattered over the pool (a cache miss per hop
+/// under load). The destination publishes hops and route back into the FlitPacket when the
+/// head is ejected. Body flits leave the route fields unused.
 struct Flit {
-    std::uint32_t packet = 0;  ///< index into the packet pool
-    std::uint16_t index = 0;   ///< 0 = head
-    bool head = false, tail = false;
+    std::uint32_t packet = 0;   ///< index into the packet pool
+    std::uint16_t index = 0;    ///< 0 = head
+    std::uint16_t dst = 0;      ///< head: destination router (a VcNetwork has at most 65536)
+    std::uint16_t hops = 0;     ///< head: router-to-router links crossed so far
+    RouteState route;           ///< head: routing state (FlitPacket::route)
+    std::uint8_t vc_class = 2;  ///< head: FlitPacket::vc_class
+    bool head : 1, tail : 1;
+    bool has_path : 1;          ///< head: source-routed, follows FlitPacket::path
+    Flit() : head(false), tail(false), has_path(false) {}
 };
+static_assert(sizeof(Flit) == 16, "flit copies sit in 32-byte input VC records");
 
 /// Flit in an input buffer with the cycle it is fully received (it may still be on the wire).
 struct BufferedFlit {
@@ -61,14 +62,12 @@ struct BufferedFlit {
     Cycle arrival = 0;
 };
 
-/// Packet records, recycled through a free list: a run creates millions of packets. Each
-/// record has a compact PacketRoute at the same index (see there).
+/// Packet records, recycled through a free list: a run creates millions of packets.
 class FlitPacketPool {
 public:
     std::uint32_t get() {
         if (free_.empty()) {
             records_.emplace_back();
-            routes_.emplace_back();
             return static_cast<std::uint32_t>(records_.size() - 1);
         }
         std::uint32_t i = free_.back();
@@ -79,12 +78,10 @@ public:
     void put(std::uint32_t i) { free_.push_back(i); }
     FlitPacket& operator[](std::uint32_t i) { return records_[i]; }
     const FlitPacket& operator[](std::uint32_t i) const { return records_[i]; }
-    PacketRoute& route(std::uint32_t i) { return routes_[i]; }
     std::size_t in_use() const { return records_.size() - free_.size(); }
 
 private:
     std::vector<FlitPacket> records_;
-    std::vector<PacketRoute> routes_;
     std::vector<std::uint32_t> free_;
 };
 

@@ -13,6 +13,11 @@ constexpr Cycle kNoWake = std::numeric_limits<Cycle>::max();
 
 VcNetwork::VcNetwork(sc_core::sc_module_name name, const NocConfig& cfg)
     : sc_core::sc_module(name), cfg_(cfg), topo_(build_topology(cfg_)), routing_(make_routing(cfg_, topo_)) {
+    if (topo_.routers() > 65536) throw std::invalid_argument("VcNetwork: at most 65536 routers (flits carry 16-bit ids)");
+    // A flit entering an empty VC must arrive after the VC's previous flit left (VcRouter::InputVc::due).
+    bool slow_enough = cfg_.ni_latency_cycles >= 1;
+    for (const NocLinkConfig& l : cfg_.links) slow_enough = slow_enough && l.latency_cycles >= 1;
+    if (!slow_enough) throw std::invalid_argument("VcNetwork: links and the NI take at least one cycle");
     for (int r = 0; r < topo_.routers(); ++r) {
         routers_.push_back(std::make_unique<VcRouter>(topo_.router_name(r).c_str(), r, *this, cfg_, topo_.ports()));
         routers_.back()->routing_ = routing_.get();
@@ -97,10 +102,11 @@ std::uint32_t VcNetwork::create_packet(int src, int dst, int flits, Cycle create
 
 void VcNetwork::eject(const Flit& f, Cycle when) {
     FlitPacket& p = pool_[f.packet];
-    // Routers counted hops (and kept routing state) in the route record: publish them.
-    const PacketRoute& r = pool_.route(f.packet);
-    p.hops = r.hops;
-    p.route = r.route;
+    // Routers counted hops (and kept routing state) in the head: publish them.
+    if (f.head) {
+        p.hops = f.hops;
+        p.route = f.route;
+    }
     if (f.index != p.next_eject) ++order_violations_;
     ++p.next_eject;
     --flits_inside_;

@@ -47,8 +47,6 @@ VcRouter::VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const N
     credits_ = std::make_unique<std::int16_t[]>(vcs);  // value-initialised: 0
     va_last_ = std::make_unique<std::int16_t[]>(vcs);
     std::fill_n(va_last_.get(), vcs, std::int16_t{-1});
-    ovc_last_ = std::make_unique<std::int8_t[]>(vcs);
-    std::fill_n(ovc_last_.get(), vcs, std::int8_t{-1});
     slots_ = std::make_unique<BufferedFlit[]>(vcs * static_cast<std::size_t>(depth_));
     net.reserve_va_requests(ports * vcs_);
     // Port 0 ejects into the local sink: always room, no VCs to allocate.
@@ -80,23 +78,18 @@ void VcRouter::connect_input(int port, VcRouter* up, int up_port, int credit_del
     in_[port].credit_delay = credit_delay;
 }
 
-void VcRouter::new_front(int port, int v, const BufferedFlit& f) {
-    InputVc& q = vc(port, v);
-    q.front = f.flit;
-    // A new front never belongs to a VC waiting for VA (that one keeps its head in front).
-    q.due = std::max(f.arrival, q.not_before);
-}
-
 void VcRouter::push(int port, int v, const BufferedFlit& f) {
     InputVc& q = vc(port, v);
-    int at = q.head + q.size;
-    if (at >= depth_) at -= depth_;
-    slot(port, v, at) = f;
-    if (q.size++ == 0) {  // the new flit is the front
+    if (q.size++ == 0) {  // the new flit is the front: it lives in the record, no slot
         in_[port].occupied |= std::uint64_t{1} << v;
         ports_occupied_ |= std::uint64_t{1} << port;
-        new_front(port, v, f);
+        q.front = f.flit;
+        q.due = f.arrival;  // the previous flit left before it arrived (see InputVc::due)
+        return;
     }
+    int at = q.head + q.size - 2;  // behind the front and the size - 2 flits queued before
+    if (at >= depth_) at -= depth_;
+    slot(port, v, at) = f;
 }
 
 void VcRouter::receive(int port, int vc, const Flit& f, Cycle arrival) {
@@ -169,12 +162,18 @@ void VcRouter::inject_from_source(Cycle now) {
     }
     std::uint32_t id = source_.front();
     FlitPacket& p = net_.packets()[id];
-    if (p.injected == 0) start_route(id, p);
     Flit f;
     f.packet = id;
     f.index = static_cast<std::uint16_t>(p.injected);
     f.head = p.injected == 0;
     f.tail = p.injected + 1 == p.flits;
+    if (f.head) {  // the head enters the network: it carries what RC needs of the packet
+        f.dst = static_cast<std::uint16_t>(p.dst);
+        f.hops = static_cast<std::uint16_t>(p.hops);
+        f.route = p.route;
+        f.vc_class = p.vc_class;
+        f.has_path = p.path != nullptr;
+    }
     ++p.injected;
     const Cycle arrival = now + cfg_.ni_latency_cycles;
     push(kLocalPort, ni_vc_, BufferedFlit{f, arrival});
@@ -187,15 +186,6 @@ void VcRouter::inject_from_source(Cycle now) {
         ni_vc_ = -1;
     }
     if (queued_) wake_no_later_than(now + 1);
-}
-
-void VcRouter::start_route(std::uint32_t id, const FlitPacket& p) {
-    PacketRoute& r = net_.packets().route(id);
-    r.dst = p.dst;
-    r.hops = p.hops;
-    r.route = p.route;
-    r.vc_class = p.vc_class;
-    r.has_path = p.path != nullptr;
 }
 
 RouteDecision VcRouter::follow_path(const FlitPacket& p, int hops) const {
@@ -226,22 +216,22 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
                 continue;
             }
             if (q.state == VcState::Idle) {
-                if (!q.front.head) throw std::logic_error(std::string(name()) + ": body flit without a head");
-                PacketRoute& r = net_.packets().route(q.front.packet);
-                RouteDecision d = r.has_path ? follow_path(net_.packets()[q.front.packet], r.hops)
-                                             : routing_->route(id_, r.dst, r.route, this);
-                if (d.vc_class == VcClass::Any) d.vc_class = static_cast<VcClass>(r.vc_class);
+                Flit& h = q.front;
+                if (!h.head) throw std::logic_error(std::string(name()) + ": body flit without a head");
+                RouteDecision d = h.has_path ? follow_path(net_.packets()[h.packet], h.hops)
+                                             : routing_->route(id_, h.dst, h.route, this);
+                if (d.vc_class == VcClass::Any) d.vc_class = static_cast<VcClass>(h.vc_class);
                 if (!(connected_ >> d.port & 1))
                     throw std::logic_error(std::string(name()) + ": routed to unconnected port " + std::to_string(d.port));
                 // The head will cross the link behind this port (counted here, where the
-                // route record is at hand anyway; follow_path reads hops before this).
-                if (d.port != kLocalPort) ++r.hops;
+                // head is at hand anyway; follow_path reads hops before this).
+                if (d.port != kLocalPort && ++h.hops == 0)
+                    throw std::logic_error(std::string(name()) + ": a packet took more than 65535 hops");
                 q.out_port = static_cast<std::int8_t>(d.port);
                 q.vc_class = d.vc_class;
                 q.state = VcState::WaitingForVc;
-                q.not_before = q.due + route_cycles_;  // due = max(arrival, previous tail + 1)
+                q.due += route_cycles_;  // due was max(arrival, previous tail + 1)
                 ++stats_.packets;
-                q.due = q.not_before;
                 if (q.due > now) {
                     wake_no_later_than(q.due);
                     continue;
@@ -251,8 +241,7 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
                 q.out_vc = 0;
                 q.state = VcState::Active;
                 port.active |= std::uint64_t{1} << v;
-                q.not_before = now + va_cycles_;
-                q.due = q.not_before;  // the front has arrived
+                q.due = now + va_cycles_;  // the front has arrived
                 wake_no_later_than(q.due);
                 continue;
             }
@@ -269,10 +258,11 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
 
 // The first free output VC of the packet's class at or after the one it had last.
 int VcRouter::pick_output_vc(int port, int v, const OutputPort& o) {
-    auto [lo, hi] = class_range(vc(port, v).vc_class, vcs_);
+    const InputVc& q = vc(port, v);
+    auto [lo, hi] = class_range(q.vc_class, vcs_);
     const std::uint64_t free = ~o.owned & bit_range(lo, hi);
     if (!free) return -1;
-    int start = ovc_last(port, v) + 1;
+    int start = q.ovc_last + 1;
     if (start < lo || start >= hi) start = lo;
     const std::uint64_t upper = free & (~std::uint64_t{0} << start);
     return __builtin_ctzll(upper ? upper : free);
@@ -304,11 +294,10 @@ void VcRouter::allocate_vcs(Cycle now) {
         const int port = r.port, v = r.vc;
         InputVc& q = vc(port, v);
         q.out_vc = static_cast<std::int8_t>(r.out_vc);
-        ovc_last(port, v) = static_cast<std::int8_t>(r.out_vc);
+        q.ovc_last = static_cast<std::int8_t>(r.out_vc);
         q.state = VcState::Active;
         in_[port].active |= std::uint64_t{1} << v;
-        q.not_before = now + va_cycles_;
-        q.due = q.not_before;  // the front (a head) has arrived
+        q.due = now + va_cycles_;  // the front (a head) has arrived
         wake_no_later_than(q.due);
     }
     for (const VaRequest& r : requests)
@@ -344,9 +333,15 @@ void VcRouter::allocate_switch(Cycle now) {
         const int v = round_robin_pick(ready, port.sa_last, vcs_);
         choice[i] = static_cast<std::int8_t>(v);
         chosen |= std::uint64_t{1} << i;
-        const int op = vc(i, v).out_port;
-        out_[op].sa_arbiter.request(i, ports_);
+        const InputVc& q = vc(i, v);
+        const int op = q.out_port;
+        OutputPort& o = out_[op];
+        o.sa_arbiter.request(i, ports_);
         requested |= std::uint64_t{1} << op;
+        // Cache hints for traverse() below, if this request wins: the lines the flit and its
+        // credit will touch in the neighbours (their state is not in the L1 cache by now).
+        if (!o.eject) o.down->prefetch_receive(o.down_port, q.out_vc);
+        if (port.up) port.up->prefetch_credit(port.up_port);
     }
     // Outputs in port order: each one's winner goes (different outputs touch different
     // downstream routers, so the order is immaterial).
@@ -381,11 +376,8 @@ void VcRouter::traverse(int in_port, int v, Cycle now) {
     InputVc& q = vc(in_port, v);
     const Flit f = q.front;
     if (--q.size == 0) {
-        q.head = 0;
         port.occupied &= ~(std::uint64_t{1} << v);
         if (!port.occupied) ports_occupied_ &= ~(std::uint64_t{1} << in_port);
-    } else if (++q.head == depth_) {
-        q.head = 0;
     }
     if (port.up) port.up->credit(port.up_port, v, now + port.credit_delay);
     ++stats_.flits;
@@ -409,11 +401,14 @@ void VcRouter::traverse(int in_port, int v, Cycle now) {
         q.state = VcState::Idle;
         port.active &= ~(std::uint64_t{1} << v);
     }
-    // Idle: the next packet's head may start RC the cycle after this tail; Active: the next
-    // flit may start SA next cycle.
-    q.not_before = now + 1;
-    if (q.size) {
-        new_front(in_port, v, front(in_port, v));
+    if (q.size) {  // the first queued flit moves into the record
+        const BufferedFlit& next = slot(in_port, v, q.head);
+        q.front = next.flit;
+        // Idle: the next packet's head may start RC the cycle after this tail; Active: the
+        // next flit may start SA next cycle.
+        q.due = std::max(next.arrival, now + 1);
+        if (q.size == 1) q.head = 0;  // queue emptied: restart at slot 0 (see slot())
+        else if (++q.head == depth_) q.head = 0;
         wake_no_later_than(q.due);
     }
     moved_ = true;

@@ -18,11 +18,12 @@
 //
 // Layout for speed: under load a router is stepped almost every cycle and each step looks
 // at every VC holding flits, so that look must be cheap. Each input VC keeps in one small
-// record the cycle its front flit can take its next stage (`due`) and a copy of the front
-// flit; the allocators and ST read these records, never the flit buffers. The records of a
-// router sit in one array; flit buffers (slot-major, restarting at slot 0 when emptied),
-// credits and VC ownership in flat arrays and bit masks. RC reads a 16-byte route record per
-// packet (PacketRoute), never the packet record. Buffers are only touched when a flit moves.
+// record the cycle its front flit can take its next stage (`due`) and the front flit itself
+// (with the route a head carries); the allocators, RC and ST read these records, never the
+// flit buffers nor the packet record. The records of a router sit in one array; the flits
+// queued behind the fronts (slot-major, restarting at slot 0 when emptied), credits and VC
+// ownership in flat arrays and bit masks. Buffer slots are only touched when a flit arrives
+// at a VC that already holds one.
 #include "hw/energy/energy_ledger.h"
 #include "noc/flit.h"
 #include "noc/noc_config.h"
@@ -88,6 +89,13 @@ public:
                 __builtin_prefetch(&ivc_[static_cast<std::size_t>(i * vcs_ + __builtin_ctzll(m))]);
     }
 
+    /// Cache hints for a neighbour about to call receive() or credit() on this router.
+    void prefetch_receive(int port, int v) const {
+        __builtin_prefetch(&ivc_[static_cast<std::size_t>(port * vcs_ + v)], 1);
+        __builtin_prefetch(&in_[port], 1);
+    }
+    void prefetch_credit(int port) const { __builtin_prefetch(&out_[port].pending, 1); }
+
     int id() const { return id_; }
     const VcRouterStats& stats() const { return stats_; }
     /// Flits held in input buffers (received or still on the wire), and queued at the NI.
@@ -114,22 +122,31 @@ public:
 
 private:
     enum class VcState : std::uint8_t { Idle, WaitingForVc, Active };
-    /// One input VC: its ring of flits (slots in slots_) and its allocation state.
-    /// 32 bytes, aligned so that no record straddles two cache lines.
+    /// One input VC: its front flit, the ring of flits behind it (slots in slots_) and its
+    /// allocation state. 32 bytes, aligned so that no record straddles two cache lines. The
+    /// front flit lives here, not in the ring: with short packets most VCs hold one flit, so
+    /// a flit usually moves from one record to the next without touching a buffer slot.
     struct alignas(32) InputVc {
         /// When the front flit can take its next stage: RC (Idle), VA (WaitingForVc) or SA
-        /// (Active). Kept up to date whenever the front, the state or not_before changes.
+        /// (Active). Kept up to date whenever the front or the state changes. Needs no
+        /// separate "not before" cycle: a flit pushed into an empty VC arrives after the
+        /// previous one left (links and the NI take at least a cycle), so its arrival is its
+        /// due cycle; a flit moving up to the front is due at max(arrival, next cycle).
         Cycle due = 0;
-        /// Idle: when the front may start RC (the cycle after the previous tail left);
-        /// WaitingForVc: when VA may start; Active: when the next flit may start SA.
-        Cycle not_before = 0;
-        /// A copy of the front flit: RC and ST read no buffer (nor the packet record).
+        /// The front flit (valid while size > 0); a head carries its route (see Flit).
         Flit front;
-        std::uint16_t head = 0, size = 0;  ///< ring position and fill
-        VcState state = VcState::Idle;
-        VcClass vc_class = VcClass::Any;
+        std::uint16_t head = 0;  ///< ring position of the first flit behind the front
+        std::uint16_t size = 0;  ///< flits held, the front included
+        // State and class share a byte so that the VC allocator's round-robin pointer fits
+        // the record too: with one-flit packets it is read at every hop.
+        VcState state : 2;
+        VcClass vc_class : 2;
         std::int8_t out_port = -1, out_vc = -1;
+        /// The output VC this VC was granted last: its next request starts after it.
+        std::int8_t ovc_last = -1;
+        InputVc() : state(VcState::Idle), vc_class(VcClass::Any) {}
     };
+    static_assert(sizeof(InputVc) == 32, "two input VC records per cache line");
     /// 32 bytes: two ports per cache line.
     struct alignas(32) InputPort {
         std::uint64_t occupied = 0;  ///< bit v: VC v has flits
@@ -178,21 +195,12 @@ private:
     BufferedFlit& slot(int port, int v, int k) {
         return slots_[static_cast<std::size_t>(k * ports_ * vcs_ + port * vcs_ + v)];
     }
-    BufferedFlit& front(int port, int v) { return slot(port, v, vc(port, v).head); }
     void push(int port, int v, const BufferedFlit& f);
-    /// A new front flit (after a push into an empty VC or a pop): cache what RC needs and
-    /// set the due cycle from it.
-    void new_front(int port, int v, const BufferedFlit& f);
 
     std::int16_t& credits(int port, int v) { return credits_[static_cast<std::size_t>(port * vcs_ + v)]; }
     /// Last input VC ([port * vcs + vc]) granted output VC `v` of `port`: the round-robin
     /// pointer of that output VC's arbiter.
     std::int16_t& va_last(int port, int v) { return va_last_[static_cast<std::size_t>(port * vcs_ + v)]; }
-    /// The output VC input VC `v` of `port` was granted last: its next request starts after
-    /// it (read once per packet, so kept out of the InputVc record).
-    std::int8_t& ovc_last(int port, int v) { return ovc_last_[static_cast<std::size_t>(port * vcs_ + v)]; }
-    /// The head of packet `id` enters the network: fill its route record from the packet.
-    void start_route(std::uint32_t id, const FlitPacket& p);
     /// Source-routed head at this router after `hops` links: the port towards the next router.
     RouteDecision follow_path(const FlitPacket& p, int hops) const;
 
@@ -236,7 +244,6 @@ private:
     EnergyAccount* energy_ = nullptr;
     VcRouterStats stats_;
     // Cold: read once per packet, or construction, the network interface's queue, reports.
-    std::unique_ptr<std::int8_t[]> ovc_last_;  ///< [port * vcs + vc], see ovc_last()
     int ni_vc_ = -1;      ///< local input VC the packet at the head of the source queue is entering
     int ni_last_ = -1;
     double pj_per_flit_ = 0;

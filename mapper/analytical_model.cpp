@@ -16,11 +16,10 @@ namespace mcmsim {
 
 namespace {
 
-/// The scheduler's view of one op, 32 bytes: walking PlanOps (and their heap-held lists) a
+/// The scheduler's view of one op, 24 bytes: walking PlanOps (and their heap-held lists) a
 /// second time would cost more than the scheduling itself.
 struct OpCost {
     double own_ns;  ///< compute: its time on the unit
-    double unused_ns;
     /// Send: its FlowCosts. DRAM: flows_begin indexes its DramCost.
     std::uint32_t flows_begin, flows_end;
     int chiplet;
@@ -70,7 +69,6 @@ struct OpSchedule {
     double ready;    ///< when its last dependency ended
     double arrival;  ///< recv: when its last flow arrived
     int pending;     ///< dependencies (plus flows, for a recv) not yet done
-    int unused;
 };
 
 /// An edge of the dependency graph (dense indices).
@@ -261,7 +259,7 @@ private:
             for (std::size_t k = 0; k < ops.size(); ++k, ++i) {
                 const PlanOp& op = ops[k];
                 if (k + 1 < ops.size()) prefetch_lists(ops[k + 1]);
-                ws_.cost[i] = OpCost{0.0, 0.0, 0, 0, op.chiplet, op.kind};
+                ws_.cost[i] = OpCost{0.0, 0, 0, op.chiplet, op.kind};
                 OpSchedule& sc = ws_.sched[i];
                 sc.ready = sc.arrival = 0.0;
                 sc.pending = static_cast<int>(op.deps.size());

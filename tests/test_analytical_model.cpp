@@ -137,6 +137,49 @@ TEST(AnalyticalModel, SharedLinkServesFlowsInTurn) {
     EXPECT_NEAR(e.latency_ns, 43.2, 1e-9);
 }
 
+// Time-awareness: a flow competes only with the traffic on its links while it crosses them.
+// On the 1x2 package chiplet 0 sends 100 B (112 wire B) to chiplet 1 at 0, computes, then sends
+// another 100 B. The first flow's head reaches NI in at 0, the link at 0.8 + 2 = 2.8, NI out at
+// 2.8 + 6.6 + 2 = 11.4 (head latency 12.2); it holds NI in 5.6 ns (20 GB/s) and the link and
+// NI out 11.2 ns each (10 GB/s): until 5.6, 14.0 and 22.6; it arrives at 23.4.
+//  - After a 16-ns compute (1000 MACs at 64 a cycle) the second flow finds everything free
+//    (NI in at 16, the link at 18.8 > 14.0, NI out at 27.4 > 22.6): 16 + 23.4 = 39.4. Priced
+//    with the layer's load instead (224 B on the link: 22.4 ns) it would arrive at 50.6.
+//  - After a 1-ns compute (64 MACs) it waits: NI in until 5.6 (holds it to 11.2), the link
+//    from 14.0 to 25.2 (25.2 - 2.8 = 22.4), NI out from 22.6 to 33.8 (33.8 - 11.4 = 22.4):
+//    it arrives at 22.4 + 12.2 = 34.6.
+Plan send_compute_send(std::int64_t macs) {
+    Plan p;
+    p.chiplets = 2;
+    p.memories = 1;
+    PlanLayer l;
+    l.name = "two-sends";
+    l.macs = macs;
+    PlanOp s0 = op(0, 0, OpKind::Send);
+    s0.bytes = 100, s0.flow = 0, s0.peer = 1;
+    PlanOp r0 = op(1, 1, OpKind::Recv);
+    r0.bytes = 100, r0.flow = 0, r0.peer = 0;
+    PlanOp c = op(2, 0, OpKind::Compute);
+    c.macs = macs;
+    PlanOp s1 = op(3, 0, OpKind::Send);
+    s1.bytes = 100, s1.flow = 1, s1.peer = 1, s1.deps = {2};
+    PlanOp r1 = op(4, 1, OpKind::Recv);
+    r1.bytes = 100, r1.flow = 1, r1.peer = 0;
+    l.ops = {s0, r0, c, s1, r1};
+    p.layers = {l};
+    return p;
+}
+
+TEST(AnalyticalModel, FlowsApartInTimeDoNotCompete) {
+    Estimate later = estimate_plan(hand_arch(), send_compute_send(1000));
+    EXPECT_NEAR(later.ops[1].end_ns, 23.4, 1e-9);
+    EXPECT_NEAR(later.ops[2].end_ns, 16.0, 1e-9);
+    EXPECT_NEAR(later.ops[4].end_ns, 39.4, 1e-9);
+    Estimate soon = estimate_plan(hand_arch(), send_compute_send(64));
+    EXPECT_NEAR(soon.ops[2].end_ns, 1.0, 1e-9);
+    EXPECT_NEAR(soon.ops[4].end_ns, 34.6, 1e-9);
+}
+
 // ---- grouped transfers and source routes ----------------------------------------------------
 
 // The two flows of SharedLinkServesFlowsInTurn received by one grouped recv: it ends when the

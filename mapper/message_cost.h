@@ -102,8 +102,7 @@ private:
 /// the router a packet is at and its destination (dimension-order and diagonal-first routing
 /// alike), so the routed paths from every router to one destination form a tree rooted there.
 /// A whole router-to-router traffic matrix then loads the mesh links in one walk of each tree
-/// (every router forwards what it injects plus what reaches it), instead of one walk per pair;
-/// each source's busiest link towards a destination also takes one walk (towards the root).
+/// (every router forwards what it injects plus what reaches it), instead of one walk per pair.
 class RouteTrees {
 public:
     explicit RouteTrees(const MeshTopology& topo);
@@ -123,18 +122,6 @@ public:
         for (const Step* s = steps_begin(dst), *end = s + routers_ - 1; s != end; ++s) {
             load[s->link] += inbound[s->at];
             inbound[s->next] += inbound[s->at];
-        }
-    }
-    /// `busiest[r * stride]`: the largest `link_ns` on the mesh links from router r to `dst`
-    /// (0 at dst).
-    void busiest(int dst, const double* link_ns, double* busiest, std::size_t stride = 1) const {
-        busiest[static_cast<std::size_t>(dst) * stride] = 0;
-        // Nearest first, so each router's next hop is done before it.
-        const Step* first = steps_begin(dst);
-        for (const Step* s = first + routers_ - 1; s != first;) {
-            --s;
-            busiest[static_cast<std::size_t>(s->at) * stride] =
-                std::max(link_ns[s->link], busiest[static_cast<std::size_t>(s->next) * stride]);
         }
     }
 

@@ -5,8 +5,10 @@
 
 namespace mcmsim {
 
-OutputSpill::OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, std::vector<int> home, std::size_t steps)
-    : capacity_(capacity), notice_bytes_(notice_bytes), home_(std::move(home)), slices_(steps) {}
+OutputSpill::OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, std::vector<int> home,
+                         std::vector<std::vector<int>> memory_hops, std::size_t steps)
+    : capacity_(capacity), notice_bytes_(notice_bytes), home_(std::move(home)), memory_hops_(std::move(memory_hops)),
+      slices_(steps) {}
 
 bool OutputSpill::hold_or_write(SpillSink& sink, PlanLayer& layer, std::size_t step, int chiplet,
                                 const std::vector<std::int64_t>& piece_bytes, const std::vector<std::int64_t>& ready) {
@@ -35,11 +37,22 @@ std::int64_t OutputSpill::write_of(std::size_t step, int chiplet) const {
     return slice(step, chiplet).write;
 }
 
-void OutputSpill::read(std::size_t step, int producer, std::size_t piece, int consumer, std::int64_t bytes,
-                       std::int64_t offset, std::vector<std::int64_t> wait) {
+void OutputSpill::read(std::size_t step, int producer, std::size_t piece, const std::vector<int>& consumers,
+                       std::int64_t bytes, std::int64_t offset, std::vector<std::int64_t> wait) {
     std::sort(wait.begin(), wait.end());
     wait.erase(std::unique(wait.begin(), wait.end()), wait.end());
-    reads_.push_back(Read{step, producer, piece, consumer, bytes, offset, std::move(wait)});
+    // The reader: the consumer nearest the memory holding the slice, ties to the lowest id.
+    const int memory = slice(step, producer).memory;
+    int reader = -1, best = 0;
+    for (int c : consumers) {
+        const int h = memory_hops_[static_cast<std::size_t>(c)][static_cast<std::size_t>(memory)];
+        if (reader < 0 || h < best || (h == best && c < reader)) reader = c, best = h;
+    }
+    std::vector<int> forward;
+    for (int c : consumers)
+        if (c != reader) forward.push_back(c);
+    std::sort(forward.begin(), forward.end());
+    reads_.push_back(Read{step, producer, piece, reader, std::move(forward), bytes, offset, std::move(wait)});
 }
 
 void OutputSpill::flush(SpillSink& sink, PlanLayer& layer, std::vector<std::vector<std::int64_t>>& deps) {
@@ -102,6 +115,7 @@ void OutputSpill::flush(SpillSink& sink, PlanLayer& layer, std::vector<std::vect
         rd.bytes = r.bytes, rd.memory = sl.memory;
         rd.address = sl.address + static_cast<std::uint64_t>(sl.piece_offset[r.piece] + within);
         deps[static_cast<std::size_t>(r.consumer)].push_back(rd.id);
+        if (!r.forward.empty()) sink.forward(r.consumer, r.forward, r.bytes, rd.id);
     }
     reads_.clear();
 }

@@ -71,8 +71,14 @@ public:
         owned_.resize(steps_.size());
         compute_.assign(steps_.size(), std::vector<std::int64_t>(static_cast<std::size_t>(n_), -1));
         for (int c = 0; c < n_; ++c) home_.push_back(nearest_memory(arch, batch_.package_topology(), c));
+        std::vector<std::vector<int>> memory_hops(static_cast<std::size_t>(n_));
+        const MeshTopology& topo = batch_.package_topology();
+        for (int c = 0; c < n_; ++c)
+            for (const auto& mem : arch.memories)
+                memory_hops[static_cast<std::size_t>(c)].push_back(topo.hops(c, topo.id(mem.attach_row, mem.attach_col)));
         // A notice is one flit: the smallest transfer the package makes (output_spill.h).
-        spill_.emplace(arch.chiplet.global_buffer_bytes, arch.package.router.flit_bytes, home_, steps_.size());
+        spill_.emplace(arch.chiplet.global_buffer_bytes, arch.package.router.flit_bytes, home_, std::move(memory_hops),
+                       steps_.size());
         consumed_.assign(steps_.size(), false);
         for (const Step& st : steps_)
             for (const Operand& op : operands_of(*st.L))
@@ -177,6 +183,18 @@ private:
     std::int64_t new_flow() override { return next_flow_++; }
     std::uint64_t dram_address(int memory, std::int64_t bytes) override { return mem_.take(memory, bytes); }
     void count_flow(int from, int to, std::int64_t bytes) override { batch_.account_flow(from, to, bytes, {}); }
+    /// A spilled part read once by `from`: to the other chiplets needing it like an input part
+    /// an owner sends (deliver()), by the collective when two or more others need it.
+    void forward(int from, const std::vector<int>& dests, std::int64_t bytes, std::int64_t read) override {
+        info_.spill_dram_bytes_saved += bytes * static_cast<std::int64_t>(dests.size());
+        if (dests.size() >= 2) {
+            batch_.multicast(from, dests, bytes, {read});
+            if (collective_ != Collective::Direct) ++info_.multicasts;
+            return;
+        }
+        if (collective_ != Collective::Direct) ++direct_inputs_;
+        batch_.transfer(from, dests.front(), bytes, {read});
+    }
 
     /// Whether all producers hold their outputs in the same places (then a residual sum is
     /// formed where it lies and sent once).
@@ -217,6 +235,7 @@ private:
         }
         batch_.flush_into(layer, policy, *this, deps);
         spill_->flush(*this, layer, deps);
+        batch_.flush_into(layer, policy, *this, deps);  // spilled parts read once and forwarded (if any)
         return deps;
     }
 
@@ -263,13 +282,14 @@ private:
                         parts_.back().offset = ((part.n.lo - own.n.lo) * own.k.size() + (part.c.lo - own.k.lo)) *
                                                own.p.size() * own.q.size() * P.bytes_per_element;
                 }
+                auto same = [](const Part& a, const Part& b) {
+                    return a.need.n == b.need.n && a.need.c == b.need.c && a.need.h == b.need.h && a.need.w == b.need.w;
+                };
                 if (spilled) {
-                    read_spilled(group, o, pi);
+                    read_spilled(group, o, pi, same);
                     continue;
                 }
-                deliver(o, ready, deps, [](const Part& a, const Part& b) {
-                    return a.need.n == b.need.n && a.need.c == b.need.c && a.need.h == b.need.h && a.need.w == b.need.w;
-                });
+                deliver(o, ready, deps, same);
             }
         }
     }
@@ -296,11 +316,12 @@ private:
                     // Only consumers that need the whole operand are known to need the same bytes.
                     parts_.push_back(Part{c, InputNeed{}, bytes, f == 1.0});
                 }
+                auto same = [](const Part& a, const Part& b) { return a.whole && b.whole; };
                 if (spilled_by(group, o)) {
-                    read_spilled(group, o, pi);  // no layout in common: each part from the piece's start
+                    read_spilled(group, o, pi, same);  // no layout in common: each part from the piece's start
                     continue;
                 }
-                deliver(o, ready, deps, [](const Part& a, const Part& b) { return a.whole && b.whole; });
+                deliver(o, ready, deps, same);
             }
         }
     }
@@ -312,12 +333,14 @@ private:
         return false;
     }
 
-    /// The parts of piece `pi` of owner o (parts_) when a producer of `group` spilled it: every
-    /// consumer, o included, reads its part from DRAM instead of receiving it. A tensor built
-    /// from several producers (a residual sum, formed where it lies) is read once, from the
-    /// latest producer that spilled, after every producer's write (or ready op if it kept its
-    /// slice) on o.
-    void read_spilled(const std::vector<int>& group, int o, std::size_t pi) {
+    /// The parts of piece `pi` of owner o (parts_) when a producer of `group` spilled it: the
+    /// consumers, o included, get them from DRAM instead of over the package; consumers whose
+    /// parts `same` says are the same bytes share one read (output_spill.h). A tensor built
+    /// from several producers (a residual sum, formed where it lies) is read from the latest
+    /// producer that spilled, after every producer's write (or ready op if it kept its slice)
+    /// on o.
+    template <class Same>
+    void read_spilled(const std::vector<int>& group, int o, std::size_t pi, Same same) {
         int source = -1;
         std::vector<std::int64_t> wait;
         for (int p : group) {
@@ -325,7 +348,19 @@ private:
             if (write >= 0) source = std::max(source, p);
             wait.push_back(write >= 0 ? write : owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
         }
-        for (const Part& p : parts_) spill_->read(static_cast<std::size_t>(source), o, pi, p.consumer, p.bytes, p.offset, wait);
+        for (std::size_t i = 0; i < parts_.size(); ++i) {
+            Part& p = parts_[i];
+            if (p.sent) continue;
+            dests_.assign(1, p.consumer);
+            for (std::size_t j = i + 1; j < parts_.size(); ++j) {
+                Part& q = parts_[j];
+                if (!q.sent && same(p, q) && q.bytes == p.bytes && q.offset == p.offset) {
+                    q.sent = true;
+                    dests_.push_back(q.consumer);
+                }
+            }
+            spill_->read(static_cast<std::size_t>(source), o, pi, dests_, p.bytes, p.offset, wait);
+        }
     }
 
     /// The parts of one owned piece that consumers need (parts_), delivered from owner `o`: its

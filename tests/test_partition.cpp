@@ -142,8 +142,9 @@ TEST(Partition, OutputChannelSplitNeedsNoReduction) {
 // Residual joins with identical ownership send the summed slice once (ResNet-50, K split):
 // the first block's conv1 receives conv1's output after max-pooling, 56 x 56 x 64 bytes in all,
 // minus each chiplet's own slice. With global buffers that hold conv1's slices (16 channels x
-// 112 x 112 = 200704 bytes); the test package's 64 KiB ones make them spill, and then each
-// chiplet reads the whole pooled input from DRAM instead, its own quarter included.
+// 112 x 112 = 200704 bytes); the test package's 64 KiB ones make them spill, and then every
+// chiplet needs each owner's whole pooled quarter (16 x 56 x 56 bytes), its own included:
+// each quarter is read from DRAM once, by the chiplet nearest the memory, and forwarded.
 TEST(Partition, PoolingBetweenLayersScalesTheTransfer) {
     Workload w = zoo_workload("resnet50", 1);
     ArchConfig roomy = arch_2x2();
@@ -162,12 +163,13 @@ TEST(Partition, PoolingBetweenLayersScalesTheTransfer) {
     std::int64_t read = 0;
     for (const auto& op : spilled.layers[1].ops) {
         kind_of[op.id] = op.kind;
-        // The input's reads wait for conv1's write (own slice) or its notice (the others').
+        // The input's reads wait for conv1's write (the reader's own slice) or its notice.
         if (op.kind == OpKind::DramRead && !op.deps.empty() &&
             (kind_of.at(op.deps[0]) == OpKind::Recv || kind_of.at(op.deps[0]) == OpKind::DramWrite))
             read += op.bytes;
     }
-    EXPECT_EQ(read, 4 * 64 * 56 * 56);
+    EXPECT_EQ(read, 4 * 16 * 56 * 56);
+    EXPECT_EQ(spilled.layers[1].mapping->spill_dram_bytes_saved, 3 * 4 * 16 * 56 * 56);
     EXPECT_EQ(spilled.layers[0].mapping->spilled_bytes, 64 * 112 * 112);
 }
 

@@ -48,8 +48,9 @@ TEST(System, ResNet50RunsToCompletionAndConserves) {
     std::int64_t expected = r.w.total_weight_bytes() + 4 * first.input_bytes() + last.output_bytes() + refetch;
     // Spills (mapper/output_spill.h): a layer with consumers whose K quarter of the output
     // exceeds a chiplet's global buffer writes it to DRAM once; every layer reading such an
-    // output then reads, on each of the 4 chiplets, all the input rows and columns it needs
-    // ((p - 1) x stride - pad + r of them, at most h) of all its channels.
+    // output needs, on each of the 4 chiplets alike (a K split), all the input rows and
+    // columns ((p - 1) x stride - pad + r of them, at most h) of all its channels: each
+    // owner's part is the same for all 4, so it is read once and forwarded to the others.
     const std::int64_t buffer = r.arch.chiplet.global_buffer_bytes;
     std::vector<bool> spilled(r.w.layers.size(), false);
     for (std::size_t l = 0; l + 1 < r.w.layers.size(); ++l) {  // the last layer has no consumers
@@ -63,7 +64,7 @@ TEST(System, ResNet50RunsToCompletionAndConserves) {
         if (!reads_spill) continue;
         const std::int64_t rows = std::min(L.h, (L.p - 1) * L.stride - L.pad + L.r);
         const std::int64_t cols = std::min(L.w, (L.q - 1) * L.stride - L.pad + L.s);
-        expected += 4 * L.n * L.c * rows * cols * L.bytes_per_element;
+        expected += L.n * L.c * rows * cols * L.bytes_per_element;
     }
     EXPECT_EQ(r.sim.checks["dram_bytes_served"].get<std::int64_t>(), expected);
 }

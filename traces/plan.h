@@ -128,6 +128,9 @@ struct PlanLayerMapping {
     /// to read there: bytes written and how many chiplets did so (0: every slice stayed on chip).
     std::int64_t spilled_bytes = 0;
     int spilled_producers = 0;
+    /// Parts of spilled inputs that several chiplets need, read from DRAM once and forwarded:
+    /// the DRAM reads that saved, bytes (0: none).
+    std::int64_t spill_dram_bytes_saved = 0;
 };
 
 struct PlanLayer {

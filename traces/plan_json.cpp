@@ -16,7 +16,8 @@
 //        "cols"} (the chiplet rectangle), "weights": "resident" | "per micro-batch",
 //        and with micro-batches "micro_batch" and "micro_batches": int),
 //        "weight_multicasts", "weight_dram_bytes_saved": int (only when weights were multicast),
-//        "spilled_bytes", "spilled_producers": int (only when output slices went to DRAM)}
+//        "spilled_bytes", "spilled_producers": int (only when output slices went to DRAM),
+//        "spill_dram_bytes_saved": int (only when spilled input parts were read once and forwarded)}
 //   op: {"id": int, "chiplet": int, "kind": str, "deps": [id, ...]   (omitted when empty)
 //        plus, depending on "kind":
 //          "compute":    "macs" (int >= 0), "sram_bytes" (int >= 0), "tile" (str, optional),
@@ -148,6 +149,7 @@ json mapping_to_json(const PlanLayerMapping& m) {
         o["spilled_bytes"] = m.spilled_bytes;
         o["spilled_producers"] = m.spilled_producers;
     }
+    if (m.spill_dram_bytes_saved > 0) o["spill_dram_bytes_saved"] = m.spill_dram_bytes_saved;
     return o;
 }
 
@@ -340,6 +342,7 @@ PlanLayerMapping read_mapping(const JsonNode& node) {
     m.weight_dram_bytes_saved = o.integer_in("weight_dram_bytes_saved", 0, 0, kMaxI64);
     m.spilled_bytes = o.integer_in("spilled_bytes", 0, 0, kMaxI64);
     m.spilled_producers = static_cast<int>(o.integer_in("spilled_producers", 0, 0, INT_MAX));
+    m.spill_dram_bytes_saved = o.integer_in("spill_dram_bytes_saved", 0, 0, kMaxI64);
     o.finish();
     return m;
 }

@@ -102,6 +102,7 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
             row.m.weight_dram_bytes_saved += m.weight_dram_bytes_saved;
             row.m.spilled_bytes += m.spilled_bytes;
             row.m.spilled_producers += m.spilled_producers;
+            row.m.spill_dram_bytes_saved += m.spill_dram_bytes_saved;
             row.m.max_link_bytes = std::max(row.m.max_link_bytes, m.max_link_bytes);
             if (row.m.fallback.empty()) row.m.fallback = m.fallback;
         }
@@ -124,13 +125,13 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
     out << line;
     std::size_t routed = 0, transfers = 0;
     int micro_batches = 0;
-    std::int64_t package = 0, onchip = 0, dram = 0, dram_saved = 0, spilled = 0;
+    std::int64_t package = 0, onchip = 0, dram = 0, dram_saved = 0, spilled = 0, spill_saved = 0;
     for (const Row& row : rows) {
         const PlanLayerMapping& m = row.m;
         routed += row.routed;
         transfers += row.transfers;
         package += m.package_bytes, onchip += m.onchip_bytes, dram += m.dram_bytes, dram_saved += m.weight_dram_bytes_saved;
-        spilled += m.spilled_bytes;
+        spilled += m.spilled_bytes, spill_saved += m.spill_dram_bytes_saved;
         micro_batches = std::max(micro_batches, m.micro_batches);
         std::string coll = m.collective.empty() ? "-" : m.collective;
         if (m.weight_multicasts > 0) coll += "+w";
@@ -162,7 +163,10 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
     out << line;
     // Only plans that spill say so: the others print as before.
     if (spilled > 0) {
-        std::snprintf(line, sizeof line, "; %.3f MiB of outputs spilled to DRAM (+s: did not fit a global buffer)", mib(spilled));
+        std::snprintf(line, sizeof line,
+                      "; %.3f MiB of outputs spilled to DRAM (+s: did not fit a global buffer), parts several"
+                      " chiplets need read once and forwarded (saved %.3f MiB)",
+                      mib(spilled), mib(spill_saved));
         out << line;
     }
     out << "\n";

@@ -44,6 +44,36 @@ struct PathStep {
     double hold;
 };
 
+/// Appends a path's links to a step list, injection link first, each with its PathStep head
+/// time and hold, and sums the flit-sized head's latency on the way. Both kinds of path go
+/// through it (the package's node-pair paths and the plan's source routes), so they time
+/// their links alike. `t`: where the head-latency sum starts (HeadLatencyTerms::start).
+class StepWriter {
+public:
+    StepWriter(std::vector<PathStep>& out, const HeadLatencyTerms& flit, const std::vector<double>& ns_per_byte, double t)
+        : out_(out), flit_(flit), ns_per_byte_(ns_per_byte), router_ns_(flit.start(1)), t_(t) {}
+
+    /// The next link; `after_router`: a router lies before it (every link but the injection link).
+    void add(int link, bool after_router) {
+        if (after_router) z_ += router_ns_;
+        hold_ = std::max(hold_, ns_per_byte_[static_cast<std::size_t>(link)]);
+        out_.push_back(PathStep{link, z_, hold_});
+        const double before = t_;
+        flit_.add(link, t_, tail_);
+        z_ += t_ - before;
+    }
+    /// The head's time to the end of the path so far, summed link by link.
+    double z() const { return z_; }
+    /// The head latency as HeadLatencyTerms sums it (start, hops, then the longest tail).
+    double head_latency() const { return t_ + tail_; }
+
+private:
+    std::vector<PathStep>& out_;
+    const HeadLatencyTerms& flit_;
+    const std::vector<double>& ns_per_byte_;
+    double router_ns_, t_, tail_ = 0, z_ = 0, hold_ = 0;
+};
+
 /// A flow that follows a source route from the plan.
 struct RoutedFlow {
     double head_ns = 0;  ///< zero-load head latency (the head of the last step, plus its hop)
@@ -161,9 +191,7 @@ private:
         head_control_ns_.assign(nn, 0.0);
         path_begin_.assign(nn + 1, 0);
         path_steps_.clear();
-        const HeadLatencyTerms flit = mc_.head_latency_terms(flit_);
         const HeadLatencyTerms control = mc_.head_latency_terms(mc_.control_wire_bytes());
-        const double router_ns = flit.start(1);
         for (int a = 0; a < nodes_; ++a)
             for (int b = 0; b < nodes_; ++b) {
                 const std::size_t p = pair(a, b);
@@ -172,22 +200,16 @@ private:
                 const int ra = router_of_[at(a)], rb = router_of_[at(b)];
                 const int routers = trees_.routers_on_path(ra, rb);
                 // Both packet sizes in one walk of the path: injection, mesh links, ejection.
-                // z: the flit-sized head's time to each link (a router before every link but
-                // the injection link).
-                double tf = flit.start(routers), tail_f = 0, tc = control.start(routers), tail_c = 0, z = 0, hold = 0;
+                StepWriter steps(path_steps_, flit_terms_, ns_per_byte_, flit_terms_.start(routers));
+                double tc = control.start(routers), tail_c = 0;
                 auto add = [&](int l, bool after_router) {
-                    if (after_router) z += router_ns;
-                    hold = std::max(hold, ns_per_byte_[at(l)]);
-                    path_steps_.push_back(PathStep{l, z, hold});
-                    double before = tf;
-                    flit.add(l, tf, tail_f);
-                    z += tf - before;
+                    steps.add(l, after_router);
                     control.add(l, tc, tail_c);
                 };
                 add(inject_[at(a)], false);
                 for (int r = ra; r != rb; r = trees_.next_router(rb, r)) add(trees_.next_link(rb, r), true);
                 add(eject_[at(b)], true);
-                head_flit_ns_[p] = tf + tail_f;
+                head_flit_ns_[p] = steps.head_latency();
                 head_control_ns_[p] = tc + tail_c;
             }
         path_begin_[nn] = static_cast<std::uint32_t>(path_steps_.size());
@@ -387,18 +409,11 @@ private:
     /// A flow on a source route: its links (with their head times) kept, loaded and its
     /// routers counted one by one.
     void book_routed(int src, int dst, const std::vector<int>& route, std::int64_t wire) {
-        const HeadLatencyTerms& flit = flit_terms_;
-        const double router_ns = flit.start(1);
         RoutedFlow rf;
         rf.steps_begin = static_cast<std::uint32_t>(route_steps_.size());
-        double t = 0, tail = 0, z = 0, hold = 0;
+        StepWriter steps(route_steps_, flit_terms_, ns_per_byte_, 0.0);
         auto add = [&](int l, bool after_router) {
-            if (after_router) z += router_ns;
-            hold = std::max(hold, ns_per_byte_[at(l)]);
-            route_steps_.push_back(PathStep{l, z, hold});
-            const double before = t;
-            flit.add(l, t, tail);
-            z += t - before;
+            steps.add(l, after_router);
             load_[at(l)] += wire;
         };
         add(links_.ni_in(src), false);
@@ -411,7 +426,7 @@ private:
         }
         add(links_.ni_out(dst), true);
         rf.steps_end = static_cast<std::uint32_t>(route_steps_.size());
-        rf.head_ns = z;
+        rf.head_ns = steps.z();
         routed_.push_back(rf);
         for (int router : route) router_wire_[at(router)] += wire;
     }

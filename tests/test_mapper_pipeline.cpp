@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/hand_arch.h"
+#include "tests/support/plan_bytes.h"
 
 #include <algorithm>
 #include <map>
@@ -502,10 +503,7 @@ TEST(PipelinedSimulation, SmallResNetConserves) {
     o.collective = "ring";
     Plan plan = map_workload(a, w, o);
     ASSERT_EQ(plan.layers.size(), 4 * w.layers.size());
-    std::int64_t dram = 0;
-    for (const PlanLayer& l : plan.layers)
-        for (const PlanOp& op : l.ops)
-            if (op.kind == OpKind::DramRead || op.kind == OpKind::DramWrite) dram += op.bytes;
+    const std::int64_t dram = test_support::plan_dram_bytes(plan);
     SimResult sim = simulate_plan(a, plan);
     EXPECT_TRUE(sim.completed);
     EXPECT_TRUE(sim.conservation_ok);

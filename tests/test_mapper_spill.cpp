@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/plan_bytes.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -335,10 +337,7 @@ TEST(OutputSpill, SpillingPlanSimulatesWithConservation) {
         if (is_spill_read(plan, op)) spill_read += op.bytes;
     EXPECT_EQ(spill_read, 4 * 512);
     expect_flows_pair(b);
-    std::int64_t dram = 0;
-    for (const PlanLayer& l : plan.layers)
-        for (const PlanOp& op : l.ops)
-            if (op.kind == OpKind::DramRead || op.kind == OpKind::DramWrite) dram += op.bytes;
+    const std::int64_t dram = test_support::plan_dram_bytes(plan);
     SimResult sim = simulate_plan(arch, plan);
     EXPECT_TRUE(sim.completed);
     EXPECT_TRUE(sim.conservation_ok);
@@ -371,12 +370,7 @@ TEST(OutputSpill, PipelinedMicroBatchesSimulateWithConservation) {
     const Plan plan = map_workload(arch, w, o);
     ASSERT_EQ(plan.layers.size(), 4 * w.layers.size());
     int spilled = 0;
-    std::int64_t dram = 0;
-    for (const PlanLayer& l : plan.layers) {
-        spilled += l.mapping->spilled_producers;
-        for (const PlanOp& op : l.ops)
-            if (op.kind == OpKind::DramRead || op.kind == OpKind::DramWrite) dram += op.bytes;
-    }
+    for (const PlanLayer& l : plan.layers) spilled += l.mapping->spilled_producers;
     // conv1..conv3 have consumers; each of their 4 micro-batches spills on both chiplets of
     // its column (conv4 is the output and has none).
     EXPECT_EQ(spilled, 3 * 4 * 2);
@@ -385,7 +379,7 @@ TEST(OutputSpill, PipelinedMicroBatchesSimulateWithConservation) {
     EXPECT_TRUE(sim.conservation_ok);
     EXPECT_EQ(sim.checks["ops_executed"], sim.checks["ops_total"]);
     EXPECT_FALSE(sim.checks["deadlock"].get<bool>());
-    EXPECT_EQ(sim.checks["dram_bytes_served"].get<std::int64_t>(), dram);
+    EXPECT_EQ(sim.checks["dram_bytes_served"].get<std::int64_t>(), test_support::plan_dram_bytes(plan));
     EXPECT_GT(estimate_plan(arch, plan).latency_ns, 0.0);
 }
 

@@ -2,6 +2,7 @@
 
 #include "hw/common/input_error.h"
 #include "traces/layer_summary.h"
+#include "traces/op_timeline.h"
 #include "traces/perfetto_trace.h"
 
 #include <algorithm>
@@ -130,64 +131,18 @@ std::string console_table(const nlohmann::json& r) {
 
 namespace {
 
-/// Perfetto timeline: per chiplet compute/DMA/network tracks, per memory a track, and the
-/// layer frontier. Transfers are drawn per chiplet and layer (first start to last end) so
-/// that slices on one track never overlap.
+/// Perfetto timeline: the layer frontier, then per chiplet its compute, network and DMA
+/// tracks and per memory its accesses (traces/op_timeline.h).
 void write_trace(const nlohmann::json& report, const RunView& run, const std::string& path) {
     TraceWriter tw;
-    const Plan& plan = run.plan;
     int layers_track = tw.track("package", "layers");
     for (const auto& l : report["layers"])
         if (l["latency_ns"].get<double>() > 0)
             tw.complete(layers_track, l["name"].get<std::string>(), "layer",
                         l["end_ns"].get<double>() - l["latency_ns"].get<double>(), l["latency_ns"].get<double>());
-    struct Span {
-        double start = -1, end = -1;
-        void add(const OpTimes& t) {
-            start = start < 0 ? t.start_ns : std::min(start, t.start_ns);
-            end = std::max(end, t.end_ns);
-        }
-    };
-    const std::size_t nl = plan.layers.size();
-    const auto nc = static_cast<std::size_t>(plan.chiplets), nm = static_cast<std::size_t>(plan.memories);
-    std::vector<std::vector<Span>> comm(nc, std::vector<Span>(nl)), dma(nc, std::vector<Span>(nl)),
-        mem(nm, std::vector<Span>(nl));
-    std::vector<int> compute_track(nc);
-    for (std::size_t c = 0; c < nc; ++c)
-        compute_track[c] = tw.track("chiplet " + std::to_string(c), "compute");
-    for (std::size_t i = 0; i < run.index.size(); ++i) {
-        const OpTimes& t = run.ops[i];
-        if (!t.done()) continue;
-        const PlanOp& op = *run.index.ops[i];
-        auto c = static_cast<std::size_t>(op.chiplet);
-        auto l = static_cast<std::size_t>(run.index.layer_of[i]);
-        switch (op.kind) {
-            case OpKind::Compute:
-                tw.complete(compute_track[c], plan.layers[l].name, "compute", t.start_ns, t.end_ns - t.start_ns,
-                            {{"macs", op.macs}, {"tile", op.tile}});
-                break;
-            case OpKind::Send:
-            case OpKind::Recv: comm[c][l].add(t); break;
-            case OpKind::DramRead:
-            case OpKind::DramWrite:
-                dma[c][l].add(t);
-                mem[static_cast<std::size_t>(op.memory)][l].add(t);
-                break;
-        }
-    }
-    for (std::size_t c = 0; c < nc; ++c) {
-        int tn = tw.track("chiplet " + std::to_string(c), "network");
-        int td = tw.track("chiplet " + std::to_string(c), "dma");
-        for (std::size_t l = 0; l < nl; ++l) {
-            if (comm[c][l].end >= 0) tw.complete(tn, plan.layers[l].name, "comm", comm[c][l].start, comm[c][l].end - comm[c][l].start);
-            if (dma[c][l].end >= 0) tw.complete(td, plan.layers[l].name, "dram", dma[c][l].start, dma[c][l].end - dma[c][l].start);
-        }
-    }
-    for (std::size_t m = 0; m < nm; ++m) {
-        int tm = tw.track("dram " + run.arch.memories[m].name, "accesses");
-        for (std::size_t l = 0; l < nl; ++l)
-            if (mem[m][l].end >= 0) tw.complete(tm, plan.layers[l].name, "dram", mem[m][l].start, mem[m][l].end - mem[m][l].start);
-    }
+    std::vector<std::string> memories;
+    for (const MemoryConfig& m : run.arch.memories) memories.push_back(m.name);
+    add_op_timeline(tw, run.plan, run.index, run.ops, memories);
     tw.write(path);
 }
 

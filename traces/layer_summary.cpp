@@ -25,6 +25,7 @@ std::vector<LayerSummary> summarize_layers(const Plan& plan, const PlanIndex& in
         const PlanOp& op = *index.ops[i];
         LayerSummary& s = out[l];
         s.start_ns = std::min(s.start_ns, t.start_ns);
+        if (s.last_op < 0 || t.end_ns > s.end_ns) s.last_op = static_cast<std::int64_t>(i);
         s.end_ns = std::max(s.end_ns, t.end_ns);
         double dur = t.end_ns - t.start_ns;
         switch (op.kind) {

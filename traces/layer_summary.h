@@ -24,6 +24,8 @@ struct LayerSummary {
     double latency_ns = 0;
     double compute_ns = 0, comm_ns = 0, dram_ns = 0;
     double compute_span_ns = 0;  ///< first compute start to last compute end
+    /// Dense index of the op that ends last (the one that sets end_ns); -1 when none ran.
+    std::int64_t last_op = -1;
 };
 
 std::vector<LayerSummary> summarize_layers(const Plan& plan, const PlanIndex& index,

@@ -6,6 +6,7 @@
 #include "sim/cli/cli_common.h"
 #include "sim/report.h"
 #include "sim/system.h"
+#include "traces/layer_comparison.h"
 #include "traces/layer_summary.h"
 
 #include <algorithm>
@@ -25,36 +26,6 @@ double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     std::size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/// What the simulation saw that the model did not, for one layer (empty when nothing stands out).
-std::string explain(const LayerSummary& m, const LayerSummary& s) {
-    std::vector<std::string> why;
-    char buf[160];
-    auto differs = [](double a, double b) { return std::fabs(a - b) > 0.2 * std::max(a, b) && std::fabs(a - b) > 100.0; };
-    if (differs(m.frontier_ns, s.frontier_ns)) {
-        std::snprintf(buf, sizeof buf, "earlier layers finished at %.1f us simulated vs %.1f us predicted (late dependency)",
-                      s.frontier_ns / 1e3, m.frontier_ns / 1e3);
-        why.emplace_back(buf);
-    }
-    if (differs(m.comm_ns, s.comm_ns)) {
-        std::snprintf(buf, sizeof buf, "redistribution took %.1f us simulated vs %.1f us predicted (%s)", s.comm_ns / 1e3,
-                      m.comm_ns / 1e3, s.comm_ns > m.comm_ns ? "link congestion the model missed" : "less contention than modelled");
-        why.emplace_back(buf);
-    }
-    if (differs(m.dram_ns, s.dram_ns)) {
-        std::snprintf(buf, sizeof buf, "longest DRAM access %.1f us simulated vs %.1f us predicted (%s)", s.dram_ns / 1e3,
-                      m.dram_ns / 1e3, s.dram_ns > m.dram_ns ? "DRAM or PHY queueing" : "less DRAM queueing than modelled");
-        why.emplace_back(buf);
-    }
-    if (differs(m.compute_ns, s.compute_ns)) {
-        std::snprintf(buf, sizeof buf, "busiest compute %.1f us simulated vs %.1f us predicted", s.compute_ns / 1e3,
-                      m.compute_ns / 1e3);
-        why.emplace_back(buf);
-    }
-    std::string out;
-    for (const auto& w : why) out += (out.empty() ? "" : "; ") + w;
-    return out;
 }
 
 }  // namespace
@@ -128,7 +99,7 @@ int cmd_validate(const std::vector<std::string>& args) {
                             {"error", err},           {"end_error", end_err},          {"analytical_pj", em},
                             {"simulated_pj", es},     {"energy_error", eerr}};
         if (std::fabs(err) > 0.2) {
-            std::string why = explain(m, s);
+            std::string why = explain_difference(m, s, index, est.ops, sim.ops);
             j["explanation"] = why;
             if (!why.empty()) notes.push_back(m.name + ": " + why);
         }

@@ -10,7 +10,7 @@ OutputSpill::OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, std::
     : capacity_(capacity), notice_bytes_(notice_bytes), home_(std::move(home)), memory_hops_(std::move(memory_hops)),
       slices_(steps) {}
 
-bool OutputSpill::hold_or_write(SpillSink& sink, PlanLayer& layer, std::size_t step, int chiplet,
+bool OutputSpill::hold_or_write(OpSink& sink, PlanLayer& layer, std::size_t step, int chiplet,
                                 const std::vector<std::int64_t>& piece_bytes, const std::vector<std::int64_t>& ready) {
     std::int64_t total = 0;
     for (std::int64_t b : piece_bytes) total += b;

@@ -7,7 +7,7 @@
 // of the whole slice (pieces back to back, each laid out n, k, p, q), and the consumers get
 // their parts from there rather than over the package from the producer. A part that only one
 // consumer chiplet needs is read by that chiplet. A part that several need (the same bytes:
-// the plan builder groups consumers whose needs are identical, not merely overlapping — e.g.
+// the input delivery groups consumers whose needs are identical, not merely overlapping — e.g.
 // every chiplet of a K-split consumer layer needs whole pieces) is read from DRAM once, by the
 // needing chiplet nearest (package hops) to the memory holding it, ties to the lowest id, and
 // forwarded to the others by the layer's collective, like multicast weights. What a consumer
@@ -28,11 +28,10 @@
 
 namespace mcmsim {
 
-/// What OutputSpill needs from the plan builder besides ops and flow ids: DRAM addresses, and
-/// the layer's package-byte accounting for the notices.
+/// What OutputSpill::flush needs besides ops and flow ids: the layer's package-byte accounting
+/// for the notices, and where the bytes a reader forwards go (mapper/input_delivery.h).
 class SpillSink : public OpSink {
 public:
-    virtual std::uint64_t dram_address(int memory, std::int64_t bytes) = 0;
     /// A notice flow (package routing, no source route) to count in the layer's package bytes.
     virtual void count_flow(int from, int to, std::int64_t bytes) = 0;
     /// `bytes` that `from` read (op `read`) and every chiplet of `dests` (one or more, `from`
@@ -54,7 +53,7 @@ public:
     /// Producer side, once step `step`'s output pieces on `chiplet` are final (their bytes and
     /// the ops that make them ready): a slice that does not fit the global buffer is written to
     /// DRAM (one DramWrite in `layer` waiting for every piece). Returns whether it spilled.
-    bool hold_or_write(SpillSink& sink, PlanLayer& layer, std::size_t step, int chiplet,
+    bool hold_or_write(OpSink& sink, PlanLayer& layer, std::size_t step, int chiplet,
                        const std::vector<std::int64_t>& piece_bytes, const std::vector<std::int64_t>& ready);
 
     bool spilled(std::size_t step, int chiplet) const { return write_of(step, chiplet) >= 0; }

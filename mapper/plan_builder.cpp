@@ -2,6 +2,7 @@
 
 #include "hw/compute/compute_cost.h"
 #include "hw/topology/mesh_topology.h"
+#include "mapper/input_delivery.h"
 #include "mapper/input_need.h"
 #include "mapper/output_spill.h"
 #include "mapper/transfer_batch.h"
@@ -17,12 +18,6 @@
 namespace mcmsim {
 
 namespace {
-
-/// Part of a layer's output a chiplet holds, and the op after which it is ready there.
-struct OwnedPiece {
-    WorkBox box;  ///< n, k, p, q meaningful (c is the full reduction)
-    std::int64_t ready = -1;
-};
 
 /// Bump allocator per memory: every tensor gets its own address range.
 class AddressSpace {
@@ -58,7 +53,7 @@ struct Step {
     const Layer* L;     ///< its shape for this micro-batch; inputs name steps of the same micro-batch
 };
 
-class Builder : private SpillSink {
+class Builder : private OpSink {
 public:
     Builder(const ArchConfig& arch, const Workload& w, const Mapping& m)
         : arch_(arch), w_(w), m_(m), rows_(arch.package.rows), cols_(arch.package.cols),
@@ -79,6 +74,9 @@ public:
         // A notice is one flit: the smallest transfer the package makes (output_spill.h).
         spill_.emplace(arch.chiplet.global_buffer_bytes, arch.package.router.flit_bytes, home_, std::move(memory_hops),
                        steps_.size());
+        std::vector<const Layer*> shapes;
+        for (const Step& st : steps_) shapes.push_back(st.L);
+        inputs_.emplace(static_cast<OpSink&>(*this), batch_, *spill_, owned_, std::move(shapes), home_);
         consumed_.assign(steps_.size(), false);
         for (const Step& st : steps_)
             for (const Operand& op : operands_of(*st.L))
@@ -176,230 +174,22 @@ private:
         return layer.ops.back();
     }
 
-    // SpillSink: how OutputSpill makes its ops and flows and counts its notices.
+    // OpSink: how the helpers (transfer batching, output spills, input delivery) make ops,
+    // flows and DRAM tensors.
     PlanOp& add_op(PlanLayer& layer, int chiplet, OpKind kind, std::vector<std::int64_t> deps) override {
         return add(layer, chiplet, kind, std::move(deps));
     }
     std::int64_t new_flow() override { return next_flow_++; }
     std::uint64_t dram_address(int memory, std::int64_t bytes) override { return mem_.take(memory, bytes); }
-    void count_flow(int from, int to, std::int64_t bytes) override { batch_.account_flow(from, to, bytes, {}); }
-    /// A spilled part read once by `from`: to the other chiplets needing it like an input part
-    /// an owner sends (deliver()), by the collective when two or more others need it.
-    void forward(int from, const std::vector<int>& dests, std::int64_t bytes, std::int64_t read) override {
-        info_.spill_dram_bytes_saved += bytes * static_cast<std::int64_t>(dests.size());
-        if (dests.size() >= 2) {
-            batch_.multicast(from, dests, bytes, {read});
-            if (collective_ != Collective::Direct) ++info_.multicasts;
-            return;
-        }
-        if (collective_ != Collective::Direct) ++direct_inputs_;
-        batch_.transfer(from, dests.front(), bytes, {read});
-    }
 
-    /// Whether all producers hold their outputs in the same places (then a residual sum is
-    /// formed where it lies and sent once).
-    bool same_ownership(const std::vector<int>& producers) const {
-        const auto& first = owned_[static_cast<std::size_t>(producers.front())];
-        for (int p : producers) {
-            const auto& o = owned_[static_cast<std::size_t>(p)];
-            for (int c = 0; c < n_; ++c) {
-                const auto& a = first[static_cast<std::size_t>(c)];
-                const auto& b = o[static_cast<std::size_t>(c)];
-                if (a.size() != b.size()) return false;
-                for (std::size_t i = 0; i < a.size(); ++i)
-                    if (!a[i].box.same_output(b[i].box)) return false;
-            }
-        }
-        return true;
-    }
-
-    /// Moves the producers' outputs to where layer L needs them, or reads operands without a
-    /// producer from DRAM; returns, per chiplet, the ops its compute must wait for.
-    std::vector<std::vector<std::int64_t>> gather_inputs(PlanLayer& layer, const Layer& L,
-                                                         const std::vector<WorkBox>& boxes, RoutePolicy policy) {
-        std::vector<std::vector<std::int64_t>> deps(static_cast<std::size_t>(n_));
-        for (const Operand& op : operands_of(L)) {
-            if (op.producers.empty()) {
-                read_from_dram(layer, L, boxes, op, deps);
-                continue;
-            }
-            const Layer& first = *steps_[static_cast<std::size_t>(op.producers.front())].L;
-            std::vector<std::vector<int>> groups;
-            if (op.producers.size() == 1 || same_ownership(op.producers)) groups.push_back(op.producers);
-            else
-                for (int p : op.producers) groups.push_back({p});
-            for (const auto& group : groups) {
-                if (maps_exactly(L, first)) send_exact(L, boxes, group, deps);
-                else send_proportional(L, boxes, group, op, deps);
-            }
-        }
-        batch_.flush_into(layer, policy, *this, deps);
-        spill_->flush(*this, layer, deps);
-        batch_.flush_into(layer, policy, *this, deps);  // spilled parts read once and forwarded (if any)
-        return deps;
-    }
-
-    void read_from_dram(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes, const Operand& op,
-                        std::vector<std::vector<std::int64_t>>& deps) {
-        for (int c = 0; c < n_; ++c) {
-            const WorkBox& b = boxes[static_cast<std::size_t>(c)];
-            if (b.empty()) continue;
-            std::int64_t bytes = L.kind == LayerKind::MatMul
-                                     ? static_cast<std::int64_t>(std::llround(need_fraction(L, b, op) * static_cast<double>(op.bytes)))
-                                     : input_need(L, b).volume() * L.bytes_per_element;
-            if (bytes <= 0) continue;
-            int m = home_[static_cast<std::size_t>(c)];
-            PlanOp& in = add(layer, c, OpKind::DramRead, two_before(c));
-            in.bytes = bytes, in.memory = m, in.address = mem_.take(m, bytes);
-            deps[static_cast<std::size_t>(c)].push_back(in.id);
-        }
-    }
-
-    /// Each owner sends every chiplet the intersection of what it holds with what that chiplet
-    /// needs (in the consumer's coordinates; pooling in between scales rows and columns).
-    void send_exact(const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,
-                    std::vector<std::vector<std::int64_t>>& deps) {
-        const Layer& P = *steps_[static_cast<std::size_t>(group.front())].L;
-        const auto& owners = owned_[static_cast<std::size_t>(group.front())];
-        for (int o = 0; o < n_; ++o) {
-            const bool spilled = spilled_by(group, o);
-            for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
-                const WorkBox& own = owners[static_cast<std::size_t>(o)][pi].box;
-                std::vector<std::int64_t> ready;
-                for (int p : group) ready.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
-                // Per consumer, the part of this piece it needs (empty if none).
-                parts_.clear();
-                for (int c = 0; c < n_; ++c) {
-                    const WorkBox& b = boxes[static_cast<std::size_t>(c)];
-                    if (b.empty()) continue;
-                    InputNeed need = input_need(L, b);
-                    InputNeed part{intersect(own.n, need.n), intersect(own.k, need.c),
-                                   intersect(scale(own.p, P.p, L.h), need.h), intersect(scale(own.q, P.q, L.w), need.w)};
-                    if (part.volume() == 0) continue;
-                    parts_.push_back(Part{c, part, part.volume() * L.bytes_per_element});
-                    // In DRAM the piece lies n, k, p, q: the part starts at its first (n, k) plane.
-                    if (spilled)
-                        parts_.back().offset = ((part.n.lo - own.n.lo) * own.k.size() + (part.c.lo - own.k.lo)) *
-                                               own.p.size() * own.q.size() * P.bytes_per_element;
-                }
-                auto same = [](const Part& a, const Part& b) {
-                    return a.need.n == b.need.n && a.need.c == b.need.c && a.need.h == b.need.h && a.need.w == b.need.w;
-                };
-                if (spilled) {
-                    read_spilled(group, o, pi, same);
-                    continue;
-                }
-                deliver(o, ready, deps, same);
-            }
-        }
-    }
-
-    /// When layouts do not line up element by element, an owner holding share g of the
-    /// producer's output sends a consumer needing share f of the operand f x g of its bytes.
-    void send_proportional(const Layer& L, const std::vector<WorkBox>& boxes,
-                           const std::vector<int>& group, const Operand& op, std::vector<std::vector<std::int64_t>>& deps) {
-        const Layer& P = *steps_[static_cast<std::size_t>(group.front())].L;
-        const auto& owners = owned_[static_cast<std::size_t>(group.front())];
-        const double total = static_cast<double>(output_volume(P));
-        for (int o = 0; o < n_; ++o) {
-            for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
-                const double g = static_cast<double>(box_output_volume(owners[static_cast<std::size_t>(o)][pi].box)) / total;
-                std::vector<std::int64_t> ready;
-                for (int p : group) ready.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
-                parts_.clear();
-                for (int c = 0; c < n_; ++c) {
-                    const WorkBox& b = boxes[static_cast<std::size_t>(c)];
-                    if (b.empty()) continue;
-                    const double f = need_fraction(L, b, op);
-                    auto bytes = static_cast<std::int64_t>(std::llround(f * g * static_cast<double>(op.bytes)));
-                    if (bytes <= 0) continue;
-                    // Only consumers that need the whole operand are known to need the same bytes.
-                    parts_.push_back(Part{c, InputNeed{}, bytes, f == 1.0});
-                }
-                auto same = [](const Part& a, const Part& b) { return a.whole && b.whole; };
-                if (spilled_by(group, o)) {
-                    read_spilled(group, o, pi, same);  // no layout in common: each part from the piece's start
-                    continue;
-                }
-                deliver(o, ready, deps, same);
-            }
-        }
-    }
-
-    /// Whether owner o wrote its slice of a producer of `group` to DRAM.
-    bool spilled_by(const std::vector<int>& group, int o) const {
-        for (int p : group)
-            if (spill_->spilled(static_cast<std::size_t>(p), o)) return true;
-        return false;
-    }
-
-    /// The parts of piece `pi` of owner o (parts_) when a producer of `group` spilled it: the
-    /// consumers, o included, get them from DRAM instead of over the package; consumers whose
-    /// parts `same` says are the same bytes share one read (output_spill.h). A tensor built
-    /// from several producers (a residual sum, formed where it lies) is read from the latest
-    /// producer that spilled, after every producer's write (or ready op if it kept its slice)
-    /// on o.
-    template <class Same>
-    void read_spilled(const std::vector<int>& group, int o, std::size_t pi, Same same) {
-        int source = -1;
-        std::vector<std::int64_t> wait;
-        for (int p : group) {
-            const std::int64_t write = spill_->write_of(static_cast<std::size_t>(p), o);
-            if (write >= 0) source = std::max(source, p);
-            wait.push_back(write >= 0 ? write : owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
-        }
-        for (std::size_t i = 0; i < parts_.size(); ++i) {
-            Part& p = parts_[i];
-            if (p.sent) continue;
-            dests_.assign(1, p.consumer);
-            for (std::size_t j = i + 1; j < parts_.size(); ++j) {
-                Part& q = parts_[j];
-                if (!q.sent && same(p, q) && q.bytes == p.bytes && q.offset == p.offset) {
-                    q.sent = true;
-                    dests_.push_back(q.consumer);
-                }
-            }
-            spill_->read(static_cast<std::size_t>(source), o, pi, dests_, p.bytes, p.offset, wait);
-        }
-    }
-
-    /// The parts of one owned piece that consumers need (parts_), delivered from owner `o`: its
-    /// own part stays local; parts that `same` says are the same bytes for two or more other
-    /// consumers go by the layer's collective, the rest point to point.
-    template <class Same>
-    void deliver(int o, const std::vector<std::int64_t>& ready, std::vector<std::vector<std::int64_t>>& deps, Same same) {
-        for (std::size_t i = 0; i < parts_.size(); ++i) {
-            Part& p = parts_[i];
-            if (p.consumer == o) {
-                auto& d = deps[static_cast<std::size_t>(o)];
-                d.insert(d.end(), ready.begin(), ready.end());
-                info_.onchip_bytes += p.bytes;
-                continue;
-            }
-            if (p.sent) continue;
-            if (collective_ != Collective::Direct) {
-                dests_.assign(1, p.consumer);
-                for (std::size_t j = i + 1; j < parts_.size(); ++j)
-                    if (parts_[j].consumer != o && !parts_[j].sent && same(p, parts_[j])) dests_.push_back(parts_[j].consumer);
-                if (dests_.size() >= 2) {
-                    for (std::size_t j = i; j < parts_.size(); ++j)
-                        if (parts_[j].consumer != o && same(p, parts_[j])) parts_[j].sent = true;
-                    batch_.multicast(o, dests_, p.bytes, ready);
-                    ++info_.multicasts;
-                    continue;
-                }
-                ++direct_inputs_;
-            }
-            batch_.transfer(o, p.consumer, p.bytes, ready);
-        }
-    }
-
-    /// With micro-batches: the last compute chiplet c did for the micro-batch two before the
-    /// current one, which a new micro-batch's first work there waits for (double buffering).
-    std::vector<std::int64_t> two_before(int c) const {
+    /// With micro-batches: per chiplet, the last compute it did for the micro-batch two before
+    /// the current one (-1: none), which a new micro-batch's first work there waits for (double
+    /// buffering). Empty when nothing waits.
+    std::vector<std::int64_t> two_before() const {
         if (micro_batches_ == 1 || mb_ < 2) return {};
-        const std::int64_t last = mb_last_[static_cast<std::size_t>(c)][static_cast<std::size_t>(mb_ - 2)];
-        return last >= 0 ? std::vector<std::int64_t>{last} : std::vector<std::int64_t>{};
+        std::vector<std::int64_t> last;
+        for (int c = 0; c < n_; ++c) last.push_back(mb_last_[static_cast<std::size_t>(c)][static_cast<std::size_t>(mb_ - 2)]);
+        return last;
     }
 
     /// A compute op made on chiplet c for the current step.
@@ -452,11 +242,10 @@ private:
         layer.name = micro_batches_ > 1 ? L.name + "/mb" + std::to_string(mb_) : L.name;
         layer.macs = L.macs();
         const RoutePolicy policy = lm.route;
-        collective_ = lm.collective;
         info_ = PlanLayerMapping{};
-        direct_inputs_ = 0;
         batch_.begin_layer(lm.collective, lm.group);
-        std::vector<std::vector<std::int64_t>> deps = gather_inputs(layer, L, boxes, policy);
+        const std::vector<std::int64_t> start = two_before();
+        std::vector<std::vector<std::int64_t>> deps = inputs_->gather(layer, L, boxes, lm, start, info_);
         const std::vector<bool> weights_multicast = multicast_weights(layer, L, lm, l, boxes, policy, deps);
         const std::int64_t input_package_bytes = batch_.package_bytes();
         const double out_total = static_cast<double>(output_volume(L));
@@ -488,10 +277,9 @@ private:
                     // chiplet is done with the one two before.
                     const std::int64_t prev = layer_last_[steps_[step].layer][static_cast<std::size_t>(c)];
                     if (prev >= 0) d.push_back(prev);
-                    if (mb_last_[static_cast<std::size_t>(c)][static_cast<std::size_t>(mb_)] < 0) {
-                        std::vector<std::int64_t> wait = two_before(c);
-                        d.insert(d.end(), wait.begin(), wait.end());
-                    }
+                    if (mb_last_[static_cast<std::size_t>(c)][static_cast<std::size_t>(mb_)] < 0 && !start.empty() &&
+                        start[static_cast<std::size_t>(c)] >= 0)
+                        d.push_back(start[static_cast<std::size_t>(c)]);
                 }
             } else if (wread + refetch > 0) {
                 std::vector<std::int64_t> wdeps;
@@ -576,11 +364,12 @@ private:
         info_.col_shares = lm.partition.col_shares;
         info_.route = to_string(lm.route);
         info_.collective = to_string(lm.collective);
+        const std::int64_t direct_inputs = inputs_->direct_inputs();
         if (lm.collective != Collective::Direct) {
-            if (info_.multicasts == 0 && direct_inputs_ > 0)
+            if (info_.multicasts == 0 && direct_inputs > 0)
                 info_.fallback = "no input part is needed by two or more other chiplets: all direct";
-            else if (direct_inputs_ > 0)
-                info_.fallback = std::to_string(direct_inputs_) + " input parts needed by one other chiplet each: direct";
+            else if (direct_inputs > 0)
+                info_.fallback = std::to_string(direct_inputs) + " input parts needed by one other chiplet each: direct";
             if (reduced) info_.fallback += std::string(info_.fallback.empty() ? "" : "; ") + "partial-sum reduction: direct";
         }
         for (const PlanOp& op : layer.ops)
@@ -704,7 +493,7 @@ private:
     int n_;
     std::vector<int> home_;
     AddressSpace mem_;
-    std::vector<std::vector<std::vector<OwnedPiece>>> owned_;  ///< [step][chiplet] pieces
+    Ownership owned_;                                          ///< [step][chiplet] pieces
     std::vector<std::vector<std::int64_t>> compute_;           ///< [step][chiplet] compute op id
     std::vector<Step> steps_;      ///< plan layers to build, in plan order
     std::vector<Layer> mb_layers_;  ///< the layers' shapes per micro-batch (steps point here)
@@ -720,26 +509,15 @@ private:
     Plan plan_;
     std::int64_t next_id_ = 0, next_flow_ = 0;
 
-    /// A consumer's part of one owned piece (scratch of send_exact / send_proportional).
-    struct Part {
-        int consumer;
-        InputNeed need;           ///< send_exact: the part, in the consumer's input coordinates
-        std::int64_t bytes;
-        bool whole = false;       ///< send_proportional: the consumer needs the whole operand
-        bool sent = false;        ///< delivered by a multicast already
-        std::int64_t offset = 0;  ///< from a spilled piece: where the part starts in it, bytes
-    };
-    std::vector<Part> parts_;
-    std::vector<int> dests_;
+    std::vector<int> dests_;  ///< scratch of multicast_weights
 
     // The layer being built.
     std::size_t step_ = 0;
     int mb_ = 0;
     bool streamed_read_ = false;  ///< the compute being made follows a streamed weight read
-    Collective collective_ = Collective::Direct;
     PlanLayerMapping info_;
-    std::int64_t direct_inputs_ = 0;  ///< input parts sent point to point although a collective was asked for
     std::optional<OutputSpill> spill_;          ///< slices that do not fit the global buffer (made once home_ is known)
+    std::optional<InputDelivery> inputs_;       ///< how each layer's inputs reach its chiplets (made after spill_)
     std::vector<bool> consumed_;                ///< [step] a later step reads its output
 };
 

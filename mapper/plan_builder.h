@@ -15,7 +15,8 @@
 //    relayed along a ring, a row then columns, or a binomial tree, each relay forwarding after
 //    its own recv (store and forward). Flows are grouped: one send op per (source chiplet,
 //    dependencies) carrying all its transfers; one recv op per destination chiplet for the
-//    bytes it keeps, plus, for a relay, one per relay stage for the bytes it forwards;
+//    bytes it keeps, plus, for a relay, one per relay stage for the bytes it forwards
+//    (mapper/input_delivery.h);
 //  - computes its box;
 //  - if the layer's C is split, reduces partial sums (reduce-scatter: each member of a group
 //    that computed the same output region ends up owning a K-slice of it, summed);

@@ -2,7 +2,8 @@
 // ResNet-50 on the Simba-like 6x6 package, uniform mapping: ~67k flows in ~7.8k ops (grouped
 // sends and recvs). BM_Estimate* times estimate_plan only: the plan is built once, outside the
 // timed loop (indexing the plan, pricing, scheduling, energy and the result's ledger are all
-// inside it; the model keeps no results between calls, only its scratch storage).
+// inside it; the model keeps no results between calls, only its scratch storage, its tile
+// costs and the package's node-pair paths, as it does in an optimiser's loop).
 // BM_ReadPlan* is the floor under it: touching every op, dependency and transfer once.
 // The machine is shared (other builds, two cores): read the CPU time column, and the median of
 // the repetitions rather than one run.

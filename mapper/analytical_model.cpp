@@ -2,6 +2,7 @@
 
 #include "hw/compute/compute_cost.h"
 #include "mapper/message_cost.h"
+#include "mapper/package_paths.h"
 #include "mapper/ready_queue.h"
 #include "mapper/tile_cost_cache.h"
 #include "traces/plan_routes.h"
@@ -32,46 +33,6 @@ struct FlowCost {
     std::uint32_t recv;  ///< dense index of the recv op that waits for it
     /// >= 0: the node pair whose precomputed path it takes; < 0: -1 - index into routed_.
     int path;
-};
-
-/// One link of a path: when an unloaded message's head reaches it, counted from the
-/// message's start (routers' pipelines and earlier links' latency and first flit), and how
-/// long a byte holds it: the slowest link so far on the path (cut-through: the tail cannot
-/// leave before it has arrived), in ns per byte.
-struct PathStep {
-    int link;
-    double z;
-    double hold;
-};
-
-/// Appends a path's links to a step list, injection link first, each with its PathStep head
-/// time and hold, and sums the flit-sized head's latency on the way. Both kinds of path go
-/// through it (the package's node-pair paths and the plan's source routes), so they time
-/// their links alike. `t`: where the head-latency sum starts (HeadLatencyTerms::start).
-class StepWriter {
-public:
-    StepWriter(std::vector<PathStep>& out, const HeadLatencyTerms& flit, const std::vector<double>& ns_per_byte, double t)
-        : out_(out), flit_(flit), ns_per_byte_(ns_per_byte), router_ns_(flit.start(1)), t_(t) {}
-
-    /// The next link; `after_router`: a router lies before it (every link but the injection link).
-    void add(int link, bool after_router) {
-        if (after_router) z_ += router_ns_;
-        hold_ = std::max(hold_, ns_per_byte_[static_cast<std::size_t>(link)]);
-        out_.push_back(PathStep{link, z_, hold_});
-        const double before = t_;
-        flit_.add(link, t_, tail_);
-        z_ += t_ - before;
-    }
-    /// The head's time to the end of the path so far, summed link by link.
-    double z() const { return z_; }
-    /// The head latency as HeadLatencyTerms sums it (start, hops, then the longest tail).
-    double head_latency() const { return t_ + tail_; }
-
-private:
-    std::vector<PathStep>& out_;
-    const HeadLatencyTerms& flit_;
-    const std::vector<double>& ns_per_byte_;
-    double router_ns_, t_, tail_ = 0, z_ = 0, hold_ = 0;
 };
 
 /// A flow that follows a source route from the plan.
@@ -110,17 +71,20 @@ struct DepEdge {
 /// price thousands of plans, and fresh megabytes for each would cost more in page faults than
 /// the pricing itself. Only capacity carries over, never content: an estimate writes every
 /// element before it reads it (the vectors that only grow are never read past what it wrote).
-/// The exception is `tiles`: compute costs, which depend on the chiplet config and tile alone.
+/// The exceptions are `tiles` and `paths`: compute costs, which depend on the chiplet config
+/// and tile alone, and the package's paths, which depend on the arch alone.
 struct Workspace {
     KeyIndex ids, flow_recv;  ///< op id -> dense index; flow -> its recv op
-    std::vector<std::pair<const PlanOp*, std::uint32_t>> recvs;
     std::vector<OpCost> cost;       ///< grows only
     std::vector<OpSchedule> sched;  ///< grows only
     std::vector<FlowCost> flows;    ///< grows only
+    std::vector<std::int64_t> flow_keys;  ///< per flow: its id, until find_recvs; grows only
     std::vector<DepEdge> edges;
     std::vector<std::uint32_t> succ_begin, succ, fill;
+    std::vector<DramCost> drams;
     ReadyQueue ready;
     TileCostCache tiles;  ///< results of compute_cost, kept for as long as the chiplet is the same
+    PackagePathsCache paths;  ///< the package's node-pair paths, kept for as long as the arch is the same
 };
 
 template <class T>
@@ -131,12 +95,9 @@ void grow_to(std::vector<T>& v, std::size_t n) {
 class Estimator {
 public:
     Estimator(const ArchConfig& arch, const Plan& plan, Workspace& ws)
-        : arch_(arch), plan_(plan), ws_(ws), mc_(arch), links_(mc_.links()), trees_(mc_.topology()),
-          n_(links_.chiplets), nodes_(links_.chiplets + links_.memories), routers_(mc_.topology().routers()),
+        : arch_(arch), plan_(plan), ws_(ws), pp_(ws.paths.get(arch)), mc_(pp_.message_cost()), links_(pp_.links()),
+          trees_(pp_.trees()), n_(pp_.chiplets()), nodes_(pp_.nodes()), routers_(trees_.routers()),
           flit_(arch.package.router.flit_bytes), ni_bw_(arch.chiplet.ni_bandwidth_gbps) {
-        ns_per_byte_.resize(links_n_);
-        for (std::size_t l = 0; l < links_n_; ++l) ns_per_byte_[l] = 1.0 / links_.bandwidth_gbps[l];
-        build_pairs();
         const auto memories = arch.memories.size();
         load_.assign(links_n_, 0);
         link_wire_.assign(links_n_, 0);
@@ -164,65 +125,17 @@ public:
     }
 
 private:
-    std::size_t pair(int a, int b) const { return static_cast<std::size_t>(a) * static_cast<std::size_t>(nodes_) + static_cast<std::size_t>(b); }
+    std::size_t pair(int a, int b) const { return pp_.pair(a, b); }
     static std::size_t at(int i) { return static_cast<std::size_t>(i); }
-
-    /// Per node (chiplets 0..n-1 at routers 0..n-1, then memories): its router, injection and
-    /// ejection links. Per node pair: zero-load head latencies and the path's links, each with
-    /// when an unloaded message's head reaches it, walked once per estimate along the routing
-    /// trees.
-    void build_pairs() {
-        const MeshTopology& topo = mc_.topology();
-        for (int v = 0; v < nodes_; ++v) {
-            if (v < n_) {
-                router_of_.push_back(v);
-                inject_.push_back(links_.ni_in(v));
-                eject_.push_back(links_.ni_out(v));
-            } else {
-                const int m = v - n_;
-                const auto& mc = arch_.memories[at(m)];
-                router_of_.push_back(topo.id(mc.attach_row, mc.attach_col));
-                inject_.push_back(links_.phy_to_noc(m));
-                eject_.push_back(links_.phy_from_noc(m));
-            }
-        }
-        const auto nn = static_cast<std::size_t>(nodes_) * static_cast<std::size_t>(nodes_);
-        head_flit_ns_.assign(nn, 0.0);
-        head_control_ns_.assign(nn, 0.0);
-        path_begin_.assign(nn + 1, 0);
-        path_steps_.clear();
-        const HeadLatencyTerms control = mc_.head_latency_terms(mc_.control_wire_bytes());
-        for (int a = 0; a < nodes_; ++a)
-            for (int b = 0; b < nodes_; ++b) {
-                const std::size_t p = pair(a, b);
-                path_begin_[p] = static_cast<std::uint32_t>(path_steps_.size());
-                if (a >= n_ && b >= n_) continue;  // memory-to-memory traffic does not exist
-                const int ra = router_of_[at(a)], rb = router_of_[at(b)];
-                const int routers = trees_.routers_on_path(ra, rb);
-                // Both packet sizes in one walk of the path: injection, mesh links, ejection.
-                StepWriter steps(path_steps_, flit_terms_, ns_per_byte_, flit_terms_.start(routers));
-                double tc = control.start(routers), tail_c = 0;
-                auto add = [&](int l, bool after_router) {
-                    steps.add(l, after_router);
-                    control.add(l, tc, tail_c);
-                };
-                add(inject_[at(a)], false);
-                for (int r = ra; r != rb; r = trees_.next_router(rb, r)) add(trees_.next_link(rb, r), true);
-                add(eject_[at(b)], true);
-                head_flit_ns_[p] = steps.head_latency();
-                head_control_ns_[p] = tc + tail_c;
-            }
-        path_begin_[nn] = static_cast<std::uint32_t>(path_steps_.size());
-    }
 
     /// Books `wire` bytes from node a to node b on the package's path, in the layer being
     /// priced: injection and ejection links now, the mesh by router pair (spread along the
     /// routing trees when the layer is complete). Loads give energy and each layer's
     /// bottleneck; timing comes from the schedule's link reservations.
     void carry(int a, int b, std::int64_t wire) {
-        load_[at(inject_[at(a)])] += wire;
-        load_[at(eject_[at(b)])] += wire;
-        inbound_[at(router_of_[at(b)]) * at(routers_) + at(router_of_[at(a)])] += wire;
+        load_[at(pp_.inject(a))] += wire;
+        load_[at(pp_.eject(b))] += wire;
+        inbound_[at(pp_.router_of(b)) * at(routers_) + at(pp_.router_of(a))] += wire;
     }
 
     /// Asks the cache for an op's heap-held lists (dependencies, transfers) one op ahead, all
@@ -235,44 +148,27 @@ private:
         for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(t + off);
     }
 
-    /// Dense index (plan order) of every op id and the recv op of every flow: one pass over
-    /// the ops, then one over the receiving side's transfers. Sizes what pricing stores.
+    /// Sizes what pricing stores. The plan itself is read once, by price_all: a plan's ops
+    /// and transfers sit at unpredictable heap addresses, and a second walk over them (to index
+    /// ids and flows first) cost as much as a fifth of an estimate.
     void index_plan() {
         std::size_t n = 0;
         for (const PlanLayer& l : plan_.layers) n += l.ops.size();
         ws_.ids.prepare(n);
-        ws_.recvs.clear();
+        // Flow ids are 0, 1, 2, ... in mapper plans, ~10 per op: a bound well above that keeps
+        // them in the flat table, and a sparse hand-written plan's memory in check.
+        ws_.flow_recv.prepare_growing(std::max<std::size_t>(64 * n, std::size_t{1} << 20));
+        ws_.drams.clear();
         grow_to(ws_.sched, n);
-        std::size_t i = 0, sent = 0, received = 0, deps = 0;
-        for (const PlanLayer& l : plan_.layers)
-            for (const PlanOp& op : l.ops) {
-                ws_.ids.insert(op.id, i);
-                deps += op.deps.size();
-                if (op.kind == OpKind::Send) sent += op.transfer_count();
-                else if (op.kind == OpKind::Recv) {
-                    received += op.transfer_count();
-                    ws_.recvs.emplace_back(&op, static_cast<std::uint32_t>(i));
-                }
-                ++i;
-            }
-        ws_.flow_recv.prepare(received);
-        const auto& recvs = ws_.recvs;
-        for (std::size_t k = 0; k < recvs.size(); ++k) {
-            if (k + 1 < recvs.size()) prefetch_lists(*recvs[k + 1].first);
-            const PlanOp& op = *recvs[k].first;
-            if (op.transfers.empty()) ws_.flow_recv.insert(op.flow, recvs[k].second);
-            else
-                for (const Transfer& t : op.transfers) ws_.flow_recv.insert(t.flow, recvs[k].second);
-        }
         grow_to(ws_.cost, n);
-        grow_to(ws_.flows, sent);
         ws_.edges.clear();
-        ws_.edges.reserve(deps);
         ops_ = n;
     }
 
     /// Prices every op, layer by layer (dense order is layer order): what each op costs on its
     /// own, and the layer's traffic on the package links (energy, bottleneck statistics).
+    /// Indexes the plan on the way: op ids (dependencies name earlier ops, validate_plan) and
+    /// the recv op of each flow, which a send's flows look up once the pass is over.
     void price_all() {
         std::size_t i = 0;
         for (std::size_t layer = 0; layer < plan_.layers.size(); ++layer) {
@@ -281,6 +177,7 @@ private:
             for (std::size_t k = 0; k < ops.size(); ++k, ++i) {
                 const PlanOp& op = ops[k];
                 if (k + 1 < ops.size()) prefetch_lists(ops[k + 1]);
+                ws_.ids.insert(op.id, i);
                 ws_.cost[i] = OpCost{0.0, 0, 0, op.chiplet, op.kind};
                 OpSchedule& sc = ws_.sched[i];
                 sc.ready = sc.arrival = 0.0;
@@ -293,6 +190,18 @@ private:
                 price(i, op);
             }
             finish_layer(layer);
+        }
+        find_recvs();
+    }
+
+    /// Each flow's recv op (price_flows left the flow id in its place).
+    void find_recvs() {
+        const std::int64_t* key = ws_.flow_keys.data();
+        FlowCost* f = ws_.flows.data();
+        for (std::size_t k = 0; k < flow_count_; ++k) {
+            const std::size_t recv = ws_.flow_recv.find(key[k]);
+            if (recv == KeyIndex::kNone) throw std::logic_error("analytical model: flow " + std::to_string(key[k]) + " has no recv (validate_plan)");
+            f[k].recv = static_cast<std::uint32_t>(recv);
         }
     }
 
@@ -312,6 +221,9 @@ private:
             }
             case OpKind::Recv:
                 ws_.sched[i].pending += static_cast<int>(op.transfer_count());  // released by its flows
+                if (op.transfers.empty()) ws_.flow_recv.insert(op.flow, i);
+                else
+                    for (const Transfer& t : op.transfers) ws_.flow_recv.insert(t.flow, i);
                 return;
             case OpKind::Send:
                 price_send(c, op);
@@ -337,16 +249,16 @@ private:
                 d.memory_ns = static_cast<double>(op.bytes) / mem.dram.bandwidth_gbps();
                 d.wire = static_cast<double>(data);
                 if (read) {
-                    d.request_ns = head_control_ns_[pair(op.chiplet, there)];
+                    d.request_ns = pp_.head_control_ns(pair(op.chiplet, there));
                     d.reply_ns = 0;
                     d.path = static_cast<int>(pair(there, op.chiplet));
                 } else {
-                    d.request_ns = head_flit_ns_[pair(op.chiplet, there)];
-                    d.reply_ns = head_control_ns_[pair(there, op.chiplet)];
+                    d.request_ns = pp_.head_flit_ns(pair(op.chiplet, there));
+                    d.reply_ns = pp_.head_control_ns(pair(there, op.chiplet));
                     d.path = static_cast<int>(pair(op.chiplet, there));
                 }
-                c.flows_begin = static_cast<std::uint32_t>(drams_.size());
-                drams_.push_back(d);
+                c.flows_begin = static_cast<std::uint32_t>(ws_.drams.size());
+                ws_.drams.push_back(d);
                 return;
             }
         }
@@ -356,6 +268,8 @@ private:
     void price_send(OpCost& c, const PlanOp& op) {
         if (static_cast<unsigned>(op.chiplet) >= static_cast<unsigned>(n_)) throw std::logic_error("analytical model: send on no chiplet (validate_plan)");
         c.flows_begin = static_cast<std::uint32_t>(flow_count_);
+        grow_to(ws_.flows, flow_count_ + op.transfer_count());
+        grow_to(ws_.flow_keys, flow_count_ + op.transfer_count());
         if (op.transfers.empty()) {
             const Transfer single{op.peer, op.bytes, op.flow, op.route};
             price_flows(c, &single, &single + 1);
@@ -371,25 +285,25 @@ private:
         std::int64_t* load = load_.data();
         // Chiplet peers: ejection link ni_out(peer), router peer.
         std::int64_t* eject = &load[at(links_.ni_out(0))];
-        std::int64_t* into = &inbound_[at(router_of_[at(a)])];  // + peer router * routers
+        std::int64_t* into = &inbound_[at(pp_.router_of(a))];  // + peer router * routers
         const std::size_t stride = at(routers_);
         const int row = a * nodes_;
         const auto chiplets = static_cast<unsigned>(n_);
         FlowCost* out = &ws_.flows[flow_count_];
+        std::int64_t* key = &ws_.flow_keys[flow_count_];
         std::int64_t injected = 0;  // on the package's routes (source routes book their own)
         std::int64_t bytes = last_bytes_, wire = last_wire_;
-        for (const Transfer* t = begin; t != end; ++t, ++out) {
+        for (const Transfer* t = begin; t != end; ++t, ++out, ++key) {
             // A grouped send mostly repeats one size: split it into packets once.
             if (t->bytes != bytes) {
                 bytes = t->bytes;
                 wire = mc_.wire_bytes(bytes);
             }
-            const std::size_t recv = ws_.flow_recv.find(t->flow);
             const int peer = t->peer;
-            if (recv == KeyIndex::kNone || static_cast<unsigned>(peer) >= chiplets)
-                throw std::logic_error("analytical model: flow " + std::to_string(t->flow) + " has no recv or no destination (validate_plan)");
+            if (static_cast<unsigned>(peer) >= chiplets)
+                throw std::logic_error("analytical model: flow " + std::to_string(t->flow) + " has no destination (validate_plan)");
             out->wire = static_cast<double>(wire);
-            out->recv = static_cast<std::uint32_t>(recv);
+            *key = t->flow;  // its recv: find_recvs, once every recv is indexed
             if (t->route.empty()) {
                 out->path = row + peer;
                 eject[peer] += wire;
@@ -403,7 +317,7 @@ private:
         last_bytes_ = bytes;
         last_wire_ = wire;
         flow_count_ = static_cast<std::size_t>(out - ws_.flows.data());
-        load[at(inject_[at(a)])] += injected;
+        load[at(pp_.inject(a))] += injected;
     }
 
     /// A flow on a source route: its links (with their head times) kept, loaded and its
@@ -454,7 +368,7 @@ private:
             if (links_.is_d2d[l]) d2d += load * 8.0 * links_.energy_pj_per_bit[l];
         }
         for (int l = 0; l < links_.mesh_slots; ++l) visits += load_[at(l)];
-        for (int v = 0; v < nodes_; ++v) visits += load_[at(eject_[at(v)])];
+        for (int v = 0; v < nodes_; ++v) visits += load_[at(pp_.eject(v))];
         for (std::size_t l = 0; l < links_n_; ++l) link_wire_[l] += load_[l];
         std::fill(load_.begin(), load_.end(), 0);
         worst_ns_[layer] = worst;
@@ -475,28 +389,52 @@ private:
     /// leave before it has arrived). Returns when the tail has left the last link, minus that
     /// link's head time, at least `e` (a floor: a memory's data cannot leave before it is read).
     /// The tail reaches the destination at the result + the path's head latency.
+    ///
+    /// The model's hottest loop (~570k link reservations per ResNet-50 estimate): two steps at
+    /// a time, the result's maximum taken in two halves (even and odd steps) that do not wait
+    /// on each other. A maximum of numbers is exact, so the order it is taken in changes no bit.
     double reserve(const PathStep* s, const PathStep* end, double t, double e, double wire) {
         double* free = link_free_.data();
-        for (; s != end; ++s) {
+        double e_odd = e;
+        for (; s + 1 < end; s += 2) {
+            double& f0 = free[s[0].link];
+            f0 = std::max(t + s[0].z, f0) + wire * s[0].hold;
+            e = std::max(e, f0 - s[0].z);
+            double& f1 = free[s[1].link];
+            f1 = std::max(t + s[1].z, f1) + wire * s[1].hold;
+            e_odd = std::max(e_odd, f1 - s[1].z);
+        }
+        if (s != end) {
             double& f = free[s->link];
             f = std::max(t + s->z, f) + wire * s->hold;
             e = std::max(e, f - s->z);
         }
-        return e;
+        return std::max(e, e_odd);
     }
 
-    void path_of(int path, const PathStep*& begin, const PathStep*& end, double& head) const {
-        if (path >= 0) {
-            begin = &path_steps_[path_begin_[at(path)]];
-            end = &path_steps_[path_begin_[at(path) + 1]];
-            head = head_flit_ns_[at(path)];
-        } else {
-            const RoutedFlow& rf = routed_[at(-1 - path)];
-            begin = &route_steps_[rf.steps_begin];
-            end = &route_steps_[rf.steps_end];
-            head = rf.head_ns;
+    /// Where the scheduler finds a flow's path: the package's node-pair paths (FlowCost::path
+    /// >= 0) or the plan's source routes (< 0). Raw pointers taken once: through the members
+    /// the compiler reloads them for every flow.
+    struct PathTables {
+        const PairPath* pairs;
+        const PathStep* pair_steps;
+        const RoutedFlow* routed;
+        const PathStep* route_steps;
+
+        void path_of(int path, const PathStep*& begin, const PathStep*& end, double& head) const {
+            if (path >= 0) {
+                const PairPath& p = pairs[path];
+                begin = pair_steps + p.steps_begin;
+                end = pair_steps + p.steps_end;
+                head = p.head_flit_ns;
+            } else {
+                const RoutedFlow& rf = routed[-1 - path];
+                begin = route_steps + rf.steps_begin;
+                end = route_steps + rf.steps_end;
+                head = rf.head_ns;
+            }
         }
-    }
+    };
 
     /// The list schedule: ops in order of readiness, one compute unit per chiplet, and the
     /// package's links and memories reserved by messages in the order they are issued (see
@@ -516,6 +454,7 @@ private:
         for (std::size_t i = 0; i < n; ++i) succ_begin[i + 1] += succ_begin[i];
         ws_.fill.assign(succ_begin.begin(), succ_begin.end() - 1);
         for (const DepEdge& e : ws_.edges) succ[ws_.fill[e.from]++] = e.to;
+        const PathTables paths{pp_.paths(), pp_.steps(), routed_.data(), route_steps_.data()};
         ReadyQueue& pq = ws_.ready;
         pq.clear();
         pq.reserve(n);
@@ -551,11 +490,11 @@ private:
                     break;
                 }
                 case OpKind::Send: {
-                    const int ni = inject_[at(c.chiplet)];
+                    const int ni = pp_.inject(c.chiplet);
                     for (const FlowCost* f = flows + c.flows_begin, *last = flows + c.flows_end; f != last; ++f) {
                         const PathStep *b, *e;
                         double head;
-                        path_of(f->path, b, e, head);
+                        paths.path_of(f->path, b, e, head);
                         OpSchedule& r = sched[f->recv];
                         // It leaves when the interface has pushed the flows before it.
                         const double leave = std::max(t, link_free_[at(ni)]);
@@ -573,11 +512,11 @@ private:
                     break;
                 case OpKind::DramRead:
                 case OpKind::DramWrite: {
-                    const DramCost& d = drams_[c.flows_begin];
+                    const DramCost& d = ws_.drams[c.flows_begin];
                     double& memory = memory_free_[at(d.memory)];
                     const PathStep *b, *e;
                     double head;
-                    path_of(d.path, b, e, head);
+                    paths.path_of(d.path, b, e, head);
                     // The memory is one more first-come-first-served stage, which the request
                     // (read) or the data's head (write) reaches after its head latency.
                     const double arrive = t + d.request_ns;
@@ -620,26 +559,26 @@ private:
             trees_.forward(static_cast<int>(d), through, load_.data());  // load_: scratch now
             for (std::size_t r = 0; r < routers; ++r) router_wire_[r] += through[r];
         }
+        const PackagePaths::Names& names = pp_.names();
         for (int r = 0; r < topo.routers(); ++r)
-            est_.ledger.account("router_" + std::to_string(topo.row_of(r)) + "_" + std::to_string(topo.col_of(r)))
+            est_.ledger.account(names.router[at(r)])
                 .add(EnergyCategory::Noc, static_cast<double>(router_wire_[at(r)] / flit_) * flit_pj);
         std::vector<EnergyAccount*> link_acc(static_cast<std::size_t>(links_.count()), nullptr);
-        for (int l = 0; l < links_.mesh_slots; ++l) link_acc[static_cast<std::size_t>(l)] = &est_.ledger.account("link." + topo.link_name(l));
+        for (int l = 0; l < links_.mesh_slots; ++l) link_acc[static_cast<std::size_t>(l)] = &est_.ledger.account(names.link[at(l)]);
         for (int m = 0; m < links_.memories; ++m) {
-            EnergyAccount& phy = est_.ledger.account("phy." + arch_.memories[static_cast<std::size_t>(m)].name);
+            EnergyAccount& phy = est_.ledger.account(names.phy[at(m)]);
             link_acc[static_cast<std::size_t>(links_.phy_to_noc(m))] = link_acc[static_cast<std::size_t>(links_.phy_from_noc(m))] = &phy;
         }
         for (std::size_t l = 0; l < link_wire_.size(); ++l)
             if (links_.is_d2d[l] && link_wire_[l] > 0)
                 link_acc[l]->add(EnergyCategory::D2d, static_cast<double>(link_wire_[l]) * 8.0 * links_.energy_pj_per_bit[l]);
         for (int c = 0; c < n_; ++c) {
-            EnergyAccount& acc = est_.ledger.account("chiplet." + std::to_string(c));
+            EnergyAccount& acc = est_.ledger.account(names.chiplet[at(c)]);
             for (EnergyCategory cat : {EnergyCategory::Compute, EnergyCategory::Sram})
                 acc.add(cat, chiplet_pj_[static_cast<std::size_t>(c)][static_cast<int>(cat)]);
         }
         for (int m = 0; m < links_.memories; ++m)
-            est_.ledger.account("dram." + arch_.memories[static_cast<std::size_t>(m)].name)
-                .add(EnergyCategory::Dram, dram_pj_[static_cast<std::size_t>(m)]);
+            est_.ledger.account(names.dram[at(m)]).add(EnergyCategory::Dram, dram_pj_[static_cast<std::size_t>(m)]);
     }
 
     /// Energy that accrues with time rather than with work: chiplet leakage and DRAM
@@ -647,15 +586,14 @@ private:
     void book_static_energy() {
         const double t = est_.latency_ns;
         for (int c = 0; c < links_.chiplets; ++c)
-            est_.ledger.account("chiplet." + std::to_string(c)).add(EnergyCategory::Leakage, leakage_energy_pj(arch_.chiplet, t));
+            est_.ledger.account(pp_.names().chiplet[at(c)]).add(EnergyCategory::Leakage, leakage_energy_pj(arch_.chiplet, t));
         for (std::size_t m = 0; m < arch_.memories.size(); ++m) {
             const DramConfig& d = arch_.memories[m].dram;
             // Rows stay open while the device is busy (open page) and refresh closes them, so
             // the device is active for about the share of the run its transfers take.
             const double bytes = static_cast<double>(dram_total_[m]);
             double active = t > 0 ? bytes / d.bandwidth_gbps() / t : 0.0;
-            est_.ledger.account("dram." + arch_.memories[m].name)
-                .add(EnergyCategory::Dram, dram_background_mw(d, active) * t + dram_refresh_pj(d, t));
+            est_.ledger.account(pp_.names().dram[m]).add(EnergyCategory::Dram, dram_background_mw(d, active) * t + dram_refresh_pj(d, t));
         }
     }
 
@@ -686,18 +624,16 @@ private:
     const ArchConfig& arch_;
     const Plan& plan_;
     Workspace& ws_;
-    MessageCost mc_;
+    const PackagePaths& pp_;  ///< the package's nodes and node-pair paths (per-thread cache)
+    const MessageCost& mc_;
     const PackageLinks& links_;
-    RouteTrees trees_;
+    const RouteTrees& trees_;
     int n_, nodes_, routers_;
     std::int64_t flit_;
     double ni_bw_;
-    HeadLatencyTerms flit_terms_ = mc_.head_latency_terms(flit_);
+    const HeadLatencyTerms& flit_terms_ = pp_.flit_terms();
+    const std::vector<double>& ns_per_byte_ = pp_.ns_per_byte();  ///< per link
     std::size_t ops_ = 0;
-    std::vector<int> router_of_, inject_, eject_;          ///< per node
-    std::vector<double> head_flit_ns_, head_control_ns_;   ///< per node pair (a * nodes + b)
-    std::vector<std::uint32_t> path_begin_;                ///< per node pair, into path_steps_
-    std::vector<PathStep> path_steps_;
     // Traffic of the layer being priced, and totals.
     std::size_t links_n_ = static_cast<std::size_t>(links_.count());
     std::size_t pairs_n_ = static_cast<std::size_t>(routers_) * static_cast<std::size_t>(routers_);
@@ -706,11 +642,9 @@ private:
     std::vector<std::int64_t> inbound_total_;  ///< the same, whole plan
     std::vector<std::int64_t> link_wire_;      ///< per link, whole plan
     std::vector<std::int64_t> router_wire_;    ///< per router: source-routed bytes through it
-    std::vector<double> ns_per_byte_;          ///< per link
     std::size_t flow_count_ = 0;               ///< flows priced so far
     std::vector<RoutedFlow> routed_;           ///< flows with a source route
     std::vector<PathStep> route_steps_;
-    std::vector<DramCost> drams_;
     std::int64_t last_bytes_ = -1, last_wire_ = 0;
     // While scheduling: when each link and memory is next free.
     std::vector<double> link_free_, memory_free_;

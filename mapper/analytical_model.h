@@ -23,9 +23,11 @@
 // Per-layer link loads (bytes, spread along one routing tree per destination router, see
 // message_cost.h RouteTrees) give the energy and each layer's bottleneck link in the stats.
 // Each thread keeps the model's scratch storage (a few MB for a ResNet-50 plan) from one
-// estimate to the next: capacity only, never a plan's results; the one thing remembered is
+// estimate to the next: capacity only, never a plan's results; the things remembered are
 // compute_cost per tile while the chiplet config stays the same (a pure function of both:
-// mapper/tile_cost_cache.h).
+// mapper/tile_cost_cache.h) and the package's node-pair paths while the package stays the same
+// (mapper/package_paths.h). The plan is read once (its ops and transfers are most of an
+// estimate's memory traffic): op ids and flows are indexed while the ops are priced.
 // Pure C++.
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"

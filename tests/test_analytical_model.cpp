@@ -105,6 +105,26 @@ TEST(AnalyticalModel, EnergyByCategory) {
     EXPECT_NEAR(layers, e.ledger.total_pj(), 1e-9);
 }
 
+// The model keeps the last package's paths from one estimate to the next (per thread): a
+// changed package must not reuse them. The hand plan's send over links of 20 GB/s instead of
+// 10: head 0.8 + (5 + 16/20) + 0.8 + 2 x 2 = 11.4 ns, and its 112 B hold each link 112/20 =
+// 5.6 ns: the recv ends at 17.0. The memory moved to router 1, next to the reader: request
+// head NI 0.8 + PHY (2 + 16/16) + one router 2 = 5.8 ns, response head the same; the memory
+// is still the bottleneck (12.5 ns): 5.8 + 30 + 5.8 + 12.5 = 54.1 ns. Back on the first
+// package, the first results again (SendLatencyFromLinkLoads, DramReadLatency).
+TEST(AnalyticalModel, ForgetsThePackageWhenTheArchChanges) {
+    ArchConfig fast = hand_arch();
+    fast.package.link.bandwidth_gbps = 20;
+    ArchConfig moved = hand_arch();
+    moved.memories[0].attach_col = 1;
+    EXPECT_NEAR(estimate_plan(hand_arch(), hand_plan()).ops[1].end_ns, 12.2 + 11.2, 1e-9);
+    EXPECT_NEAR(estimate_plan(fast, hand_plan()).ops[1].end_ns, 11.4 + 5.6, 1e-9);
+    EXPECT_NEAR(estimate_plan(moved, hand_plan()).ops[2].end_ns, 54.1, 1e-9);
+    const Estimate again = estimate_plan(hand_arch(), hand_plan());
+    EXPECT_NEAR(again.ops[1].end_ns, 12.2 + 11.2, 1e-9);
+    EXPECT_NEAR(again.ops[2].end_ns, 71.3, 1e-9);
+}
+
 // Congestion: two chiplets' sends share the link r1 -> r2 and chiplet 2's NI out, which serve
 // them in turn, in the order they are issued (plan order, both at 0). Flow 0 (0 -> 2, two
 // hops) first: its head reaches NI in at 0, r0 -> r1 at 0.8 + 2 = 2.8, r1 -> r2 at 2.8 + 6.6 +

@@ -1,6 +1,7 @@
 // Plan JSON round trip, strict reading, validation messages, and the trace-event writer.
 #include "traces/perfetto_trace.h"
 #include "traces/plan.h"
+#include "traces/plan_index.h"
 #include "traces/plan_routes.h"
 
 #include "hw/common/input_error.h"
@@ -518,6 +519,29 @@ TEST(PlanErrors, ShapeDisagreesWithMacs) {
     json doc = plan_to_json(sample_plan());
     op_at(doc, 0, 1)["shape"] = {{"n", 1}, {"k", 10}, {"c", 10}, {"p", 2}, {"q", 5}, {"r", 1}, {"s", 1}};
     EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/1/shape", {"\"stride\""}));
+}
+
+// The flow lookup the analytical model fills while it reads a plan, before it knows how many
+// flows there are: keys 0, 1, 2, ... grow the flat table, a key past the bound goes to the
+// map, and every key finds the value it was given (the first one, when inserted twice).
+TEST(KeyIndex, GrowingTableFindsDenseAndSparseKeys) {
+    KeyIndex index;
+    index.prepare_growing(1000);
+    for (std::int64_t k = 0; k < 300; ++k) EXPECT_TRUE(index.insert(k, static_cast<std::size_t>(2 * k)));
+    EXPECT_TRUE(index.insert(5000, 7));
+    EXPECT_TRUE(index.insert(999, 8));
+    EXPECT_FALSE(index.insert(10, 9));
+    for (std::int64_t k = 0; k < 300; ++k) EXPECT_EQ(index.find(k), static_cast<std::size_t>(2 * k));
+    EXPECT_EQ(index.find(5000), 7u);
+    EXPECT_EQ(index.find(999), 8u);
+    EXPECT_EQ(index.find(300), KeyIndex::kNone);
+    EXPECT_EQ(index.find(4999), KeyIndex::kNone);
+    // Prepared again, it forgets every key.
+    index.prepare_growing(1000);
+    EXPECT_EQ(index.find(10), KeyIndex::kNone);
+    EXPECT_EQ(index.find(5000), KeyIndex::kNone);
+    EXPECT_TRUE(index.insert(10, 1));
+    EXPECT_EQ(index.find(10), 1u);
 }
 
 }  // namespace

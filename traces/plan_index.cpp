@@ -8,12 +8,25 @@ namespace mcmsim {
 
 void KeyIndex::prepare(std::size_t count) {
     flat_.assign(count, 0);
+    grow_limit_ = count;
+    map_.clear();
+}
+
+void KeyIndex::prepare_growing(std::size_t limit) {
+    flat_.clear();  // keeps its storage: growing again within it only zeroes
+    grow_limit_ = limit;
     map_.clear();
 }
 
 void KeyIndex::too_many() { throw std::length_error("plan index: more than 2^32 - 2 ops"); }
 
-bool KeyIndex::insert_sparse(std::int64_t key, std::size_t value) {
+bool KeyIndex::insert_slow(std::int64_t key, std::size_t value) {
+    if (key >= 0 && static_cast<std::uint64_t>(key) < grow_limit_) {
+        // Doubling, so that keys coming 0, 1, 2, ... cost amortised constant time.
+        const auto k = static_cast<std::size_t>(key);
+        flat_.resize(std::min(grow_limit_, std::max(k + 1, 2 * flat_.size())), 0);
+        return insert(key, value);
+    }
     encode(value);  // the same limit as the flat table
     return map_.emplace(key, value).second;
 }

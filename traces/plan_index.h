@@ -21,6 +21,10 @@ public:
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     /// `count`: how many keys will be inserted (the flat table's size).
     void prepare(std::size_t count);
+    /// For when the count is not known before the keys come: the flat table starts empty and
+    /// grows to hold every inserted key below `limit` (a bound on its memory); larger keys go
+    /// to the hash map.
+    void prepare_growing(std::size_t limit);
     /// Returns false when `key` is already present (the first value stays). Values must be
     /// below 2^32 - 1 (dense op indices).
     bool insert(std::int64_t key, std::size_t value) {
@@ -30,7 +34,7 @@ public:
             slot = encode(value);
             return true;
         }
-        return insert_sparse(key, value);
+        return insert_slow(key, value);
     }
     std::size_t find(std::int64_t key) const {  ///< kNone when absent
         if (static_cast<std::uint64_t>(key) < flat_.size()) return static_cast<std::size_t>(flat_[static_cast<std::size_t>(key)]) - 1;
@@ -43,11 +47,14 @@ private:
         return static_cast<std::uint32_t>(value + 1);
     }
     [[noreturn]] static void too_many();
-    bool insert_sparse(std::int64_t key, std::size_t value);
+    /// A key past the flat table: grows the table to it (below grow_limit_), else the map.
+    bool insert_slow(std::int64_t key, std::size_t value);
     std::size_t find_sparse(std::int64_t key) const;
     /// value + 1 per key, 0 when absent: 4-byte slots (half the memory traffic of size_t) and
     /// a table that starts zeroed.
     std::vector<std::uint32_t> flat_;
+    /// Keys below it are in flat_ (the table never grows past it), the others in map_.
+    std::size_t grow_limit_ = 0;
     std::unordered_map<std::int64_t, std::size_t> map_;
 };
 

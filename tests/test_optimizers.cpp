@@ -153,6 +153,25 @@ TEST(TinyInstances, ExhaustiveMilpAndGaAgree) {
     EXPECT_GE(ga_match, 19);
 }
 
+// A count of solves bounds the MILP the same way on any machine. With one solve allowed, the
+// first layer's front search makes its first pair of solves (min T, then min E at that T),
+// then stops; the other two layers are not reached and keep the uniform baseline.
+TEST(Milp, SolveCountBoundsTheSearchDeterministically) {
+    TinyInstance t = tiny_instance(1);
+    Formulation f(t.arch, t.workload, t.space);
+    MilpOptions o;
+    o.max_solves = 1;
+    MilpResult a = run_milp(f, o), b = run_milp(f, o);
+    EXPECT_EQ(a.solves, 2);
+    EXPECT_FALSE(a.exact);
+    ASSERT_EQ(a.best.layers.size(), 3u);
+    const LayerGene baseline = uniform_gene(f.space(), 0, f.rows(), f.cols());
+    EXPECT_EQ(a.best.layers[1], baseline);
+    EXPECT_EQ(a.best.layers[2], baseline);
+    EXPECT_EQ(a.best, b.best);
+    EXPECT_EQ(a.score.value(Objective::Edp), b.score.value(Objective::Edp));
+}
+
 TEST(TinyInstances, LatencyAndEnergyObjectivesAgreeToo) {
     for (std::uint64_t seed : {3u, 11u}) {
         TinyInstance t = tiny_instance(seed);

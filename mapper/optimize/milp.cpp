@@ -236,6 +236,9 @@ public:
 
 private:
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
+    bool out_of_budget(const MilpResult& res) const {
+        return (o_.max_solves > 0 && res.solves >= o_.max_solves) || (o_.budget_s > 0 && elapsed() > o_.budget_s);
+    }
     void report(int step, double v) {
         if (o_.progress) o_.progress(step, v, elapsed());
     }
@@ -282,7 +285,7 @@ private:
             if (lo) e_min = f_.layer_cost(l, m.decode(*lo).front()).energy_pj;
         }
         for (;;) {
-            if (o_.budget_s > 0 && elapsed() > o_.budget_s) {
+            if (out_of_budget(res)) {
                 complete = false;
                 break;
             }
@@ -324,8 +327,8 @@ private:
                 auto part = layer_front(l, combo, res, complete);
                 front.insert(front.end(), part.begin(), part.end());
             }
-            if (front.empty() && o_.budget_s > 0 && elapsed() > o_.budget_s) {
-                // Out of time: the layer keeps the baseline (first option, uniform, first route).
+            if (front.empty() && out_of_budget(res)) {
+                // Out of solves or time: the layer keeps the baseline (first option, uniform, first route).
                 front.push_back(uniform_gene(f_.space(), 0, f_.rows(), f_.cols()));
                 complete = false;
             }

@@ -21,8 +21,9 @@
 // min E_l s.t. T_l <= T*, record the point, B := E* - 1e-7 E*, until infeasible. The best EdP
 // point of the merged front is the optimum (up to the 1e-7 energy step). With
 // `max_front_points` > 0 (large instances) each layer's bound moves in at most that many
-// steps over its energy range: an approximation, reported as not exact. `budget_s` stops the
-// front search between solves (the fronts found so far are merged).
+// steps over its energy range: an approximation, reported as not exact. `max_solves` (a count:
+// the same result on any machine) or `budget_s` (wall clock) stops the front search between
+// solves; the fronts found so far are merged, and layers not reached keep the baseline.
 #include "mapper/optimize/formulation.h"
 
 #include <functional>
@@ -38,6 +39,7 @@ struct MilpOptions {
     bool split_combos = false;
     double gap = 1e-10;
     int max_nodes = 0;  ///< 0: none
+    int max_solves = 0;              ///< CBC solves over all layers (0: none)
     double budget_s = 0;             ///< wall limit over all solves (0: none)
     std::function<void(int, double, double)> progress;  ///< step, best value, elapsed s
 };

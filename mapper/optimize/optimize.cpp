@@ -233,8 +233,10 @@ OptimizeResult optimize_mapping(const ArchConfig& arch, const Workload& w, const
                 mo.split_combos = true;
                 mo.gap = 1e-3;
                 mo.max_nodes = 200;
-                // Bounded by default: layers the budget does not reach keep the baseline.
-                if (mo.budget_s <= 0) mo.budget_s = 60;
+                // Bounded by a count of solves, not by the clock, so that the same inputs give
+                // the same plan on any machine (--budget-s adds a wall-clock limit): about a
+                // minute here; layers the count does not reach keep the baseline.
+                mo.max_solves = 1500;
             }
             MilpResult m = run_milp(f, mo);
             best = m.best;

@@ -102,8 +102,7 @@ void InputDelivery::send_exact(const Layer& L, const std::vector<WorkBox>& boxes
         const bool spilled = spilled_by(group, o);
         for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
             const WorkBox& own = owners[static_cast<std::size_t>(o)][pi].box;
-            std::vector<std::int64_t> ready;
-            for (int p : group) ready.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
+            const std::vector<std::int64_t> ready = ready_ops(group, o, pi);
             // Per consumer, the part of this piece it needs (empty if none).
             parts_.clear();
             for (int c = 0; c < n_; ++c) {
@@ -125,6 +124,13 @@ void InputDelivery::send_exact(const Layer& L, const std::vector<WorkBox>& boxes
     }
 }
 
+/// The ops after which piece `pi` on owner `o` is ready, one per producer of the group.
+std::vector<std::int64_t> InputDelivery::ready_ops(const std::vector<int>& group, int o, std::size_t pi) const {
+    std::vector<std::int64_t> ready;
+    for (int p : group) ready.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
+    return ready;
+}
+
 /// When layouts do not line up element by element, an owner holding share g of the
 /// producer's output sends a consumer needing share f of the operand f x g of its bytes.
 void InputDelivery::send_proportional(const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,
@@ -137,8 +143,7 @@ void InputDelivery::send_proportional(const Layer& L, const std::vector<WorkBox>
     for (int o = 0; o < n_; ++o) {
         for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
             const double g = static_cast<double>(box_output_volume(owners[static_cast<std::size_t>(o)][pi].box)) / total;
-            std::vector<std::int64_t> ready;
-            for (int p : group) ready.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
+            const std::vector<std::int64_t> ready = ready_ops(group, o, pi);
             parts_.clear();
             for (int c = 0; c < n_; ++c) {
                 const WorkBox& b = boxes[static_cast<std::size_t>(c)];

@@ -92,6 +92,7 @@ private:
     void forward(int from, const std::vector<int>& dests, std::int64_t bytes, std::int64_t read) override;
 
     bool same_ownership(const std::vector<int>& producers) const;
+    std::vector<std::int64_t> ready_ops(const std::vector<int>& group, int o, std::size_t pi) const;
     void read_from_dram(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes, const Operand& op,
                         const std::vector<std::int64_t>& start, std::vector<std::vector<std::int64_t>>& deps);
     void send_exact(const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,

@@ -15,6 +15,7 @@ std::vector<std::vector<std::int64_t>> InputDelivery::gather(PlanLayer& layer, c
                                                              const std::vector<std::int64_t>& start,
                                                              PlanLayerMapping& info) {
     collective_ = lm.collective;
+    input_multicast_ = lm.input_multicast;
     info_ = &info;
     direct_inputs_ = 0;
     std::vector<std::vector<std::int64_t>> deps(static_cast<std::size_t>(n_));
@@ -44,6 +45,12 @@ std::vector<std::vector<std::int64_t>> InputDelivery::gather(PlanLayer& layer, c
 /// an owner sends (deliver()), by the collective when two or more others need it.
 void InputDelivery::forward(int from, const std::vector<int>& dests, std::int64_t bytes, std::int64_t read) {
     info_->spill_dram_bytes_saved += bytes * static_cast<std::int64_t>(dests.size());
+    send_copies(from, dests, bytes, read);
+}
+
+/// Bytes one chiplet read from DRAM (op `read`), to the others that need them: by the layer's
+/// collective when several do, point to point when one does.
+void InputDelivery::send_copies(int from, const std::vector<int>& dests, std::int64_t bytes, std::int64_t read) {
     if (dests.size() >= 2) {
         batch_.multicast(from, dests, bytes, {read});
         if (collective_ != Collective::Direct) ++info_->multicasts;
@@ -70,22 +77,79 @@ bool InputDelivery::same_ownership(const std::vector<int>& producers) const {
     return true;
 }
 
+/// An operand without a producer: each chiplet's part from its nearest memory, the part's
+/// read waiting for `start`; with input multicast (LayerMapping::input_multicast) one read per
+/// group of chiplets needing the same bytes from the same memory, by the member nearest it,
+/// the others getting the bytes by the layer's collective (like a spilled part, forward()).
 void InputDelivery::read_from_dram(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes,
                                    const Operand& op, const std::vector<std::int64_t>& start,
                                    std::vector<std::vector<std::int64_t>>& deps) {
+    // Per chiplet with work its part, in chiplet order.
+    const bool matmul = L.kind == LayerKind::MatMul;
+    parts_.clear();
     for (int c = 0; c < n_; ++c) {
         const WorkBox& b = boxes[static_cast<std::size_t>(c)];
         if (b.empty()) continue;
-        std::int64_t bytes = L.kind == LayerKind::MatMul
-                                 ? static_cast<std::int64_t>(std::llround(need_fraction(L, b, op) * static_cast<double>(op.bytes)))
-                                 : input_need(L, b).volume() * L.bytes_per_element;
+        // A matmul's share of the operand has no region: only the whole operand is known to
+        // be the same bytes for two chiplets.
+        const double f = matmul ? need_fraction(L, b, op) : 1.0;
+        const InputNeed need = matmul ? InputNeed{} : input_need(L, b);
+        const std::int64_t bytes = matmul ? static_cast<std::int64_t>(std::llround(f * static_cast<double>(op.bytes)))
+                                          : need.volume() * L.bytes_per_element;
         if (bytes <= 0) continue;
-        int m = home_[static_cast<std::size_t>(c)];
+        parts_.push_back(Part{c, need, bytes, matmul && f == 1.0});
+    }
+    // Input multicast: parts that are the same bytes in the same memory form a group.
+    reader_.assign(static_cast<std::size_t>(n_), -1);
+    auto same = [&](const Part& a, const Part& b) {
+        if (home_[static_cast<std::size_t>(a.consumer)] != home_[static_cast<std::size_t>(b.consumer)]) return false;
+        if (matmul) return a.whole && b.whole;
+        return a.need.n == b.need.n && a.need.c == b.need.c && a.need.h == b.need.h && a.need.w == b.need.w;
+    };
+    // Groups in the order of their first member; the member nearest the memory reads.
+    std::vector<std::vector<int>> groups;
+    for (std::size_t i = 0; i < parts_.size(); ++i) {
+        const Part& p = parts_[i];
+        if (p.sent) continue;
+        std::vector<int> members{p.consumer};
+        if (input_multicast_)
+            for (std::size_t j = i + 1; j < parts_.size(); ++j)
+                if (!parts_[j].sent && same(p, parts_[j])) {
+                    parts_[j].sent = true;
+                    members.push_back(parts_[j].consumer);
+                }
+        const int m = home_[static_cast<std::size_t>(p.consumer)];
+        int reader = members.front();
+        for (int c : members)
+            if (spill_.memory_hops(c, m) < spill_.memory_hops(reader, m)) reader = c;
+        for (int c : members) reader_[static_cast<std::size_t>(c)] = reader;
+        groups.push_back(std::move(members));
+    }
+    // The reads in chiplet order (a plan without input multicast is as before), then the forwards.
+    std::vector<std::int64_t> read(static_cast<std::size_t>(n_), -1);
+    for (const Part& p : parts_) {
+        const int c = p.consumer;
+        if (reader_[static_cast<std::size_t>(c)] != c) continue;
+        const int m = home_[static_cast<std::size_t>(c)];
         std::vector<std::int64_t> wait;
         if (!start.empty() && start[static_cast<std::size_t>(c)] >= 0) wait.push_back(start[static_cast<std::size_t>(c)]);
         PlanOp& in = sink_.add_op(layer, c, OpKind::DramRead, std::move(wait));
-        in.bytes = bytes, in.memory = m, in.address = sink_.dram_address(m, bytes);
+        in.bytes = p.bytes, in.memory = m, in.address = sink_.dram_address(m, p.bytes);
+        read[static_cast<std::size_t>(c)] = in.id;
         deps[static_cast<std::size_t>(c)].push_back(in.id);
+    }
+    for (const auto& members : groups) {
+        if (members.size() < 2) continue;
+        const int reader = reader_[static_cast<std::size_t>(members.front())];
+        std::int64_t bytes = 0;
+        for (const Part& p : parts_)
+            if (p.consumer == reader) bytes = p.bytes;
+        dests_.clear();
+        for (int c : members)
+            if (c != reader) dests_.push_back(c);
+        ++info_->input_multicasts;
+        info_->input_dram_bytes_saved += bytes * static_cast<std::int64_t>(dests_.size());
+        send_copies(reader, dests_, bytes, read[static_cast<std::size_t>(reader)]);
     }
 }
 

@@ -4,7 +4,10 @@
 //
 // Per operand of the layer and per chiplet with work:
 //  - an operand without a producer (the network input) is read from the chiplet's nearest
-//    memory, only the part its box needs;
+//    memory, only the part its box needs. With input multicast (LayerMapping::input_multicast)
+//    chiplets needing exactly the same region (the same rows, columns, channels and batch
+//    range, or the whole operand of a matmul) from the same memory share one read: the member
+//    nearest the memory (ties: lowest id) reads it and the layer's collective forwards it;
 //  - a producer's output is where the producer left it, in pieces (OwnedPiece) on its owner
 //    chiplets. Each owner gives every consumer the part of each piece it needs: the exact box
 //    intersection when the producer's output maps element by element onto the consumer's input
@@ -90,6 +93,7 @@ private:
     std::uint64_t dram_address(int memory, std::int64_t bytes) override { return sink_.dram_address(memory, bytes); }
     void count_flow(int from, int to, std::int64_t bytes) override { batch_.account_flow(from, to, bytes, {}); }
     void forward(int from, const std::vector<int>& dests, std::int64_t bytes, std::int64_t read) override;
+    void send_copies(int from, const std::vector<int>& dests, std::int64_t bytes, std::int64_t read);
 
     bool same_ownership(const std::vector<int>& producers) const;
     std::vector<std::int64_t> ready_ops(const std::vector<int>& group, int o, std::size_t pi) const;
@@ -117,12 +121,14 @@ private:
 
     // The layer being gathered.
     Collective collective_ = Collective::Direct;
+    bool input_multicast_ = false;
     PlanLayerMapping* info_ = nullptr;
     std::int64_t direct_inputs_ = 0;
 
     // Scratch, kept to reuse its memory: the parts of the piece being delivered, a group's chiplets.
     std::vector<Part> parts_;
     std::vector<int> dests_;
+    std::vector<int> reader_;  ///< [chiplet] read_from_dram: who reads its input for it (-1: nobody)
 };
 
 }  // namespace mcmsim

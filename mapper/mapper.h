@@ -36,6 +36,10 @@ struct MapOptions {
     /// (each reads its own copy from DRAM) or "multicast" (read once, forwarded by the
     /// layer's collective; LayerMapping::weight_multicast).
     std::string weights = "unicast";
+    /// A network input region several chiplets need from the same memory, in the uniform
+    /// optimiser's plan: "unicast" (each reads it) or "multicast" (the one nearest the memory
+    /// reads it once, the layer's collective forwards it; LayerMapping::input_multicast).
+    std::string inputs = "unicast";
     /// What ga, milp and exhaustive minimise: "edp", "latency" or "energy".
     std::string objective = "edp";
     /// Wall-clock limit of a search in seconds (0: none). Searches are deterministic for a

@@ -57,6 +57,10 @@ public:
                        const std::vector<std::int64_t>& piece_bytes, const std::vector<std::int64_t>& ready);
 
     bool spilled(std::size_t step, int chiplet) const { return write_of(step, chiplet) >= 0; }
+    /// Package hops from `chiplet` to where `memory` attaches.
+    int memory_hops(int chiplet, int memory) const {
+        return memory_hops_[static_cast<std::size_t>(chiplet)][static_cast<std::size_t>(memory)];
+    }
     /// The DramWrite of `chiplet`'s slice of `step` (-1: the slice stayed on chip).
     std::int64_t write_of(std::size_t step, int chiplet) const;
 

@@ -96,6 +96,11 @@ struct LayerMapping {
     /// reads it once and the layer's collective delivers it to the others (true: fewer DRAM
     /// bytes, more package bytes).
     bool weight_multicast = false;
+    /// A network input (an operand without a producer) that several chiplets need: each reads
+    /// its region from its nearest memory (false), or chiplets needing exactly the same region
+    /// from the same memory share one read by the member nearest it, the layer's collective
+    /// forwarding the bytes to the others (true; mapper/input_delivery.h).
+    bool input_multicast = false;
 };
 
 struct Mapping {

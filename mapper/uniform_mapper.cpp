@@ -62,10 +62,13 @@ Plan map_workload(const ArchConfig& arch, const Workload& w, const MapOptions& o
         }
         if (o.weights != "unicast" && o.weights != "multicast")
             throw InputError("", "--weights", "unicast or multicast", "\"" + o.weights + "\"");
+        if (o.inputs != "unicast" && o.inputs != "multicast")
+            throw InputError("", "--inputs", "unicast or multicast", "\"" + o.inputs + "\"");
         for (auto& l : m.layers) {
             l.route = package_route_policy(arch.package);
             l.collective = collective;
             l.weight_multicast = o.weights == "multicast";
+            l.input_multicast = o.inputs == "multicast";
         }
         if (o.placement == "pipelined")
             apply_placement(m, pipeline_placement(w, arch.package.rows, arch.package.cols, o.segments), o.micro_batch);

@@ -124,6 +124,9 @@ struct PlanLayerMapping {
     /// Weight slices read once and multicast to the other chiplets holding the same slice
     /// (0: every chiplet read its own copy), and the DRAM bytes that saved.
     std::int64_t weight_multicasts = 0, weight_dram_bytes_saved = 0;
+    /// Network-input regions read once and forwarded to the other chiplets needing the same
+    /// region from the same memory (0: every chiplet read its own), and the DRAM bytes that saved.
+    std::int64_t input_multicasts = 0, input_dram_bytes_saved = 0;
     /// Output slices larger than a chiplet's global buffer, written to DRAM for the consumers
     /// to read there: bytes written and how many chiplets did so (0: every slice stayed on chip).
     std::int64_t spilled_bytes = 0;

@@ -16,6 +16,7 @@
 //        "cols"} (the chiplet rectangle), "weights": "resident" | "per micro-batch",
 //        and with micro-batches "micro_batch" and "micro_batches": int),
 //        "weight_multicasts", "weight_dram_bytes_saved": int (only when weights were multicast),
+//        "input_multicasts", "input_dram_bytes_saved": int (only when network inputs were multicast),
 //        "spilled_bytes", "spilled_producers": int (only when output slices went to DRAM),
 //        "spill_dram_bytes_saved": int (only when spilled input parts were read once and forwarded)}
 //   op: {"id": int, "chiplet": int, "kind": str, "deps": [id, ...]   (omitted when empty)
@@ -144,6 +145,10 @@ json mapping_to_json(const PlanLayerMapping& m) {
     if (m.weight_multicasts > 0) {
         o["weight_multicasts"] = m.weight_multicasts;
         o["weight_dram_bytes_saved"] = m.weight_dram_bytes_saved;
+    }
+    if (m.input_multicasts > 0) {
+        o["input_multicasts"] = m.input_multicasts;
+        o["input_dram_bytes_saved"] = m.input_dram_bytes_saved;
     }
     if (m.spilled_producers > 0) {
         o["spilled_bytes"] = m.spilled_bytes;
@@ -340,6 +345,8 @@ PlanLayerMapping read_mapping(const JsonNode& node) {
     m.weights = o.string("weights", "");
     m.weight_multicasts = o.integer_in("weight_multicasts", 0, 0, kMaxI64);
     m.weight_dram_bytes_saved = o.integer_in("weight_dram_bytes_saved", 0, 0, kMaxI64);
+    m.input_multicasts = o.integer_in("input_multicasts", 0, 0, kMaxI64);
+    m.input_dram_bytes_saved = o.integer_in("input_dram_bytes_saved", 0, 0, kMaxI64);
     m.spilled_bytes = o.integer_in("spilled_bytes", 0, 0, kMaxI64);
     m.spilled_producers = static_cast<int>(o.integer_in("spilled_producers", 0, 0, INT_MAX));
     m.spill_dram_bytes_saved = o.integer_in("spill_dram_bytes_saved", 0, 0, kMaxI64);

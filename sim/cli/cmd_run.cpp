@@ -31,6 +31,8 @@ void add_workload(po::options_description& o) {
         "uniform: how inputs several chiplets share are delivered: direct, ring, 2d (rows then columns), tree")(
         "weights", po::value<std::string>()->default_value("unicast"),
         "uniform: weights that several chiplets share: unicast (each reads its copy from DRAM) or multicast (read once, forwarded by the collective)")(
+        "inputs", po::value<std::string>()->default_value("unicast"),
+        "uniform: a network input several chiplets need: unicast (each reads it from its nearest memory) or multicast (read once per memory, forwarded by the collective)")(
         "split", po::value<std::string>()->default_value("k"),
         "partition of every layer: a dimension over all chiplets (k, c, p, q, n) or ROWSxCOLS (e.g. pxk)")(
         "placement", po::value<std::string>()->default_value("sequential"),
@@ -57,6 +59,7 @@ Plan map_from_options(const po::variables_map& vm, const ArchConfig& arch, bool 
     read_placement(vm, o);
     check_placement_options(arch, o);
     o.weights = vm["weights"].as<std::string>();
+    o.inputs = vm["inputs"].as<std::string>();
     o.objective = vm["objective"].as<std::string>();
     o.budget_s = vm["budget-s"].as<double>();
     if (!(o.budget_s >= 0)) throw InputError("", "--budget-s", "a time >= 0 s", std::to_string(o.budget_s));

@@ -41,6 +41,7 @@ int cmd_validate(const std::vector<std::string>& args) {
         "segments", po::value<int>()->default_value(1), "pipelined: number of segments")(
         "micro-batch", po::value<std::int64_t>()->default_value(1), "pipelined: samples per micro-batch")(
         "weights", po::value<std::string>()->default_value("unicast"), "weights for --workload: unicast or multicast")(
+        "inputs", po::value<std::string>()->default_value("unicast"), "network inputs for --workload: unicast or multicast")(
         "batch", po::value<std::int64_t>(), "batch size")(
         "optimizer", po::value<std::string>()->default_value("uniform"), "mapper for --workload")(
         "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers")(
@@ -64,6 +65,7 @@ int cmd_validate(const std::vector<std::string>& args) {
         mo.collective = vm["collective"].as<std::string>();
         read_placement(vm, mo);
         mo.weights = vm["weights"].as<std::string>();
+        mo.inputs = vm["inputs"].as<std::string>();
         plan = map_workload(arch, w, mo);
     }
     check_plan_fits(plan, arch, vm.count("plan") ? vm["plan"].as<std::string>() : "plan");

@@ -100,6 +100,8 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
             row.m.dram_bytes += m.dram_bytes;
             row.m.weight_multicasts += m.weight_multicasts;
             row.m.weight_dram_bytes_saved += m.weight_dram_bytes_saved;
+            row.m.input_multicasts += m.input_multicasts;
+            row.m.input_dram_bytes_saved += m.input_dram_bytes_saved;
             row.m.spilled_bytes += m.spilled_bytes;
             row.m.spilled_producers += m.spilled_producers;
             row.m.spill_dram_bytes_saved += m.spill_dram_bytes_saved;
@@ -125,16 +127,18 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
     out << line;
     std::size_t routed = 0, transfers = 0;
     int micro_batches = 0;
-    std::int64_t package = 0, onchip = 0, dram = 0, dram_saved = 0, spilled = 0, spill_saved = 0;
+    std::int64_t package = 0, onchip = 0, dram = 0, dram_saved = 0, input_saved = 0, spilled = 0, spill_saved = 0;
     for (const Row& row : rows) {
         const PlanLayerMapping& m = row.m;
         routed += row.routed;
         transfers += row.transfers;
         package += m.package_bytes, onchip += m.onchip_bytes, dram += m.dram_bytes, dram_saved += m.weight_dram_bytes_saved;
+        input_saved += m.input_dram_bytes_saved;
         spilled += m.spilled_bytes, spill_saved += m.spill_dram_bytes_saved;
         micro_batches = std::max(micro_batches, m.micro_batches);
         std::string coll = m.collective.empty() ? "-" : m.collective;
         if (m.weight_multicasts > 0) coll += "+w";
+        if (m.input_multicasts > 0) coll += "+i";
         if (m.spilled_producers > 0) coll += "+s";
         if (!m.fallback.empty()) coll += "*";
         std::snprintf(line, sizeof line, "%-22.22s %-20.20s %-13.13s %-6.6s %-8.8s", row.name.c_str(),
@@ -158,9 +162,15 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
             << "\n";
     std::snprintf(line, sizeof line,
                   "bytes        %.3f MiB between chiplets, %.3f MiB served on-chip (kept off the package), %.3f MiB DRAM"
-                  " (weight multicast saved %.3f MiB)",
+                  " (weight multicast saved %.3f MiB",
                   mib(package), mib(onchip), mib(dram), mib(dram_saved));
     out << line;
+    // Only plans that multicast network inputs say so: the others print as before.
+    if (input_saved > 0) {
+        std::snprintf(line, sizeof line, ", input multicast saved %.3f MiB", mib(input_saved));
+        out << line;
+    }
+    out << ")";
     // Only plans that spill say so: the others print as before.
     if (spilled > 0) {
         std::snprintf(line, sizeof line,
@@ -173,9 +183,9 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
     std::snprintf(line, sizeof line,
                   "predicted    %.3f us, %.3f uJ, EDP %.4g J*s; %zu of %zu transfers carry a source route"
                   " (pkg = bytes between chiplets, chip = served on-chip, link = busiest package link;"
-                  " +w = weights multicast; * = collective fell back to direct, see the plan)\n",
+                  " +w = weights multicast%s; * = collective fell back to direct, see the plan)\n",
                   est.latency_ns / 1e3, est.ledger.total_pj() / 1e6, est.latency_ns * 1e-9 * est.ledger.total_pj() * 1e-12,
-                  routed, transfers);
+                  routed, transfers, input_saved > 0 ? ", +i = network inputs multicast" : "");
     out << line;
 }
 

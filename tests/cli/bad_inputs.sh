@@ -211,6 +211,8 @@ expect_error cli-unknown-collective "--collective" '"butterfly"' -- \
     map --arch "$GOOD_ARCH" --workload "$TINY" --collective butterfly --out "$TMP/p.json"
 expect_error cli-unknown-weight-delivery "--weights" '"broadcast"' -- \
     map --arch "$GOOD_ARCH" --workload "$TINY" --weights broadcast --out "$TMP/p.json"
+expect_error cli-unknown-input-delivery "--inputs" '"broadcast"' -- \
+    map --arch "$GOOD_ARCH" --workload "$TINY" --inputs broadcast --out "$TMP/p.json"
 expect_error cli-unknown-placement "--placement" '"diagonal"' -- \
     map --arch "$GOOD_ARCH" --workload "$TINY" --placement diagonal --out "$TMP/p.json"
 expect_error cli-more-segments-than-columns "--segments" "found 3" -- \

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/one_conv_2x2.h"
+
 #include "tests/support/plan_bytes.h"
 
 #include <map>
@@ -21,22 +23,10 @@ using namespace mcmsim;
 
 namespace {
 
-// mcm-2x2: chiplets 0 1 / 2 3, one HBM stack attached at chiplet 0's router, so the package
-// hops to the memory are 0, 1, 1, 2 for chiplets 0..3.
-ArchConfig arch_2x2() { return load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json"); }
+// The package and the conv of tests/support/one_conv_2x2.h.
+using test_support::arch_2x2;
+using test_support::one_conv;
 
-// One 3x3 conv, C = 4, 8x8 input and output (pad 1), K = 8, 8-bit, input from DRAM: the
-// whole input is N x C x H x W = 1 x 4 x 8 x 8 = 256 bytes.
-Workload one_conv() {
-    Workload w;
-    w.name = "one-conv";
-    Layer L;
-    L.name = "conv";
-    L.kind = LayerKind::Conv;
-    L.c = 4, L.h = 8, L.w = 8, L.k = 8, L.r = 3, L.s = 3, L.p = 8, L.q = 8, L.pad = 1;
-    w.layers = {L};
-    return w;
-}
 constexpr std::int64_t kInputBytes = 4 * 8 * 8;
 
 Partition split(Dim rows, Dim cols) {

@@ -10,27 +10,18 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/one_conv_2x2.h"
+
 #include <map>
 
 using namespace mcmsim;
 
 namespace {
 
-// mcm-2x2: chiplets 0 1 / 2 3, one HBM stack attached at chiplet 0's router.
-ArchConfig arch_2x2() { return load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json"); }
+// The package and the conv of tests/support/one_conv_2x2.h.
+using test_support::arch_2x2;
+using test_support::one_conv;
 
-// One 3x3 conv, C = 4, K = 8, 8x8 output (pad 1), input from DRAM: its filter is
-// K x C x R x S = 8 x 4 x 3 x 3 = 288 bytes.
-Workload one_conv() {
-    Workload w;
-    w.name = "one-conv";
-    Layer L;
-    L.name = "conv";
-    L.kind = LayerKind::Conv;
-    L.c = 4, L.h = 8, L.w = 8, L.k = 8, L.r = 3, L.s = 3, L.p = 8, L.q = 8, L.pad = 1;
-    w.layers = {L};
-    return w;
-}
 constexpr std::int64_t kFilterBytes = 8 * 4 * 3 * 3;
 
 Plan plan_of(const Partition& p, bool multicast, Collective c = Collective::Direct) {

@@ -23,36 +23,19 @@ using namespace mcmsim;
 
 namespace {
 
-// The package and the conv of tests/support/one_conv_2x2.h.
+// The package, the conv and the plan readers of tests/support/one_conv_2x2.h.
 using test_support::arch_2x2;
+using test_support::dram_read_bytes;
 using test_support::one_conv;
+using test_support::received;
+using test_support::split;
 
 constexpr std::int64_t kInputBytes = 4 * 8 * 8;
-
-Partition split(Dim rows, Dim cols) {
-    Partition p;
-    p.rows_dim = rows, p.cols_dim = cols;
-    return p;
-}
 
 Plan plan_of(const Partition& p, bool multicast, Collective c = Collective::Direct) {
     Mapping m = uniform_mapping(one_conv(), p);
     for (auto& l : m.layers) l.input_multicast = multicast, l.collective = c;
     return build_plan(arch_2x2(), one_conv(), m);
-}
-
-std::int64_t dram_read_bytes(const Plan& plan) {
-    std::int64_t b = 0;
-    for (const PlanOp& op : plan.layers[0].ops)
-        if (op.kind == OpKind::DramRead) b += op.bytes;
-    return b;
-}
-
-std::map<int, std::int64_t> received(const Plan& plan) {
-    std::map<int, std::int64_t> r;
-    for (const PlanOp& op : plan.layers[0].ops)
-        if (op.kind == OpKind::Recv) r[op.chiplet] += op.bytes;
-    return r;
 }
 
 std::map<std::pair<int, int>, std::int64_t> sent(const Plan& plan) {

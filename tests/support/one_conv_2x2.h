@@ -6,8 +6,12 @@
 //   input  N x C x H x W = 1 x 4 x 8 x 8 = 256 bytes,
 //   filter K x C x R x S = 8 x 4 x 3 x 3 = 288 bytes.
 #include "hw/config/arch_config.h"
+#include "mapper/partition.h"
 #include "mapper/workload.h"
+#include "traces/plan.h"
 
+#include <cstdint>
+#include <map>
 #include <string>
 
 namespace mcmsim::test_support {
@@ -23,6 +27,29 @@ inline Workload one_conv() {
     L.c = 4, L.h = 8, L.w = 8, L.k = 8, L.r = 3, L.s = 3, L.p = 8, L.q = 8, L.pad = 1;
     w.layers = {L};
     return w;
+}
+
+/// One dimension along grid rows, one along columns (the same twice: over all chiplets).
+inline Partition split(Dim rows, Dim cols) {
+    Partition p;
+    p.rows_dim = rows, p.cols_dim = cols;
+    return p;
+}
+
+/// The bytes of the first layer's DRAM reads.
+inline std::int64_t dram_read_bytes(const Plan& plan) {
+    std::int64_t b = 0;
+    for (const PlanOp& op : plan.layers[0].ops)
+        if (op.kind == OpKind::DramRead) b += op.bytes;
+    return b;
+}
+
+/// The first layer's bytes received, per chiplet.
+inline std::map<int, std::int64_t> received(const Plan& plan) {
+    std::map<int, std::int64_t> r;
+    for (const PlanOp& op : plan.layers[0].ops)
+        if (op.kind == OpKind::Recv) r[op.chiplet] += op.bytes;
+    return r;
 }
 
 }  // namespace mcmsim::test_support

@@ -6,9 +6,9 @@
 
 namespace mcmsim {
 
-namespace {
-
 double rel_error(double model, double sim) { return sim > 0 ? (model - sim) / sim : (model > 0 ? 1.0 : 0.0); }
+
+namespace {
 
 const char* op_kind_name(OpKind k) {
     switch (k) {

@@ -10,6 +10,10 @@
 
 namespace mcmsim {
 
+/// (model - sim) / sim: how far the model is off, relative to the simulation (1 when the
+/// simulation took nothing and the model something, 0 when both took nothing).
+double rel_error(double model, double sim);
+
 /// What the simulation saw that the model did not, for one layer: the layers before it ending
 /// at another time (time then moves between neighbours: a layer's latency is how far it moves
 /// the completion frontier), redistribution, DRAM or compute taking longer or shorter, and

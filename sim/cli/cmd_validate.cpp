@@ -19,8 +19,6 @@ namespace mcmsim::cli {
 
 namespace {
 
-double rel_error(double model, double sim) { return sim > 0 ? (model - sim) / sim : (model > 0 ? 1.0 : 0.0); }
-
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());

@@ -346,6 +346,7 @@ private:
 SyntheticRun run_synthetic(const NocConfig& cfg, const SyntheticOptions& opt, EnergyLedger* ledger) {
     init_time_resolution();
     VcNetwork net("network", cfg);
+    net.set_threads(opt.threads);
     TrafficPatternGenerator gen(opt.pattern, net.topology(), "--traffic");
     const double t0 = pattern_zero_load(cfg, net.topology(), net.routing(), gen, opt.packet_flits);
     SyntheticDriver driver(net, opt, gen, t0);
@@ -363,6 +364,7 @@ SyntheticRun run_synthetic(const NocConfig& cfg, const SyntheticOptions& opt, En
     run.flits_ejected = net.flits_ejected();
     run.packets_ejected = net.packets_ejected();
     run.order_violations = net.order_violations();
+    run.threads = net.threads();
     Cycle elapsed = net.now();
     run.network = net.stats_json(elapsed > 0 ? elapsed : 1);
     if (ledger) net.book_energy(*ledger);

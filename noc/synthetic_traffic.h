@@ -54,6 +54,7 @@ struct SyntheticOptions {
     Cycle warmup = 1000, measure = 10000;
     Cycle drain_limit = 0;           ///< 0: 10 x measure + 10000
     std::uint64_t seed = 1;
+    int threads = 1;  ///< threads stepping the routers (VcNetwork::set_threads): speed only
 };
 
 struct SyntheticPoint {
@@ -76,6 +77,7 @@ struct SyntheticRun {
     Cycle deadlock_cycle = 0;
     std::vector<std::string> stuck_routers;
     std::int64_t flits_injected = 0, flits_ejected = 0, packets_ejected = 0, order_violations = 0;
+    int threads = 1;  ///< as used (at most one per router)
     nlohmann::json network;  ///< per-router and per-link statistics
 };
 

@@ -32,17 +32,55 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const NocConfig& cfg)
     }
     std::size_t size = 64;
     while (size < static_cast<std::size_t>(2 * longest + 2)) size *= 2;
-    wheel_.resize(size);
     wheel_mask_ = static_cast<Cycle>(size - 1);
+    lanes_.push_back(make_lane());
+    for (auto& r : routers_) r->lane_ = lanes_[0].get();
     SC_METHOD(run);
     sensitive << wake_;
     dont_initialize();
 }
 
-void VcNetwork::reserve_va_requests(int inputs) {
-    const auto n = static_cast<std::size_t>(inputs);
-    if (va_shortest_.size() < n) va_shortest_.resize(n, std::numeric_limits<int>::max());
-    va_requests_.reserve(n);
+std::unique_ptr<RouterLane> VcNetwork::make_lane() const {
+    auto lane = std::make_unique<RouterLane>();
+    lane->wheel.resize(static_cast<std::size_t>(wheel_mask_ + 1));
+    const auto inputs = static_cast<std::size_t>(topo_.ports() * cfg_.router.vcs);
+    lane->va_shortest.assign(inputs, std::numeric_limits<int>::max());
+    lane->va_requests.reserve(inputs);
+    return lane;
+}
+
+void VcNetwork::set_threads(int threads) {
+    if (threads < 1) throw std::invalid_argument("VcNetwork: at least one thread");
+    threads = std::min(threads, topo_.routers());
+    if (threads == static_cast<int>(lanes_.size())) return;
+    if (pool_.in_use() || lanes_[0]->scheduled) throw std::logic_error("VcNetwork: set_threads before any traffic");
+    for (const auto& r : routers_)
+        if (r->energy_ && threads > 1) throw std::logic_error("VcNetwork: per-flit energy booking needs one thread");
+    workers_.clear();
+    lanes_.clear();
+    for (int k = 0; k < threads; ++k) {
+        lanes_.push_back(make_lane());
+        lanes_.back()->posts = threads > 1;
+    }
+    // Blocks of consecutive ids: on a mesh, bands of whole rows, so that only the links
+    // between two bands carry posts.
+    const int block = (topo_.routers() + threads - 1) / threads;
+    for (int r = 0; r < topo_.routers(); ++r) routers_[static_cast<std::size_t>(r)]->lane_ = lanes_[static_cast<std::size_t>(r / block)].get();
+    for (auto& r : routers_) r->mark_links_to_other_lanes();
+    for (int k = 1; k < threads; ++k)
+        workers_.push_back(std::make_unique<LaneWorker>([this, k] { step_lane(*lanes_[static_cast<std::size_t>(k)]); }));
+}
+
+std::int64_t VcNetwork::flits_injected() const {
+    std::int64_t n = 0;
+    for (const auto& lane : lanes_) n += lane->flits_injected;
+    return n;
+}
+
+Cycle VcNetwork::last_progress() const {
+    Cycle c = 0;
+    for (const auto& lane : lanes_) c = std::max(c, lane->last_progress);
+    return c;
 }
 
 Cycle VcNetwork::now() const {
@@ -64,8 +102,8 @@ void VcNetwork::schedule_checked(VcRouter* r, Cycle at) {
     if (at < base) throw std::logic_error("VcNetwork: wake-up in the past");
     if (at - base > wheel_mask_) throw std::logic_error("VcNetwork: wake-up beyond the calendar");
     r->wake_at = at;
-    wheel_[static_cast<std::size_t>(at & wheel_mask_)].push_back(r);
-    ++scheduled_;
+    r->lane_->wheel[static_cast<std::size_t>(at & wheel_mask_)].push_back(r);
+    ++r->lane_->scheduled;
     // Outside run() (traffic from other modules): make sure the network wakes up in time.
     if (!running_ && (armed_ < 0 || at < armed_)) {
         armed_ = at;
@@ -109,7 +147,6 @@ void VcNetwork::eject(const Flit& f, Cycle when) {
     }
     if (f.index != p.next_eject) ++order_violations_;
     ++p.next_eject;
-    --flits_inside_;
     ++flits_ejected_;
     if (listener_) listener_->flit_ejected(p, f, when);
     if (!f.tail) return;
@@ -120,10 +157,62 @@ void VcNetwork::eject(const Flit& f, Cycle when) {
 }
 
 Cycle VcNetwork::next_due() const {
-    if (scheduled_ == 0) return kNoWake;
-    for (Cycle c = current_ + 1; c <= current_ + wheel_mask_ + 1; ++c)
-        if (!wheel_[static_cast<std::size_t>(c & wheel_mask_)].empty()) return c;
-    return kNoWake;
+    Cycle next = kNoWake;
+    for (const auto& lane : lanes_) {
+        if (lane->scheduled == 0) continue;
+        for (Cycle c = current_ + 1; c <= current_ + wheel_mask_ + 1 && c < next; ++c)
+            if (!lane->wheel[static_cast<std::size_t>(c & wheel_mask_)].empty()) next = c;
+    }
+    return next;
+}
+
+void VcNetwork::step_lane(RouterLane& lane) {
+    auto& bucket = lane.wheel[static_cast<std::size_t>(current_ & wheel_mask_)];
+    for (std::size_t i = 0; i < bucket.size(); ++i) {
+        VcRouter* r = bucket[i];
+        // Cache hints two routers ahead (masks) and one ahead (the records the masks name).
+        if (i + 2 < bucket.size()) bucket[i + 2]->prefetch_masks();
+        if (i + 1 < bucket.size()) bucket[i + 1]->prefetch_records();
+        if (r->wake_at != current_) continue;  // stale: it was rescheduled
+        r->wake_at = -1;
+        r->step(current_);
+    }
+    lane.scheduled -= static_cast<std::int64_t>(bucket.size());
+    bucket.clear();
+}
+
+void VcNetwork::step_lanes_in_parallel() {
+    // A handoff costs about as much as stepping a few routers: with little to do in the
+    // other lanes, this thread steps them itself (the result is the same either way).
+    constexpr std::size_t kRoutersWorthAHandoff = 4;
+    std::size_t elsewhere = 0;
+    for (std::size_t k = 1; k < lanes_.size(); ++k)
+        elsewhere += lanes_[k]->wheel[static_cast<std::size_t>(current_ & wheel_mask_)].size();
+    if (elsewhere < kRoutersWorthAHandoff || !handoffs_.worth_trying(current_)) {
+        for (auto& lane : lanes_) step_lane(*lane);
+    } else {
+        for (auto& w : workers_) w->start();
+        step_lane(*lanes_[0]);
+        bool fast = true;
+        for (auto& w : workers_) fast = w->wait() && fast;
+        handoffs_.record(fast, current_);
+    }
+    deliver_posts();
+}
+
+// Between two cycles, with every lane at rest: what crossed from one lane into another, in
+// lane order, then the ejections in lane order (the listener and packet pool are shared).
+void VcNetwork::deliver_posts() {
+    for (auto& lane : lanes_) {
+        for (const PostedFlit& p : lane->flits_out) p.to->receive(p.port, p.vc, p.flit, p.arrival);
+        for (const PostedCredit& c : lane->credits_out) c.to->credit(c.port, c.vc, c.at);
+        lane->flits_out.clear();
+        lane->credits_out.clear();
+    }
+    for (auto& lane : lanes_) {
+        for (const LoggedEjection& e : lane->ejections) eject(e.flit, e.when);
+        lane->ejections.clear();
+    }
 }
 
 void VcNetwork::run() {
@@ -134,18 +223,8 @@ void VcNetwork::run() {
         Cycle d = driver_->next_cycle();
         if (d >= 0 && d <= current_) driver_->fire(current_);
     }
-    auto& bucket = wheel_[static_cast<std::size_t>(current_ & wheel_mask_)];
-    for (std::size_t i = 0; i < bucket.size(); ++i) {
-        VcRouter* r = bucket[i];
-        // Cache hints two routers ahead (masks) and one ahead (the records the masks name).
-        if (i + 2 < bucket.size()) bucket[i + 2]->prefetch_masks();
-        if (i + 1 < bucket.size()) bucket[i + 1]->prefetch_records();
-        if (r->wake_at != current_) continue;  // stale: it was rescheduled
-        r->wake_at = -1;
-        r->step(current_);
-    }
-    scheduled_ -= static_cast<std::int64_t>(bucket.size());
-    bucket.clear();
+    if (lanes_.size() == 1) step_lane(*lanes_[0]);
+    else step_lanes_in_parallel();
     running_ = false;
     last_processed_ = current_;
 
@@ -153,8 +232,9 @@ void VcNetwork::run() {
     Cycle next = next_due();
     Cycle d = driver_ ? driver_->next_cycle() : -1;
     if (d >= 0 && d <= current_) d = current_ + 1;
-    const bool stuck_long = flits_inside_ > 0 && current_ - last_progress_ > cfg_.watchdog_cycles;
-    const bool nothing_left = next == kNoWake && d < 0 && (flits_inside_ > 0 || packets_waiting_ > 0);
+    const std::int64_t inside = flits_inside();
+    const bool stuck_long = inside > 0 && current_ - last_progress() > cfg_.watchdog_cycles;
+    const bool nothing_left = next == kNoWake && d < 0 && (inside > 0 || packets_waiting_ > 0);
     if (stuck_long || nothing_left) {
         deadlocked_ = true;
         deadlock_cycle_ = current_;
@@ -229,7 +309,7 @@ nlohmann::json VcNetwork::stats_json(Cycle elapsed) const {
                          {"utilization", elapsed ? static_cast<double>(flits * l.cycles_per_flit) / static_cast<double>(elapsed) : 0.0},
                          {"energy_pj", static_cast<double>(flits) * cfg_.router.flit_bits * l.energy_pj_per_bit}});
     }
-    return {{"flits_injected", flits_injected_}, {"flits_ejected", flits_ejected_}, {"flit_hops", flit_hops()},
+    return {{"flits_injected", flits_injected()}, {"flits_ejected", flits_ejected_}, {"flit_hops", flit_hops()},
             {"routers", routers}, {"links", links}};
 }
 

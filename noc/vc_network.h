@@ -4,12 +4,16 @@
 // something is due it lets the traffic driver inject, then steps exactly the routers that
 // asked for this cycle, then sleeps until the next cycle anyone asked for. Idle cycles and
 // idle routers cost nothing. Routers exchange flits and credits only with a delay of at
-// least one cycle, so the order in which routers of one cycle are stepped does not matter.
+// least one cycle, so the order in which routers of one cycle are stepped does not matter:
+// with set_threads(n), n threads step the routers of a cycle, each its own lane of them
+// (router_lane.h), and the run is the same as with one.
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/sim_time.h"
 #include "hw/topology/noc_topology.h"
 #include "noc/flit.h"
+#include "noc/lane_worker.h"
 #include "noc/noc_config.h"
+#include "noc/router_lane.h"
 #include "noc/routing/routing_function.h"
 #include "noc/vc_router.h"
 
@@ -52,6 +56,12 @@ public:
     /// Installs the traffic driver and wakes the network at its first cycle.
     void set_driver(TrafficDriver* d);
     void set_listener(EjectionListener* l) { listener_ = l; }
+    /// Steps the routers of each cycle with `threads` threads (this one and threads - 1
+    /// workers), each owning a block of consecutive router ids: bands of rows on a mesh.
+    /// Call before any traffic. Not with per-flit energy booking (VcRouter::set_energy: the
+    /// layer accounts are shared).
+    void set_threads(int threads);
+    int threads() const { return static_cast<int>(lanes_.size()); }
 
     /// Creates a packet of `flits` from router `src` to `dst`, queued at the source's network
     /// interface at cycle `created` (>= the current cycle). Returns its pool index.
@@ -59,31 +69,24 @@ public:
 
     Cycle now() const;
     /// Router bookkeeping ------------------------------------------------------------------
+    /// Router `r` asks to be stepped at `at` (into the calendar of its lane).
     void schedule(VcRouter* r, Cycle at) {
         if (r->wake_at >= 0 && r->wake_at <= at) return;  // it will look again earlier anyway
         if (running_ && at >= current_ && at - current_ <= wheel_mask_) {  // the common case, inline
             r->wake_at = at;
-            wheel_[static_cast<std::size_t>(at & wheel_mask_)].push_back(r);
-            ++scheduled_;
+            r->lane_->wheel[static_cast<std::size_t>(at & wheel_mask_)].push_back(r);
+            ++r->lane_->scheduled;
             return;
         }
         schedule_checked(r, at);
     }
     FlitPacketPool& packets() { return pool_; }
-    /// A router of `inputs` input VCs joins: size the VC allocation scratch for it.
-    void reserve_va_requests(int inputs);
     void eject(const Flit& f, Cycle when);
-    void flit_moved(Cycle now) { last_progress_ = now; }
-    void flit_injected(Cycle now) {
-        ++flits_inside_;
-        ++flits_injected_;
-        last_progress_ = now;
-    }
 
     /// Statistics -----------------------------------------------------------------------------
-    std::int64_t flits_inside() const { return flits_inside_; }   ///< injected, not yet ejected
+    std::int64_t flits_inside() const { return flits_injected() - flits_ejected_; }  ///< injected, not yet ejected
     std::int64_t packets_waiting() const { return packets_waiting_; }  ///< created, tail not ejected
-    std::int64_t flits_injected() const { return flits_injected_; }
+    std::int64_t flits_injected() const;
     std::int64_t flits_ejected() const { return flits_ejected_; }
     std::int64_t packets_ejected() const { return packets_ejected_; }
     std::int64_t order_violations() const { return order_violations_; }
@@ -102,6 +105,14 @@ public:
 
 private:
     void run();
+    /// Steps the routers of lane `lane` due at the current cycle.
+    void step_lane(RouterLane& lane);
+    /// Steps every lane's routers due now, on the workers as far as it pays, then delivers
+    /// what lanes posted to each other and replays their ejections.
+    void step_lanes_in_parallel();
+    void deliver_posts();
+    Cycle last_progress() const;
+    std::unique_ptr<RouterLane> make_lane() const;
     /// schedule() outside run() or with a bad cycle: checks, and arms the wake-up event.
     void schedule_checked(VcRouter* r, Cycle at);
     void notify_at(Cycle at);  ///< arms the wake-up event for cycle `at` (absolute time)
@@ -110,29 +121,24 @@ private:
     NocConfig cfg_;
     NocTopology topo_;
     std::unique_ptr<RoutingFunction> routing_;
-    // VC allocation scratch of the router being stepped (routers step one at a time): its
-    // requests, and per output VC the shortest round-robin distance asked (INT_MAX between
-    // steps). One copy for all routers stays in cache; one per router would not.
-    std::vector<VcRouter::VaRequest> va_requests_;
-    std::vector<int> va_shortest_;
-    friend class VcRouter;  // the scratch above
     std::vector<std::unique_ptr<VcRouter>> routers_;
+    std::vector<std::unique_ptr<RouterLane>> lanes_;  ///< one per thread; lane 0 is this thread's
+    std::vector<std::unique_ptr<LaneWorker>> workers_;  ///< worker k steps lane k + 1
+    HandoffGovernor handoffs_;
     FlitPacketPool pool_;
     TrafficDriver* driver_ = nullptr;
     EjectionListener* listener_ = nullptr;
 
-    // Wake calendar: a wheel of per-cycle buckets, longer than any delay a router can ask for.
-    std::vector<std::vector<VcRouter*>> wheel_;
+    // Wake calendars (one per lane): wheels of per-cycle buckets, longer than any delay a
+    // router can ask for.
     Cycle wheel_mask_ = 0;
-    std::int64_t scheduled_ = 0;  ///< entries in the wheel (stale ones included)
     Cycle current_ = 0;
     bool running_ = false;
     sc_core::sc_event wake_;
     Cycle armed_ = -1;
 
-    std::int64_t flits_inside_ = 0, flits_injected_ = 0, flits_ejected_ = 0, packets_ejected_ = 0;
+    std::int64_t flits_ejected_ = 0, packets_ejected_ = 0;
     std::int64_t packets_waiting_ = 0, order_violations_ = 0;
-    Cycle last_progress_ = 0;
     Cycle last_processed_ = -1;  ///< last cycle run() stepped: new packets start after it
     bool deadlocked_ = false;
     Cycle deadlock_cycle_ = 0;

@@ -48,7 +48,6 @@ VcRouter::VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const N
     va_last_ = std::make_unique<std::int16_t[]>(vcs);
     std::fill_n(va_last_.get(), vcs, std::int16_t{-1});
     slots_ = std::make_unique<BufferedFlit[]>(vcs * static_cast<std::size_t>(depth_));
-    net.reserve_va_requests(ports * vcs_);
     // Port 0 ejects into the local sink: always room, no VCs to allocate.
     out_[kLocalPort].eject = true;
     out_[kLocalPort].connected = true;
@@ -73,9 +72,18 @@ void VcRouter::connect_output(int port, VcRouter* down, int down_port, const Noc
 }
 
 void VcRouter::connect_input(int port, VcRouter* up, int up_port, int credit_delay) {
+    if (credit_delay > std::numeric_limits<std::int16_t>::max())
+        throw std::invalid_argument(std::string(name()) + ": credit delay above 32767 cycles");
     in_[port].up = up;
     in_[port].up_port = static_cast<std::int16_t>(up_port);
-    in_[port].credit_delay = credit_delay;
+    in_[port].credit_delay = static_cast<std::int16_t>(credit_delay);
+}
+
+void VcRouter::mark_links_to_other_lanes() {
+    for (int p = 0; p < ports_; ++p) {
+        in_[p].up_elsewhere = in_[p].up && in_[p].up->lane_ != lane_;
+        out_[p].down_elsewhere = out_[p].down && out_[p].down->lane_ != lane_;
+    }
 }
 
 void VcRouter::push(int port, int v, const BufferedFlit& f) {
@@ -122,7 +130,7 @@ void VcRouter::step(Cycle now) {
     if (credits_pending_) apply_credits(now);
     if (queued_) inject_from_source(now);
     compute_routes_and_request_vcs(now);
-    if (!net_.va_requests_.empty()) allocate_vcs(now);
+    if (!lane_->va_requests.empty()) allocate_vcs(now);
     allocate_switch(now);
     // A flit that left may have freed what a blocked VC or the NI waits for: look again.
     if (moved_ && (va_blocked_ || ni_blocked_)) wake_no_later_than(now + 1);
@@ -178,7 +186,8 @@ void VcRouter::inject_from_source(Cycle now) {
     const Cycle arrival = now + cfg_.ni_latency_cycles;
     push(kLocalPort, ni_vc_, BufferedFlit{f, arrival});
     ++stats_.injected_flits;
-    net_.flit_injected(now);
+    ++lane_->flits_injected;
+    lane_->last_progress = now;
     wake_no_later_than(arrival);
     if (f.tail) {
         source_.pop_front();
@@ -203,7 +212,7 @@ RouteDecision VcRouter::follow_path(const FlitPacket& p, int hops) const {
 
 // RC for heads that reached the front of their VC, then VA requests for routed heads.
 void VcRouter::compute_routes_and_request_vcs(Cycle now) {
-    std::vector<VaRequest>& requests = net_.va_requests_;
+    std::vector<VaRequest>& requests = lane_->va_requests;
     requests.clear();
     for (std::uint64_t pm = ports_occupied_; pm; pm &= pm - 1) {
         const int i = __builtin_ctzll(pm);
@@ -271,11 +280,11 @@ int VcRouter::pick_output_vc(int port, int v, const OutputPort& o) {
 // Output stage of the separable VC allocator: each requested output VC grants one request,
 // round-robin over input VCs: the one closest after its last winner. Only the pointers are
 // per router (2 bytes each); the shortest distance of each output VC this round is kept in
-// the network's scratch array, shared by all routers and so always in cache.
+// the lane's scratch array, shared by the lane's routers and so always in cache.
 void VcRouter::allocate_vcs(Cycle now) {
     const int inputs = ports_ * vcs_;
-    std::vector<VaRequest>& requests = net_.va_requests_;
-    std::vector<int>& shortest = net_.va_shortest_;  // INT_MAX except during this call
+    std::vector<VaRequest>& requests = lane_->va_requests;
+    std::vector<int>& shortest = lane_->va_shortest;  // INT_MAX except during this call
     for (VaRequest& r : requests) {
         int d = r.port * vcs_ + r.vc - va_last(r.out_port, r.out_vc) - 1;
         if (d < 0) d += inputs;
@@ -340,8 +349,9 @@ void VcRouter::allocate_switch(Cycle now) {
         requested |= std::uint64_t{1} << op;
         // Cache hints for traverse() below, if this request wins: the lines the flit and its
         // credit will touch in the neighbours (their state is not in the L1 cache by now).
-        if (!o.eject) o.down->prefetch_receive(o.down_port, q.out_vc);
-        if (port.up) port.up->prefetch_credit(port.up_port);
+        // (Not for a neighbour in another lane: its thread may be using those lines.)
+        if (!o.eject && !o.down_elsewhere) o.down->prefetch_receive(o.down_port, q.out_vc);
+        if (port.up && !port.up_elsewhere) port.up->prefetch_credit(port.up_port);
     }
     // Outputs in port order: each one's winner goes (different outputs touch different
     // downstream routers, so the order is immaterial).
@@ -379,23 +389,29 @@ void VcRouter::traverse(int in_port, int v, Cycle now) {
         port.occupied &= ~(std::uint64_t{1} << v);
         if (!port.occupied) ports_occupied_ &= ~(std::uint64_t{1} << in_port);
     }
-    if (port.up) port.up->credit(port.up_port, v, now + port.credit_delay);
+    if (port.up) {
+        if (!port.up_elsewhere) port.up->credit(port.up_port, v, now + port.credit_delay);
+        else lane_->credits_out.push_back(PostedCredit{port.up, port.up_port, v, now + port.credit_delay});
+    }
     ++stats_.flits;
     OutputPort& o = out_[q.out_port];
     if (energy_) book_energy(f, o);
     const Cycle departs = now + traversal_cycles_;
     if (o.eject) {
         ++stats_.ejected_flits;
-        net_.eject(f, departs + cfg_.ni_latency_cycles);
+        if (!lane_->posts) net_.eject(f, departs + cfg_.ni_latency_cycles);
+        else lane_->ejections.push_back(LoggedEjection{f, departs + cfg_.ni_latency_cycles});
     } else {
         --credits(q.out_port, q.out_vc);
         o.free_at = now + o.cycles_per_flit;
         ++o.flits;
         // The head of a flit is received after the link latency; a serialising link needs
         // cycles_per_flit cycles for the whole flit (latency already includes one).
-        o.down->receive(o.down_port, q.out_vc, f, departs + o.latency + o.cycles_per_flit - 1);
+        const Cycle arrival = departs + o.latency + o.cycles_per_flit - 1;
+        if (!o.down_elsewhere) o.down->receive(o.down_port, q.out_vc, f, arrival);
+        else lane_->flits_out.push_back(PostedFlit{o.down, o.down_port, q.out_vc, f, arrival});
     }
-    net_.flit_moved(now);
+    lane_->last_progress = now;
     if (f.tail) {
         if (!o.eject) o.owned &= ~(std::uint64_t{1} << q.out_vc);
         q.state = VcState::Idle;

@@ -28,12 +28,14 @@
 #include "noc/flit.h"
 #include "noc/noc_config.h"
 #include "noc/round_robin.h"
+#include "noc/router_lane.h"
 #include "noc/small_ring.h"
 #include "noc/routing/routing_function.h"
 
 #include <systemc>
 
 #include <deque>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <vector>
@@ -107,6 +109,7 @@ public:
     /// Full-system use: book energy per flit as it moves (router account, link accounts, and
     /// the layer account of the packet's payload). Synthetic runs book totals at the end.
     void set_energy(EnergyAccount* router, double pj_per_flit) {
+        if (lane_ && lane_->posts) throw std::logic_error(std::string(name()) + ": per-flit energy needs one thread");
         energy_ = router;
         pj_per_flit_ = pj_per_flit;
     }
@@ -154,7 +157,8 @@ private:
         VcRouter* up = nullptr;
         std::int16_t sa_last = -1;   ///< VCs and ports number at most 64
         std::int16_t up_port = -1;
-        int credit_delay = 1;
+        std::int16_t credit_delay = 1;
+        bool up_elsewhere = false;   ///< `up` is in another lane: credits go by post
     };
     /// A credit for VC `vc`, usable from cycle `at`.
     struct PendingCredit {
@@ -172,6 +176,7 @@ private:
         int latency = 1, cycles_per_flit = 1;
         bool eject = false;  ///< the local port (kLocalPort) only
         bool connected = false;
+        bool down_elsewhere = false;  ///< `down` is in another lane: flits go by post
         /// Ring of credits on their way back, in arrival order. At most one per cycle leaves
         /// the downstream input, so with short links the few entries in the same cache line
         /// suffice; a longer link's ring moves to the heap (and grows if ever full).
@@ -181,11 +186,6 @@ private:
         EnergyAccount* energy = nullptr;
         double pj_per_flit = 0;
         EnergyCategory category = EnergyCategory::Noc;
-    };
-    /// A VC allocation request of this cycle (the network keeps the list for all routers).
-    struct VaRequest {
-        int out_port, out_vc, port, vc;
-        int distance;  ///< round-robin distance from the output VC's last winner
     };
 
     InputVc& vc(int port, int v) { return ivc_[static_cast<std::size_t>(port * vcs_ + v)]; }
@@ -212,6 +212,8 @@ private:
     void traverse(int in_port, int vc, Cycle now);
     void book_energy(const Flit& f, const OutputPort& o);
     int pick_output_vc(int port, int v, const OutputPort& o);
+    /// Which neighbours are in another lane (after VcNetwork::set_threads).
+    void mark_links_to_other_lanes();
     void wake_no_later_than(Cycle t) {
         if (t < next_wake_) next_wake_ = t;
     }
@@ -226,6 +228,7 @@ private:
     std::uint64_t credits_pending_ = 0;  ///< bit p: output p has credits on their way back
     Cycle next_wake_ = 0;
     VcNetwork& net_;
+    RouterLane* lane_ = nullptr;  ///< set by the network; its calendar, scratch and posts
     std::unique_ptr<InputPort[]> in_;
     std::unique_ptr<InputVc[]> ivc_;         ///< [port * vcs + vc]
     std::unique_ptr<OutputPort[]> out_;

@@ -261,6 +261,40 @@ TEST(NocVcConservation, EveryFlitEjectedOnceInOrder) {
     EXPECT_EQ(run.order_violations, 0);
 }
 
+// The same with the routers stepped by two threads (rows 0-1 and 2-3): flits, credits and
+// ejections crossing between the threads are neither lost nor repeated nor reordered.
+TEST(NocVcConservation, TwoThreadsEjectEveryFlitOnceInOrder) {
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 4, 4);
+    c.router.vcs = 4;
+    c.router.buffer_depth = 4;
+    SyntheticOptions o;
+    o.packet_flits = 5;
+    o.rates = {0.2, 0.9};
+    o.warmup = 500;
+    o.measure = 3000;
+    o.threads = 2;
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_FALSE(run.deadlocked);
+    EXPECT_EQ(run.threads, 2);
+    ASSERT_EQ(run.points.size(), 2u);
+    EXPECT_TRUE(run.points[1].drained);
+    EXPECT_GT(run.flits_injected, 0);
+    EXPECT_EQ(run.flits_injected, run.flits_ejected);
+    EXPECT_EQ(run.flits_ejected, run.packets_ejected * 5);
+    EXPECT_EQ(run.order_violations, 0);
+}
+
+// Per-flit energy goes to layer accounts shared by all routers: one thread only.
+TEST(NocVcThreads, EnergyBookingNeedsOneThread) {
+    init_time_resolution();
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 2, 2);
+    VcNetwork net("network", c);
+    EnergyLedger ledger;
+    net.router(0).set_energy(&ledger.account("r0"), 1.0);
+    EXPECT_THROW(net.set_threads(2), std::logic_error);
+    EXPECT_EQ(net.threads(), 1);
+}
+
 // A clock whose period is not a whole number of ps (2.9 GHz: 344.83 ps, a one-cycle delay
 // rounds to 345 ps) must not lose wake-ups: the network's wake-up time is taken from the
 // cycle's absolute time, so after thousands of back-to-back wake-ups it still lands on the
@@ -287,7 +321,7 @@ struct RingRun {
     std::vector<std::string> stuck;
     std::int64_t ejected;
 };
-RingRun run_ring(bool dateline, int packets) {
+RingRun run_ring(bool dateline, int packets, int threads = 1) {
     init_time_resolution();
     NocConfig c = grid_config(NocTopologyKind::Torus, 1, 8);
     c.dateline = dateline;
@@ -295,6 +329,7 @@ RingRun run_ring(bool dateline, int packets) {
     c.router.buffer_depth = 2;
     c.watchdog_cycles = 2000;
     VcNetwork net("network", c);
+    net.set_threads(threads);
     for (int i = 0; i < packets; ++i)
         for (int s = 0; s < 8; ++s) net.create_packet(s, (s + 3) % 8, 8, 0);
     sc_core::sc_start();
@@ -313,6 +348,23 @@ TEST(NocVcTorus, RingWithDatelineCompletes) {
     RingRun r = run_ring(true, 20);
     EXPECT_FALSE(r.deadlocked);
     EXPECT_TRUE(r.stuck.empty());
+    EXPECT_EQ(r.ejected, 160);
+}
+
+// Stepped by two threads (routers 0-3 and 4-7, worms crossing between them both ways), the
+// ring still deadlocks without the dateline, the watchdog still names routers, and with the
+// dateline all 160 packets arrive.
+TEST(NocVcTorus, TwoThreadsDeadlockAndCompleteAlike) {
+    RingRun stuck = run_ring(false, 20, 2);
+    ASSERT_TRUE(stuck.deadlocked);
+    ASSERT_FALSE(stuck.stuck.empty());
+    for (const std::string& s : stuck.stuck) EXPECT_NE(s.find("network.r0_"), std::string::npos) << s;
+    EXPECT_LT(stuck.ejected, 160);
+}
+
+TEST(NocVcTorus, TwoThreadsWithDatelineComplete) {
+    RingRun r = run_ring(true, 20, 2);
+    EXPECT_FALSE(r.deadlocked);
     EXPECT_EQ(r.ejected, 160);
 }
 

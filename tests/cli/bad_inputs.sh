@@ -207,6 +207,8 @@ expect_error workload-bad-scalesim-row workload_bad_row.csv "line 3" "IFMAP Widt
 expect_error cli-unknown-option "--frobnicate" "command line" -- config --arch "$GOOD_ARCH" --frobnicate
 expect_error cli-missing-arch-option "--arch" -- simulate --plan "$TMP/good_plan.json" --out "$TMP/out" -q
 expect_error cli-unknown-command '"frobnicate"' -- frobnicate
+expect_error noc-zero-threads "--threads" "1..64" -- \
+    noc --config "$HERE/../../configs/noc/mesh8x8.json" --cycles 100 --threads 0
 expect_error cli-unknown-collective "--collective" '"butterfly"' -- \
     map --arch "$GOOD_ARCH" --workload "$TINY" --collective butterfly --out "$TMP/p.json"
 expect_error cli-unknown-weight-delivery "--weights" '"broadcast"' -- \

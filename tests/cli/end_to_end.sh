@@ -112,6 +112,29 @@ sys.exit(0 if dram(m) < dram(u) and r["checks"]["conservation_ok"] else 1)
 PY
 check "weight multicast moves fewer DRAM bytes and conserves every flow" "[ $? -eq 0 ]"
 
+# The synthetic network stepped by several threads (bands of router rows each): the same run
+# as with one, on a mesh with 1-flit packets near saturation and on a torus with 5-flit
+# worms and dateline VCs (the bands' boundary links carry flits and credits both ways).
+for case in "mesh8x8 1 0.4" "torus8x8 5 0.3"; do
+  set -- $case
+  for t in 1 2 3; do
+    "$mcmsim" noc --config "$configs/noc/$1.json" --packet-flits $2 --rate $3 --warmup 300 --cycles 2000 --seed 5 \
+      --json --threads $t > "$work/noc-$1-$t.json"
+  done
+  python3 - "$work/noc-$1" <<'PY'
+import json, sys
+def run(t):
+    d = json.load(open(f"{sys.argv[1]}-{t}.json"))
+    assert d["threads"] == t, d["threads"]
+    return {k: v for k, v in d.items() if "wall" not in k and k != "threads"}
+one = run(1)
+assert one["flit_hops"] > 0 and one["flits_injected"] == one["flits_ejected"]
+sys.exit(0 if run(2) == one and run(3) == one else 1)
+PY
+  check "noc $1: 2 and 3 threads give the 1-thread run" "[ $? -eq 0 ]"
+done
+set --
+
 for cmd in run map simulate estimate config validate workload noc dram; do
   out=$("$mcmsim" $cmd --help 2>&1)
   check "$cmd --help" "[ $? -eq 0 ] && echo \"\$out\" | grep -q 'usage: mcmsim $cmd'"

@@ -1,0 +1,84 @@
+#include "noc/lane_worker.h"
+
+#include <chrono>
+
+namespace mcmsim {
+
+namespace {
+/// How long a waiter spins before it sleeps: a few times the work of one busy cycle.
+constexpr std::chrono::microseconds kSpinFor{20};
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/// Spins until `ready()` or until kSpinFor has passed; true if ready.
+template <class Ready>
+bool spin_until(Ready ready) {
+    const auto give_up = std::chrono::steady_clock::now() + kSpinFor;
+    for (unsigned n = 1;; ++n) {
+        if (ready()) return true;
+        cpu_relax();
+        if (n % 64 == 0 && std::chrono::steady_clock::now() > give_up) return ready();
+    }
+}
+
+/// Then sleeps until `ready()`. `sleeps` tells the other side to notify `cv`; the flag is set
+/// under the mutex and every flag and counter access is sequentially consistent, so either
+/// this side sees the other's update or the other side sees the flag (and, taking the mutex
+/// to notify, cannot notify before the wait began): no wake-up is lost.
+template <class Ready>
+void sleep_until(Ready ready, std::atomic<bool>& sleeps, std::mutex& m, std::condition_variable& cv) {
+    std::unique_lock<std::mutex> lock(m);
+    sleeps.store(true);
+    cv.wait(lock, ready);
+    sleeps.store(false);
+}
+
+void notify_if_asleep(const std::atomic<bool>& sleeps, std::mutex& m, std::condition_variable& cv) {
+    if (!sleeps.load()) return;
+    std::lock_guard<std::mutex> lock(m);
+    cv.notify_one();
+}
+}  // namespace
+
+LaneWorker::LaneWorker(std::function<void()> work) : work_(std::move(work)), thread_([this] { loop(); }) {}
+
+LaneWorker::~LaneWorker() {
+    stop_.store(true);
+    start();
+    thread_.join();
+}
+
+void LaneWorker::start() {
+    started_.store(++requested_);
+    notify_if_asleep(worker_sleeps_, mutex_, work_ready_);
+}
+
+bool LaneWorker::wait() {
+    auto done = [this] { return finished_.load() == requested_; };
+    const bool fast = spin_until(done);
+    if (!fast) sleep_until(done, caller_sleeps_, mutex_, work_done_);
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    return fast;
+}
+
+void LaneWorker::loop() {
+    for (std::uint64_t done = 0;;) {
+        auto asked = [&] { return started_.load() != done; };
+        if (!spin_until(asked)) sleep_until(asked, worker_sleeps_, mutex_, work_ready_);
+        ++done;
+        if (stop_.load()) return;
+        try {
+            work_();
+        } catch (...) {
+            error_ = std::current_exception();  // read by wait(), after finished_ is published
+        }
+        finished_.store(done);
+        notify_if_asleep(caller_sleeps_, mutex_, work_done_);
+    }
+}
+
+}  // namespace mcmsim

@@ -58,11 +58,13 @@ void LaneWorker::start() {
 }
 
 bool LaneWorker::wait() {
+    // Prompt: the worker picked the run up while this thread did its own share, or soon
+    // after. A run that is merely long is not a slow handoff.
+    const bool prompt = spin_until([this] { return begun_.load() == requested_; });
     auto done = [this] { return finished_.load() == requested_; };
-    const bool fast = spin_until(done);
-    if (!fast) sleep_until(done, caller_sleeps_, mutex_, work_done_);
+    if (!prompt || !spin_until(done)) sleep_until(done, caller_sleeps_, mutex_, work_done_);
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
-    return fast;
+    return prompt;
 }
 
 void LaneWorker::loop() {
@@ -71,6 +73,7 @@ void LaneWorker::loop() {
         if (!spin_until(asked)) sleep_until(asked, worker_sleeps_, mutex_, work_ready_);
         ++done;
         if (stop_.load()) return;
+        begun_.store(done);
         try {
             work_();
         } catch (...) {

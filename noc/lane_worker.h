@@ -31,7 +31,8 @@ public:
     /// visible to the work.
     void start();
     /// Returns once the run started last has finished (everything it wrote is then visible),
-    /// rethrowing what it threw. False if that took a sleep rather than a short spin.
+    /// rethrowing what it threw. False if the worker had not even begun that run a few
+    /// microseconds into this call: it was off its core (the machine is busy) or asleep.
     bool wait();
 
 private:
@@ -40,6 +41,7 @@ private:
     std::function<void()> work_;
     std::uint64_t requested_ = 0;                ///< runs asked for (the caller's side only)
     std::atomic<std::uint64_t> started_{0};      ///< runs asked for, as the worker sees them
+    std::atomic<std::uint64_t> begun_{0};        ///< runs the worker has begun
     std::atomic<std::uint64_t> finished_{0};     ///< runs done
     std::atomic<bool> worker_sleeps_{false}, caller_sleeps_{false}, stop_{false};
     std::mutex mutex_;
@@ -50,15 +52,15 @@ private:
 
 /// Whether handing work to the workers pays. With fewer free cores than threads (other jobs
 /// on the machine) a worker is often off its core when work arrives, and each handoff then
-/// costs a sleep and a wake-up, far more than the work. When over a window of handoffs too
+/// costs a wake-up and a wait, far more than the work. When over a window of handoffs too
 /// many were slow, the caller does all the work itself for a while (doubling the while at
 /// each bad window), then tries again. This only moves work between threads: the simulated
 /// result is the same either way.
 class HandoffGovernor {
 public:
     bool worth_trying(std::int64_t now) const { return now >= alone_until_; }
-    void record(bool fast, std::int64_t now) {
-        slow_ += fast ? 0 : 1;
+    void record(bool prompt, std::int64_t now) {
+        slow_ += prompt ? 0 : 1;
         if (++handoffs_ < kWindow) return;
         if (slow_ * 4 > kWindow) {
             alone_until_ = now + alone_for_;

@@ -193,9 +193,9 @@ void VcNetwork::step_lanes_in_parallel() {
     } else {
         for (auto& w : workers_) w->start();
         step_lane(*lanes_[0]);
-        bool fast = true;
-        for (auto& w : workers_) fast = w->wait() && fast;
-        handoffs_.record(fast, current_);
+        bool prompt = true;
+        for (auto& w : workers_) prompt = w->wait() && prompt;
+        handoffs_.record(prompt, current_);
     }
     deliver_posts();
 }

@@ -57,14 +57,13 @@ void LaneWorker::start() {
     notify_if_asleep(worker_sleeps_, mutex_, work_ready_);
 }
 
-bool LaneWorker::wait() {
-    // Prompt: the worker picked the run up while this thread did its own share, or soon
-    // after. A run that is merely long is not a slow handoff.
-    const bool prompt = spin_until([this] { return begun_.load() == requested_; });
+void LaneWorker::wait() {
+    // A worker that has not begun the run by now is off its core or asleep: no use spinning
+    // for its end too. One that is merely busy with it gets a second spin.
+    const bool begun = spin_until([this] { return begun_.load() == requested_; });
     auto done = [this] { return finished_.load() == requested_; };
-    if (!prompt || !spin_until(done)) sleep_until(done, caller_sleeps_, mutex_, work_done_);
+    if (!begun || !spin_until(done)) sleep_until(done, caller_sleeps_, mutex_, work_done_);
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
-    return prompt;
 }
 
 void LaneWorker::loop() {

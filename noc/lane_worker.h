@@ -10,7 +10,7 @@
 // The work never calls SystemC: it touches only the lane's routers and the lane.
 #include <atomic>
 #include <condition_variable>
-#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <utility>
@@ -31,9 +31,8 @@ public:
     /// visible to the work.
     void start();
     /// Returns once the run started last has finished (everything it wrote is then visible),
-    /// rethrowing what it threw. False if the worker had not even begun that run a few
-    /// microseconds into this call: it was off its core (the machine is busy) or asleep.
-    bool wait();
+    /// rethrowing what it threw.
+    void wait();
 
 private:
     void loop();
@@ -50,32 +49,48 @@ private:
     std::thread thread_;  // last: the thread starts once the members above exist
 };
 
-/// Whether handing work to the workers pays. With fewer free cores than threads (other jobs
-/// on the machine) a worker is often off its core when work arrives, and each handoff then
-/// costs a wake-up and a wait, far more than the work. When over a window of handoffs too
-/// many were slow, the caller does all the work itself for a while (doubling the while at
-/// each bad window), then tries again. This only moves work between threads: the simulated
-/// result is the same either way.
-class HandoffGovernor {
+/// Whether handing lanes to the workers pays, decided by measuring both ways. It does not
+/// when a cycle holds too little work to hide two cross-core handoffs and the cache lines
+/// that follow the work from core to core (the 8x8 mesh at 0.1 flits/node/cycle), nor when
+/// the machine has no free core (a worker off its core makes every handoff wait for the
+/// scheduler). So the network alternates: a short probe with the workers, a short probe
+/// without, then the faster way for a long stretch, and again. Only time per router step
+/// is compared, so the work of the cycles need not be alike. This moves work between
+/// threads only: the simulated result is the same either way.
+class ThreadingGovernor {
 public:
-    bool worth_trying(std::int64_t now) const { return now >= alone_until_; }
-    void record(bool prompt, std::int64_t now) {
-        slow_ += prompt ? 0 : 1;
-        if (++handoffs_ < kWindow) return;
-        if (slow_ * 4 > kWindow) {
-            alone_until_ = now + alone_for_;
-            alone_for_ = std::min<std::int64_t>(2 * alone_for_, kLongestAlone);
-        } else {
-            alone_for_ = kShortestAlone;
+    bool use_workers() const { return phase_ == Phase::ProbeWorkers || (phase_ == Phase::Keep && keep_workers_); }
+    /// A cycle stepped the way use_workers() said took `seconds` for `router_steps`.
+    void record(double seconds, std::size_t router_steps) {
+        seconds_ += seconds;
+        steps_ += router_steps;
+        if (++cycles_ < (phase_ == Phase::Keep ? kKeepCycles : kProbeCycles)) return;
+        const double per_step = steps_ ? seconds_ / static_cast<double>(steps_) : 0.0;
+        switch (phase_) {
+            case Phase::ProbeWorkers:
+                with_workers_ = per_step;
+                phase_ = Phase::ProbeAlone;
+                break;
+            case Phase::ProbeAlone:
+                keep_workers_ = with_workers_ < per_step;
+                phase_ = Phase::Keep;
+                break;
+            case Phase::Keep: phase_ = Phase::ProbeWorkers; break;
         }
-        handoffs_ = slow_ = 0;
+        cycles_ = 0;
+        seconds_ = 0;
+        steps_ = 0;
     }
 
 private:
-    static constexpr int kWindow = 256;  ///< handoffs judged together
-    static constexpr std::int64_t kShortestAlone = 1000, kLongestAlone = 1 << 20;  ///< cycles
-    int handoffs_ = 0, slow_ = 0;
-    std::int64_t alone_until_ = -1, alone_for_ = kShortestAlone;
+    enum class Phase { ProbeWorkers, ProbeAlone, Keep };
+    static constexpr int kProbeCycles = 128, kKeepCycles = 4096;
+    Phase phase_ = Phase::ProbeWorkers;
+    int cycles_ = 0;
+    double seconds_ = 0;
+    std::size_t steps_ = 0;
+    double with_workers_ = 0;  ///< seconds per router step in the last probe with workers
+    bool keep_workers_ = true;
 };
 
 }  // namespace mcmsim

@@ -1,6 +1,7 @@
 #include "noc/vc_network.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -185,17 +186,24 @@ void VcNetwork::step_lanes_in_parallel() {
     // A handoff costs about as much as stepping a few routers: with little to do in the
     // other lanes, this thread steps them itself (the result is the same either way).
     constexpr std::size_t kRoutersWorthAHandoff = 4;
-    std::size_t elsewhere = 0;
-    for (std::size_t k = 1; k < lanes_.size(); ++k)
-        elsewhere += lanes_[k]->wheel[static_cast<std::size_t>(current_ & wheel_mask_)].size();
-    if (elsewhere < kRoutersWorthAHandoff || !handoffs_.worth_trying(current_)) {
+    std::size_t due = 0, elsewhere = 0;
+    for (std::size_t k = 0; k < lanes_.size(); ++k) {
+        const std::size_t n = lanes_[k]->wheel[static_cast<std::size_t>(current_ & wheel_mask_)].size();
+        due += n;
+        if (k) elsewhere += n;
+    }
+    if (elsewhere < kRoutersWorthAHandoff) {
         for (auto& lane : lanes_) step_lane(*lane);
     } else {
-        for (auto& w : workers_) w->start();
-        step_lane(*lanes_[0]);
-        bool prompt = true;
-        for (auto& w : workers_) prompt = w->wait() && prompt;
-        handoffs_.record(prompt, current_);
+        const auto start = std::chrono::steady_clock::now();
+        if (threading_.use_workers()) {
+            for (auto& w : workers_) w->start();
+            step_lane(*lanes_[0]);
+            for (auto& w : workers_) w->wait();
+        } else {
+            for (auto& lane : lanes_) step_lane(*lane);
+        }
+        threading_.record(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), due);
     }
     deliver_posts();
 }

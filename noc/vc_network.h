@@ -124,7 +124,7 @@ private:
     std::vector<std::unique_ptr<VcRouter>> routers_;
     std::vector<std::unique_ptr<RouterLane>> lanes_;  ///< one per thread; lane 0 is this thread's
     std::vector<std::unique_ptr<LaneWorker>> workers_;  ///< worker k steps lane k + 1
-    HandoffGovernor handoffs_;
+    ThreadingGovernor threading_;
     FlitPacketPool pool_;
     TrafficDriver* driver_ = nullptr;
     EjectionListener* listener_ = nullptr;

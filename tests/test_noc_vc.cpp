@@ -241,8 +241,12 @@ TEST(NocVcQueueing, LatencyTracksPerChannelMD1) {
 }
 
 // Every injected flit is ejected exactly once, in order within its packet, at moderate and
-// at saturating load (5-flit packets interleave in the VCs and at ejection).
-TEST(NocVcConservation, EveryFlitEjectedOnceInOrder) {
+// at saturating load (5-flit packets interleave in the VCs and at ejection), with the
+// routers stepped by one thread and by two (rows 0-1 and 2-3: flits, credits and ejections
+// crossing between the threads must be neither lost nor repeated nor reordered).
+class NocVcConservation : public ::testing::TestWithParam<int> {};
+
+TEST_P(NocVcConservation, EveryFlitEjectedOnceInOrder) {
     NocConfig c = grid_config(NocTopologyKind::Mesh, 4, 4);
     c.router.vcs = 4;
     c.router.buffer_depth = 4;
@@ -251,8 +255,10 @@ TEST(NocVcConservation, EveryFlitEjectedOnceInOrder) {
     o.rates = {0.2, 0.9};
     o.warmup = 500;
     o.measure = 3000;
+    o.threads = GetParam();
     SyntheticRun run = run_synthetic(c, o);
     ASSERT_FALSE(run.deadlocked);
+    EXPECT_EQ(run.threads, GetParam());
     ASSERT_EQ(run.points.size(), 2u);
     EXPECT_TRUE(run.points[1].drained);
     EXPECT_GT(run.flits_injected, 0);
@@ -261,28 +267,8 @@ TEST(NocVcConservation, EveryFlitEjectedOnceInOrder) {
     EXPECT_EQ(run.order_violations, 0);
 }
 
-// The same with the routers stepped by two threads (rows 0-1 and 2-3): flits, credits and
-// ejections crossing between the threads are neither lost nor repeated nor reordered.
-TEST(NocVcConservation, TwoThreadsEjectEveryFlitOnceInOrder) {
-    NocConfig c = grid_config(NocTopologyKind::Mesh, 4, 4);
-    c.router.vcs = 4;
-    c.router.buffer_depth = 4;
-    SyntheticOptions o;
-    o.packet_flits = 5;
-    o.rates = {0.2, 0.9};
-    o.warmup = 500;
-    o.measure = 3000;
-    o.threads = 2;
-    SyntheticRun run = run_synthetic(c, o);
-    ASSERT_FALSE(run.deadlocked);
-    EXPECT_EQ(run.threads, 2);
-    ASSERT_EQ(run.points.size(), 2u);
-    EXPECT_TRUE(run.points[1].drained);
-    EXPECT_GT(run.flits_injected, 0);
-    EXPECT_EQ(run.flits_injected, run.flits_ejected);
-    EXPECT_EQ(run.flits_ejected, run.packets_ejected * 5);
-    EXPECT_EQ(run.order_violations, 0);
-}
+INSTANTIATE_TEST_SUITE_P(Threads, NocVcConservation, ::testing::Values(1, 2),
+                         [](const ::testing::TestParamInfo<int>& i) { return std::to_string(i.param) + "_threads"; });
 
 // Per-flit energy goes to layer accounts shared by all routers: one thread only.
 TEST(NocVcThreads, EnergyBookingNeedsOneThread) {

@@ -1,6 +1,7 @@
 #include "mapper/analytical_model.h"
 
 #include "hw/compute/compute_cost.h"
+#include "mapper/flow_receivers.h"
 #include "mapper/message_cost.h"
 #include "mapper/package_paths.h"
 #include "mapper/ready_queue.h"
@@ -30,15 +31,10 @@ struct OpCost {
 /// One transfer of a send op, 16 bytes: ~70k of them in a ResNet-50 plan.
 struct FlowCost {
     double wire;         ///< bytes on the wire (whole flits), as a double: times are wire x ns/byte
-    std::uint32_t recv;  ///< dense index of the recv op that waits for it
-    /// >= 0: the node pair whose precomputed path it takes; < 0: -1 - index into routed_.
+    std::uint32_t slot;  ///< where Workspace::receivers keeps the recv op that waits for it
+    /// >= 0: the node pair whose precomputed path it takes; < 0: -1 - its source route's
+    /// number in routed_.
     int path;
-};
-
-/// A flow that follows a source route from the plan.
-struct RoutedFlow {
-    double head_ns = 0;  ///< zero-load head latency (the head of the last step, plus its hop)
-    std::uint32_t steps_begin = 0, steps_end = 0;  ///< into route_steps_
 };
 
 /// A DRAM op as the scheduler sees it: the memory serves it in order of issue at its
@@ -74,11 +70,11 @@ struct DepEdge {
 /// The exceptions are `tiles` and `paths`: compute costs, which depend on the chiplet config
 /// and tile alone, and the package's paths, which depend on the arch alone.
 struct Workspace {
-    KeyIndex ids, flow_recv;  ///< op id -> dense index; flow -> its recv op
+    KeyIndex ids;              ///< op id -> dense index
+    FlowReceivers receivers;   ///< flow -> its recv op
     std::vector<OpCost> cost;       ///< grows only
     std::vector<OpSchedule> sched;  ///< grows only
     std::vector<FlowCost> flows;    ///< grows only
-    std::vector<std::int64_t> flow_keys;  ///< per flow: its id, until find_recvs; grows only
     std::vector<DepEdge> edges;
     std::vector<std::uint32_t> succ_begin, succ, fill;
     std::vector<DramCost> drams;
@@ -102,7 +98,6 @@ public:
         load_.assign(links_n_, 0);
         link_wire_.assign(links_n_, 0);
         inbound_.assign(pairs_n_, 0);
-        inbound_total_.assign(pairs_n_, 0);
         router_wire_.assign(static_cast<std::size_t>(routers_), 0);
         dram_total_.assign(memories, 0);
         dram_pj_.assign(memories, 0.0);
@@ -157,7 +152,7 @@ private:
         ws_.ids.prepare(n);
         // Flow ids are 0, 1, 2, ... in mapper plans, ~10 per op: a bound well above that keeps
         // them in the flat table, and a sparse hand-written plan's memory in check.
-        ws_.flow_recv.prepare_growing(std::max<std::size_t>(64 * n, std::size_t{1} << 20));
+        ws_.receivers.start(std::max<std::size_t>(64 * n, std::size_t{1} << 20));
         ws_.drams.clear();
         grow_to(ws_.sched, n);
         grow_to(ws_.cost, n);
@@ -168,7 +163,7 @@ private:
     /// Prices every op, layer by layer (dense order is layer order): what each op costs on its
     /// own, and the layer's traffic on the package links (energy, bottleneck statistics).
     /// Indexes the plan on the way: op ids (dependencies name earlier ops, validate_plan) and
-    /// the recv op of each flow, which a send's flows look up once the pass is over.
+    /// each flow's recv op (FlowReceivers: a send's flows find theirs when they run).
     void price_all() {
         std::size_t i = 0;
         for (std::size_t layer = 0; layer < plan_.layers.size(); ++layer) {
@@ -191,18 +186,7 @@ private:
             }
             finish_layer(layer);
         }
-        find_recvs();
-    }
-
-    /// Each flow's recv op (price_flows left the flow id in its place).
-    void find_recvs() {
-        const std::int64_t* key = ws_.flow_keys.data();
-        FlowCost* f = ws_.flows.data();
-        for (std::size_t k = 0; k < flow_count_; ++k) {
-            const std::size_t recv = ws_.flow_recv.find(key[k]);
-            if (recv == KeyIndex::kNone) throw std::logic_error("analytical model: flow " + std::to_string(key[k]) + " has no recv (validate_plan)");
-            f[k].recv = static_cast<std::uint32_t>(recv);
-        }
+        ws_.receivers.finish();
     }
 
     void price(std::size_t i, const PlanOp& op) {
@@ -221,9 +205,9 @@ private:
             }
             case OpKind::Recv:
                 ws_.sched[i].pending += static_cast<int>(op.transfer_count());  // released by its flows
-                if (op.transfers.empty()) ws_.flow_recv.insert(op.flow, i);
+                if (op.transfers.empty()) ws_.receivers.receive(op.flow, static_cast<std::uint32_t>(i));
                 else
-                    for (const Transfer& t : op.transfers) ws_.flow_recv.insert(t.flow, i);
+                    ws_.receivers.receive_all(op.transfers.data(), op.transfers.data() + op.transfers.size(), static_cast<std::uint32_t>(i));
                 return;
             case OpKind::Send:
                 price_send(c, op);
@@ -269,7 +253,6 @@ private:
         if (static_cast<unsigned>(op.chiplet) >= static_cast<unsigned>(n_)) throw std::logic_error("analytical model: send on no chiplet (validate_plan)");
         c.flows_begin = static_cast<std::uint32_t>(flow_count_);
         grow_to(ws_.flows, flow_count_ + op.transfer_count());
-        grow_to(ws_.flow_keys, flow_count_ + op.transfer_count());
         if (op.transfers.empty()) {
             const Transfer single{op.peer, op.bytes, op.flow, op.route};
             price_flows(c, &single, &single + 1);
@@ -279,7 +262,9 @@ private:
     }
 
     /// The hot loop of pricing (~70k transfers in a ResNet-50 plan): works on raw rows of the
-    /// traffic tables, with its state in locals.
+    /// traffic tables, with its state in locals. The common transfer (the size of the one
+    /// before, on the package's routes, a dense flow id) goes through an inner loop that calls
+    /// nothing, so that the compiler keeps that state in registers.
     void price_flows(OpCost& c, const Transfer* begin, const Transfer* end) {
         const int a = c.chiplet;
         std::int64_t* load = load_.data();
@@ -289,42 +274,58 @@ private:
         const std::size_t stride = at(routers_);
         const int row = a * nodes_;
         const auto chiplets = static_cast<unsigned>(n_);
-        FlowCost* out = &ws_.flows[flow_count_];
-        std::int64_t* key = &ws_.flow_keys[flow_count_];
+        FlowCost* const flows = ws_.flows.data();
+        FlowCost* out = flows + flow_count_;
+        FlowReceivers& receivers = ws_.receivers;
+        const std::size_t dense = receivers.dense_limit();
         std::int64_t injected = 0;  // on the package's routes (source routes book their own)
         std::int64_t bytes = last_bytes_, wire = last_wire_;
-        for (const Transfer* t = begin; t != end; ++t, ++out, ++key) {
+        for (const Transfer* t = begin; t != end;) {
             // A grouped send mostly repeats one size: split it into packets once.
             if (t->bytes != bytes) {
                 bytes = t->bytes;
                 wire = mc_.wire_bytes(bytes);
             }
+            const double wire_d = static_cast<double>(wire);
+            for (; t != end && t->bytes == bytes && t->route.empty() && static_cast<unsigned>(t->peer) < chiplets &&
+                   static_cast<std::uint64_t>(t->flow) < dense;
+                 ++t, ++out) {
+                const int peer = t->peer;
+                out->wire = wire_d;
+                out->slot = static_cast<std::uint32_t>(t->flow);  // FlowReceivers::slot_of
+                out->path = row + peer;
+                eject[peer] += wire;
+                into[at(peer) * stride] += wire;
+                injected += wire;
+            }
+            if (t == end || t->bytes != bytes) continue;
+            // The others one by one: a source route, a sparse flow id, a peer that is no chiplet.
             const int peer = t->peer;
             if (static_cast<unsigned>(peer) >= chiplets)
                 throw std::logic_error("analytical model: flow " + std::to_string(t->flow) + " has no destination (validate_plan)");
-            out->wire = static_cast<double>(wire);
-            *key = t->flow;  // its recv: find_recvs, once every recv is indexed
+            out->wire = wire_d;
+            out->slot = receivers.slot_of(t->flow);
             if (t->route.empty()) {
                 out->path = row + peer;
                 eject[peer] += wire;
                 into[at(peer) * stride] += wire;
                 injected += wire;
             } else {
-                out->path = -1 - static_cast<int>(routed_.size());
+                out->path = -1 - static_cast<int>(routed_count_++);
                 book_routed(a, peer, t->route, wire);
             }
+            ++t;
+            ++out;
         }
         last_bytes_ = bytes;
         last_wire_ = wire;
-        flow_count_ = static_cast<std::size_t>(out - ws_.flows.data());
+        flow_count_ = static_cast<std::size_t>(out - flows);
         load[at(pp_.inject(a))] += injected;
     }
 
-    /// A flow on a source route: its links (with their head times) kept, loaded and its
-    /// routers counted one by one.
+    /// A flow on a source route: its links (with their head times) kept and loaded.
     void book_routed(int src, int dst, const std::vector<int>& route, std::int64_t wire) {
-        RoutedFlow rf;
-        rf.steps_begin = static_cast<std::uint32_t>(route_steps_.size());
+        route_steps_.clear();
         StepWriter steps(route_steps_, flit_terms_, ns_per_byte_, 0.0);
         auto add = [&](int l, bool after_router) {
             steps.add(l, after_router);
@@ -339,10 +340,13 @@ private:
             add(l, true);
         }
         add(links_.ni_out(dst), true);
-        rf.steps_end = static_cast<std::uint32_t>(route_steps_.size());
-        rf.head_ns = steps.z();
-        routed_.push_back(rf);
-        for (int router : route) router_wire_[at(router)] += wire;
+        // Its head latency: the head's time to the last step, plus that step's hop.
+        routed_.add(route_steps_, steps.z());
+        // Routers count what their incoming links carry (book_energy), the injection link
+        // as entering the sender's router: where a route must start (validate_plan_routes).
+        // Should it start elsewhere, its first router is the one that sees the bytes.
+        router_wire_[at(route.front())] += wire;
+        router_wire_[at(pp_.router_of(src))] -= wire;
     }
 
     /// With the layer's traffic complete: load the mesh links (router pairs' bytes spread
@@ -350,16 +354,20 @@ private:
     /// and D2D energy and its bottleneck link from the integer loads.
     void finish_layer(std::size_t layer) {
         const auto routers = at(routers_);
-        for (std::size_t k = 0; k < pairs_n_; ++k) inbound_total_[k] += inbound_[k];
-        for (std::size_t d = 0; d < routers; ++d) trees_.forward(static_cast<int>(d), &inbound_[d * routers], load_.data());
-        std::fill(inbound_.begin(), inbound_.end(), 0);
+        for (std::size_t d = 0; d < routers; ++d) trees_.drain(static_cast<int>(d), &inbound_[d * routers], load_.data());
         // Router visits: a message visits one router per mesh link it crosses plus the one it
-        // leaves by.
+        // leaves by: one per link it takes but its injection link.
+        std::int64_t visits = 0;
+        for (int v = 0; v < nodes_; ++v) visits -= load_[at(pp_.inject(v))];
         double worst = 0, d2d = 0;
         int worst_link = -1;
-        std::int64_t visits = 0;
         for (std::size_t l = 0; l < links_n_; ++l) {
-            const double load = static_cast<double>(load_[l]);
+            const std::int64_t bytes = load_[l];
+            if (bytes == 0) continue;  // most of a layer's links (and the mesh's empty slots): no bottleneck, + 0.0 pJ
+            visits += bytes;
+            link_wire_[l] += bytes;
+            load_[l] = 0;
+            const double load = static_cast<double>(bytes);
             const double t = load / links_.bandwidth_gbps[l];
             if (t > worst) {
                 worst = t;
@@ -367,10 +375,6 @@ private:
             }
             if (links_.is_d2d[l]) d2d += load * 8.0 * links_.energy_pj_per_bit[l];
         }
-        for (int l = 0; l < links_.mesh_slots; ++l) visits += load_[at(l)];
-        for (int v = 0; v < nodes_; ++v) visits += load_[at(pp_.eject(v))];
-        for (std::size_t l = 0; l < links_n_; ++l) link_wire_[l] += load_[l];
-        std::fill(load_.begin(), load_.end(), 0);
         worst_ns_[layer] = worst;
         worst_link_[layer] = worst_link;
         // Every message is whole flits, so one division gives the flits x routers visited.
@@ -378,83 +382,42 @@ private:
         layer_acc_->add(EnergyCategory::D2d, d2d);
     }
 
-    /// Reserves the links of a path for a message of `wire` bytes leaving at `t`. Each link
-    /// is a first-come-first-served queue that the message joins when its head would reach it
-    /// on a free network (t plus the head's zero-load time to it), in the order messages
-    /// leave: queueing at one link does not delay the message's arrival at the next, so the
-    /// message's wait is the longest single wait on its path, not their sum (behind a
-    /// congested link its bytes come out at that link's rate, and the links after it see no
-    /// queue of their own from it). A link stays busy for the slowest serialisation so far on
-    /// the path (virtual cut-through, as the simulator's packet links: a packet's tail cannot
-    /// leave before it has arrived). Returns when the tail has left the last link, minus that
-    /// link's head time, at least `e` (a floor: a memory's data cannot leave before it is read).
-    /// The tail reaches the destination at the result + the path's head latency.
-    ///
-    /// The model's hottest loop (~570k link reservations per ResNet-50 estimate): two steps at
-    /// a time, the result's maximum taken in two halves (even and odd steps) that do not wait
-    /// on each other. A maximum of numbers is exact, so the order it is taken in changes no bit.
-    double reserve(const PathStep* s, const PathStep* end, double t, double e, double wire) {
-        double* free = link_free_.data();
-        double e_odd = e;
-        for (; s + 1 < end; s += 2) {
-            double& f0 = free[s[0].link];
-            f0 = std::max(t + s[0].z, f0) + wire * s[0].hold;
-            e = std::max(e, f0 - s[0].z);
-            double& f1 = free[s[1].link];
-            f1 = std::max(t + s[1].z, f1) + wire * s[1].hold;
-            e_odd = std::max(e_odd, f1 - s[1].z);
-        }
-        if (s != end) {
-            double& f = free[s->link];
-            f = std::max(t + s->z, f) + wire * s->hold;
-            e = std::max(e, f - s->z);
-        }
-        return std::max(e, e_odd);
-    }
-
     /// Where the scheduler finds a flow's path: the package's node-pair paths (FlowCost::path
     /// >= 0) or the plan's source routes (< 0). Raw pointers taken once: through the members
     /// the compiler reloads them for every flow.
     struct PathTables {
-        const PairPath* pairs;
-        const PathStep* pair_steps;
-        const RoutedFlow* routed;
-        const PathStep* route_steps;
-
-        void path_of(int path, const PathStep*& begin, const PathStep*& end, double& head) const {
-            if (path >= 0) {
-                const PairPath& p = pairs[path];
-                begin = pair_steps + p.steps_begin;
-                end = pair_steps + p.steps_end;
-                head = p.head_flit_ns;
-            } else {
-                const RoutedFlow& rf = routed[-1 - path];
-                begin = route_steps + rf.steps_begin;
-                end = route_steps + rf.steps_end;
-                head = rf.head_ns;
-            }
-        }
+        const PathRef* pairs;
+        const PathRef* routed;
+        const PathRef& operator[](int path) const { return path >= 0 ? pairs[path] : routed[-1 - path]; }
     };
+
+    /// A plan that validate_plan rejects: a flow that no recv op receives.
+    [[noreturn]] void no_recv(std::uint32_t slot) const {
+        throw std::logic_error("analytical model: flow " + std::to_string(ws_.receivers.flow_of(slot)) + " has no recv (validate_plan)");
+    }
 
     /// The list schedule: ops in order of readiness, one compute unit per chiplet, and the
     /// package's links and memories reserved by messages in the order they are issued (see
-    /// reserve): a send's flows one after another, each on its own path; a DRAM read's
+    /// reserve_rest): a send's flows one after another, each on its own path; a DRAM read's
     /// request, its memory, then its data's path; a write's data path, then its memory.
     void schedule() {
         const std::size_t n = ops_;
-        const std::vector<OpCost>& cost = ws_.cost;
-        std::vector<OpSchedule>& sched = ws_.sched;
+        // Raw pointers into storage that does not change size from here on: through the
+        // vectors the compiler reloads them after every call (a push onto the queue).
+        const OpCost* const cost = ws_.cost.data();
+        OpSchedule* const sched = ws_.sched.data();
         const FlowCost* flows = ws_.flows.data();
         // Successors in one flat array (CSR).
-        auto& succ_begin = ws_.succ_begin;
-        auto& succ = ws_.succ;
-        succ_begin.assign(n + 1, 0);
-        grow_to(succ, ws_.edges.size());
+        ws_.succ_begin.assign(n + 1, 0);
+        grow_to(ws_.succ, ws_.edges.size());
+        std::uint32_t* const succ_begin = ws_.succ_begin.data();
+        std::uint32_t* const succ = ws_.succ.data();
         for (const DepEdge& e : ws_.edges) ++succ_begin[e.from + 1];
         for (std::size_t i = 0; i < n; ++i) succ_begin[i + 1] += succ_begin[i];
-        ws_.fill.assign(succ_begin.begin(), succ_begin.end() - 1);
+        ws_.fill.assign(succ_begin, succ_begin + n);
         for (const DepEdge& e : ws_.edges) succ[ws_.fill[e.from]++] = e.to;
-        const PathTables paths{pp_.paths(), pp_.steps(), routed_.data(), route_steps_.data()};
+        const PathTables paths{pp_.paths(), routed_.refs()};
+        const FlowReceivers::View receivers = ws_.receivers.view();
         ReadyQueue& pq = ws_.ready;
         pq.clear();
         pq.reserve(n);
@@ -462,8 +425,10 @@ private:
             if (sched[i].pending == 0) pq.push(0.0, static_cast<std::uint32_t>(i));
         std::vector<double> compute_free(at(std::max(plan_.chiplets, 0)), 0.0);
         link_free_.assign(links_n_, 0.0);
+        double* const link_free = link_free_.data();
         memory_free_.assign(arch_.memories.size(), 0.0);
         est_.ops.resize(n);
+        OpTimes* const times = est_.ops.data();
         std::size_t done = 0;
         while (!pq.empty()) {
             const ReadyQueue::Item item = pq.pop();
@@ -479,7 +444,7 @@ private:
                 }
             }
             const OpCost& c = cost[i];
-            OpTimes& ot = est_.ops[i];
+            OpTimes& ot = times[i];
             ot.start_ns = t;
             double end = t;
             switch (c.kind) {
@@ -490,20 +455,25 @@ private:
                     break;
                 }
                 case OpKind::Send: {
-                    const int ni = pp_.inject(c.chiplet);
+                    // Every flow's path starts on the sender's network interface (head time 0),
+                    // which is free when the flow before it has left: its reservation is the
+                    // flow's departure plus its bytes' time there (reserve_path's first step),
+                    // kept here until the last flow has left.
+                    double& ni_free = link_free[at(pp_.inject(c.chiplet))];
+                    double leave = std::max(t, ni_free);
                     for (const FlowCost* f = flows + c.flows_begin, *last = flows + c.flows_end; f != last; ++f) {
-                        const PathStep *b, *e;
-                        double head;
-                        paths.path_of(f->path, b, e, head);
-                        OpSchedule& r = sched[f->recv];
-                        // It leaves when the interface has pushed the flows before it.
-                        const double leave = std::max(t, link_free_[at(ni)]);
-                        r.arrival = std::max(r.arrival, reserve(b, e, leave, 0.0, f->wire) + head);
+                        const PathRef& p = paths[f->path];
+                        const std::uint32_t recv = receivers.recv_of(f->slot);
+                        if (recv == FlowReceivers::kNone) no_recv(f->slot);
+                        OpSchedule& r = sched[recv];
+                        const double left = leave + f->wire * p.first_hold;
+                        r.arrival = std::max(r.arrival, reserve_rest(link_free, p.rest, p.records, leave, left, f->wire) + p.head_ns);
+                        leave = left;
                         // A recv's own start is set by its dependencies.
-                        if (--r.pending == 0) pq.push(std::max(r.ready, r.arrival), f->recv);
+                        if (--r.pending == 0) pq.push(std::max(r.ready, r.arrival), recv);
                     }
                     // Done once its last byte has left through the network interface.
-                    end = std::max(t, link_free_[at(ni)]);
+                    ni_free = end = leave;
                     break;
                 }
                 case OpKind::Recv:
@@ -514,9 +484,7 @@ private:
                 case OpKind::DramWrite: {
                     const DramCost& d = ws_.drams[c.flows_begin];
                     double& memory = memory_free_[at(d.memory)];
-                    const PathStep *b, *e;
-                    double head;
-                    paths.path_of(d.path, b, e, head);
+                    const PathRef& p = paths[d.path];
                     // The memory is one more first-come-first-served stage, which the request
                     // (read) or the data's head (write) reaches after its head latency.
                     const double arrive = t + d.request_ns;
@@ -524,9 +492,9 @@ private:
                     if (d.read) {
                         // Its data leaves after the access latency, and not before it is read.
                         const double leave = arrive + d.access_ns;
-                        end = reserve(b, e, leave, memory + d.access_ns, d.wire) + head;
+                        end = reserve_path(link_free, p, leave, memory + d.access_ns, d.wire) + p.head_ns;
                     } else {
-                        const double tail = reserve(b, e, t, 0.0, d.wire) + head;
+                        const double tail = reserve_path(link_free, p, t, 0.0, d.wire) + p.head_ns;
                         end = std::max(memory, tail) + d.access_ns + d.reply_ns;
                     }
                     break;
@@ -551,14 +519,12 @@ private:
     void book_energy() {
         const MeshTopology& topo = mc_.topology();
         const double flit_pj = arch_.package.router.energy_pj_per_flit;
-        // Bytes through each router: the whole plan's router pairs along the trees (every
-        // router on a path, both ends too), plus the source routes booked one by one.
-        const auto routers = at(routers_);
-        for (std::size_t d = 0; d < routers; ++d) {
-            std::int64_t* through = &inbound_total_[d * routers];
-            trees_.forward(static_cast<int>(d), through, load_.data());  // load_: scratch now
-            for (std::size_t r = 0; r < routers; ++r) router_wire_[r] += through[r];
-        }
+        // Bytes through each router: every message visits the router each of its links leads
+        // into (its injection link leads into its first router, a mesh link into the next), and
+        // no other, so the links' totals give the routers' (integers: exact in any order).
+        const int* enters = pp_.router_entered();
+        for (std::size_t l = 0; l < links_n_; ++l)
+            if (enters[l] >= 0) router_wire_[at(enters[l])] += link_wire_[l];
         const PackagePaths::Names& names = pp_.names();
         for (int r = 0; r < topo.routers(); ++r)
             est_.ledger.account(names.router[at(r)])
@@ -639,12 +605,12 @@ private:
     std::size_t pairs_n_ = static_cast<std::size_t>(routers_) * static_cast<std::size_t>(routers_);
     std::vector<std::int64_t> load_;           ///< per link: the layer's bytes on the wire (mesh: once spread)
     std::vector<std::int64_t> inbound_;        ///< per (destination, source router): the layer's bytes to spread
-    std::vector<std::int64_t> inbound_total_;  ///< the same, whole plan
     std::vector<std::int64_t> link_wire_;      ///< per link, whole plan
-    std::vector<std::int64_t> router_wire_;    ///< per router: source-routed bytes through it
+    std::vector<std::int64_t> router_wire_;    ///< per router: bytes through it (book_energy)
     std::size_t flow_count_ = 0;               ///< flows priced so far
-    std::vector<RoutedFlow> routed_;           ///< flows with a source route
-    std::vector<PathStep> route_steps_;
+    PathStore routed_;                         ///< the paths of flows with a source route
+    std::size_t routed_count_ = 0;
+    std::vector<PathStep> route_steps_;        ///< scratch: one source route's steps
     std::int64_t last_bytes_ = -1, last_wire_ = 0;
     // While scheduling: when each link and memory is next free.
     std::vector<double> link_free_, memory_free_;

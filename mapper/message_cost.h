@@ -115,14 +115,16 @@ public:
     int routers_on_path(int src, int dst) const { return depth_[slot(dst, src)] + 1; }
 
     /// `inbound[r]`: traffic from router r to `dst`. Adds to `load[link]` what crosses each mesh
-    /// link on its way to `dst`; leaves in `inbound[r]` what passes through router r (its own
-    /// traffic plus what it forwards; at `dst`, everything that reaches it).
+    /// link on its way to `dst`, and leaves `inbound` all zero for the next use (clearing as it
+    /// goes costs a store per router, where clearing afterwards is another pass).
     template <class T>
-    void forward(int dst, T* inbound, T* load) const {
+    void drain(int dst, T* inbound, T* load) const {
         for (const Step* s = steps_begin(dst), *end = s + routers_ - 1; s != end; ++s) {
             load[s->link] += inbound[s->at];
             inbound[s->next] += inbound[s->at];
+            inbound[s->at] = 0;
         }
+        inbound[dst] = 0;
     }
 
 private:

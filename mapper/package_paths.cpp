@@ -22,20 +22,26 @@ PackagePaths::PackagePaths(const ArchConfig& arch)
             eject_.push_back(links.phy_from_noc(m));
         }
     }
+    router_entered_.assign(static_cast<std::size_t>(links.count()), -1);
+    for (int l = 0; l < links.mesh_slots; ++l)
+        router_entered_[static_cast<std::size_t>(l)] = topo.neighbor(l / kMeshPorts, static_cast<Port>(l % kMeshPorts));
+    for (int v = 0; v < nodes_; ++v) router_entered_[static_cast<std::size_t>(inject_[static_cast<std::size_t>(v)])] = router_of_[static_cast<std::size_t>(v)];
     // Every pair's path walked once along the routing trees, both packet sizes' head
     // latencies summed on the way: injection, mesh links, ejection.
     const auto nn = static_cast<std::size_t>(nodes_) * static_cast<std::size_t>(nodes_);
-    paths_.assign(nn, PairPath{0, 0, 0.0});
     head_control_ns_.assign(nn, 0.0);
     const HeadLatencyTerms control = mc_.head_latency_terms(mc_.control_wire_bytes());
+    std::vector<PathStep> steps_of_pair;
     for (int a = 0; a < nodes_; ++a)
         for (int b = 0; b < nodes_; ++b) {
-            PairPath& p = paths_[pair(a, b)];
-            p.steps_begin = p.steps_end = static_cast<std::uint32_t>(steps_.size());
-            if (a >= n_ && b >= n_) continue;  // memory-to-memory traffic does not exist
+            steps_of_pair.clear();
+            if (a >= n_ && b >= n_) {  // memory-to-memory traffic does not exist
+                store_.add(steps_of_pair, 0.0);
+                continue;
+            }
             const int ra = router_of(a), rb = router_of(b);
             const int routers = trees_.routers_on_path(ra, rb);
-            StepWriter steps(steps_, flit_terms_, ns_per_byte_, flit_terms_.start(routers));
+            StepWriter steps(steps_of_pair, flit_terms_, ns_per_byte_, flit_terms_.start(routers));
             double tc = control.start(routers), tail_c = 0;
             auto add = [&](int l, bool after_router) {
                 steps.add(l, after_router);
@@ -44,10 +50,10 @@ PackagePaths::PackagePaths(const ArchConfig& arch)
             add(inject(a), false);
             for (int r = ra; r != rb; r = trees_.next_router(rb, r)) add(trees_.next_link(rb, r), true);
             add(eject(b), true);
-            p.steps_end = static_cast<std::uint32_t>(steps_.size());
-            p.head_flit_ns = steps.head_latency();
+            store_.add(steps_of_pair, steps.head_latency());  // number pair(a, b)
             head_control_ns_[pair(a, b)] = tc + tail_c;
         }
+    paths_ = store_.refs();
     for (int r = 0; r < topo.routers(); ++r)
         names_.router.push_back("router_" + std::to_string(topo.row_of(r)) + "_" + std::to_string(topo.col_of(r)));
     for (int l = 0; l < links.mesh_slots; ++l) names_.link.push_back("link." + topo.link_name(l));

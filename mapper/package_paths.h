@@ -8,6 +8,7 @@
 // last package's (PackagePathsCache) and rebuilds only when the resolved arch differs.
 // Pure C++.
 #include "hw/config/arch_config.h"
+#include "mapper/link_reservation.h"
 #include "mapper/message_cost.h"
 
 #include <cstdint>
@@ -19,16 +20,6 @@
 #include <nlohmann/json.hpp>
 
 namespace mcmsim {
-
-/// One link of a path: when an unloaded message's head reaches it, counted from the
-/// message's start (routers' pipelines and earlier links' latency and first flit), and how
-/// long a byte holds it: the slowest link so far on the path (cut-through: the tail cannot
-/// leave before it has arrived), in ns per byte.
-struct PathStep {
-    int link;
-    double z;
-    double hold;
-};
 
 /// Appends a path's links to a step list, injection link first, each with its PathStep head
 /// time and hold, and sums the flit-sized head's latency on the way. Both kinds of path go
@@ -60,12 +51,6 @@ private:
     double router_ns_, t_, tail_ = 0, z_ = 0, hold_ = 0;
 };
 
-/// A node pair's path as the scheduler reads it: one 16-byte record per pair.
-struct PairPath {
-    std::uint32_t steps_begin, steps_end;  ///< into PackagePaths::steps()
-    double head_flit_ns;                   ///< zero-load head latency of a one-flit packet
-};
-
 class PackagePaths {
 public:
     explicit PackagePaths(const ArchConfig& arch);
@@ -86,11 +71,13 @@ public:
     int router_of(int node) const { return router_of_[static_cast<std::size_t>(node)]; }
     int inject(int node) const { return inject_[static_cast<std::size_t>(node)]; }
     int eject(int node) const { return eject_[static_cast<std::size_t>(node)]; }
+    /// Per link: the router it leads into (a mesh link's next router, an injection link's
+    /// node's router), -1 for the ejection links and the mesh's empty slots.
+    const int* router_entered() const { return router_entered_.data(); }
 
     /// Per node pair (pair(a, b)); memory-to-memory pairs have empty paths.
-    const PairPath* paths() const { return paths_.data(); }
-    const PathStep* steps() const { return steps_.data(); }
-    double head_flit_ns(std::size_t pair) const { return paths_[pair].head_flit_ns; }
+    const PathRef* paths() const { return paths_; }
+    double head_flit_ns(std::size_t pair) const { return paths_[pair].head_ns; }
     double head_control_ns(std::size_t pair) const { return head_control_ns_[pair]; }
 
     /// Ledger account names, built once: per router, per mesh link slot, per memory (PHY and
@@ -107,8 +94,9 @@ private:
     HeadLatencyTerms flit_terms_;
     std::vector<double> ns_per_byte_;
     std::vector<int> router_of_, inject_, eject_;
-    std::vector<PairPath> paths_;
-    std::vector<PathStep> steps_;
+    std::vector<int> router_entered_;
+    PathStore store_;
+    const PathRef* paths_ = nullptr;  ///< per pair, into store_
     std::vector<double> head_control_ns_;
     Names names_;
 };

@@ -15,6 +15,7 @@
 #include "noc/noc_config.h"
 #include "noc/router_lane.h"
 #include "noc/routing/routing_function.h"
+#include "noc/threading_governor.h"
 #include "noc/vc_router.h"
 
 #include <systemc>

@@ -23,6 +23,7 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const NocConfig& cfg)
         routers_.push_back(std::make_unique<VcRouter>(topo_.router_name(r).c_str(), r, *this, cfg_, topo_.ports()));
         routers_.back()->routing_ = routing_.get();
     }
+    build_route_tables();
     int longest = cfg_.ni_latency_cycles + cfg_.router.stages.total();
     for (int c = 0; c < static_cast<int>(topo_.channels().size()); ++c) {
         const NocChannel& ch = topo_.channel(c);
@@ -70,6 +71,22 @@ void VcNetwork::set_threads(int threads) {
     for (auto& r : routers_) r->mark_links_to_other_lanes();
     for (int k = 1; k < threads; ++k)
         workers_.push_back(std::make_unique<LaneWorker>([this, k] { step_lane(*lanes_[static_cast<std::size_t>(k)]); }));
+}
+
+// Routing that depends on position only is asked once per (router, destination), up to a
+// table of 1 MB (1024 routers); larger networks keep asking the function at every hop.
+void VcNetwork::build_route_tables() {
+    const auto n = static_cast<std::size_t>(topo_.routers());
+    if (!routing_->position_only() || n > 1024 || topo_.ports() > 255) return;
+    route_tables_.assign(n * n, 0);
+    for (std::size_t at = 0; at < n; ++at) {
+        for (std::size_t dst = 0; dst < n; ++dst) {
+            RouteState unused;
+            const RouteDecision d = routing_->route(static_cast<int>(at), static_cast<int>(dst), unused, nullptr);
+            route_tables_[at * n + dst] = static_cast<std::uint8_t>(d.port);
+        }
+        routers_[at]->route_table_ = &route_tables_[at * n];
+    }
 }
 
 std::int64_t VcNetwork::flits_injected() const {

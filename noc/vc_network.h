@@ -108,6 +108,7 @@ private:
     void run();
     /// Steps the routers of lane `lane` due at the current cycle.
     void step_lane(RouterLane& lane);
+    void build_route_tables();
     /// Steps every lane's routers due now, on the workers as far as it pays, then delivers
     /// what lanes posted to each other and replays their ejections.
     void step_lanes_in_parallel();
@@ -122,6 +123,7 @@ private:
     NocConfig cfg_;
     NocTopology topo_;
     std::unique_ptr<RoutingFunction> routing_;
+    std::vector<std::uint8_t> route_tables_;  ///< [at * routers + dst], see build_route_tables()
     std::vector<std::unique_ptr<VcRouter>> routers_;
     std::vector<std::unique_ptr<RouterLane>> lanes_;  ///< one per thread; lane 0 is this thread's
     std::vector<std::unique_ptr<LaneWorker>> workers_;  ///< worker k steps lane k + 1

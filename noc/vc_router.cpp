@@ -133,7 +133,10 @@ void VcRouter::step(Cycle now) {
     if (!lane_->va_requests.empty()) allocate_vcs(now);
     allocate_switch(now);
     // A flit that left may have freed what a blocked VC or the NI waits for: look again.
-    if (moved_ && (va_blocked_ || ni_blocked_)) wake_no_later_than(now + 1);
+    if (moved_) {
+        lane_->last_progress = now;  // the watchdog's evidence (once per step, not per flit)
+        if (va_blocked_ || ni_blocked_) wake_no_later_than(now + 1);
+    }
     if (next_wake_ != kNoWake) net_.schedule(this, next_wake_);
 }
 
@@ -227,8 +230,10 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
             if (q.state == VcState::Idle) {
                 Flit& h = q.front;
                 if (!h.head) throw std::logic_error(std::string(name()) + ": body flit without a head");
-                RouteDecision d = h.has_path ? follow_path(net_.packets()[h.packet], h.hops)
-                                             : routing_->route(id_, h.dst, h.route, this);
+                RouteDecision d;
+                if (h.has_path) d = follow_path(net_.packets()[h.packet], h.hops);
+                else if (route_table_) d.port = route_table_[h.dst];
+                else d = routing_->route(id_, h.dst, h.route, this);
                 if (d.vc_class == VcClass::Any) d.vc_class = static_cast<VcClass>(h.vc_class);
                 if (!(connected_ >> d.port & 1))
                     throw std::logic_error(std::string(name()) + ": routed to unconnected port " + std::to_string(d.port));
@@ -285,6 +290,10 @@ void VcRouter::allocate_vcs(Cycle now) {
     const int inputs = ports_ * vcs_;
     std::vector<VaRequest>& requests = lane_->va_requests;
     std::vector<int>& shortest = lane_->va_shortest;  // INT_MAX except during this call
+    if (requests.size() == 1) {  // the common case: a lone request wins
+        grant_vc(requests.front(), now);
+        return;
+    }
     for (VaRequest& r : requests) {
         int d = r.port * vcs_ + r.vc - va_last(r.out_port, r.out_vc) - 1;
         if (d < 0) d += inputs;
@@ -298,19 +307,22 @@ void VcRouter::allocate_vcs(Cycle now) {
             wake_no_later_than(now + 1);
             continue;
         }
-        va_last(r.out_port, r.out_vc) = static_cast<std::int16_t>(r.port * vcs_ + r.vc);
-        out_[r.out_port].owned |= std::uint64_t{1} << r.out_vc;
-        const int port = r.port, v = r.vc;
-        InputVc& q = vc(port, v);
-        q.out_vc = static_cast<std::int8_t>(r.out_vc);
-        q.ovc_last = static_cast<std::int8_t>(r.out_vc);
-        q.state = VcState::Active;
-        in_[port].active |= std::uint64_t{1} << v;
-        q.due = now + va_cycles_;  // the front (a head) has arrived
-        wake_no_later_than(q.due);
+        grant_vc(r, now);
     }
     for (const VaRequest& r : requests)
         shortest[static_cast<std::size_t>(r.out_port * vcs_ + r.out_vc)] = std::numeric_limits<int>::max();
+}
+
+void VcRouter::grant_vc(const VaRequest& r, Cycle now) {
+    va_last(r.out_port, r.out_vc) = static_cast<std::int16_t>(r.port * vcs_ + r.vc);
+    out_[r.out_port].owned |= std::uint64_t{1} << r.out_vc;
+    InputVc& q = vc(r.port, r.vc);
+    q.out_vc = static_cast<std::int8_t>(r.out_vc);
+    q.ovc_last = static_cast<std::int8_t>(r.out_vc);
+    q.state = VcState::Active;
+    in_[r.port].active |= std::uint64_t{1} << r.vc;
+    q.due = now + va_cycles_;  // the front (a head) has arrived
+    wake_no_later_than(q.due);
 }
 
 // Separable input-first switch allocation: each input port puts forward one VC whose front
@@ -411,7 +423,6 @@ void VcRouter::traverse(int in_port, int v, Cycle now) {
         if (!o.down_elsewhere) o.down->receive(o.down_port, q.out_vc, f, arrival);
         else lane_->flits_out.push_back(PostedFlit{o.down, o.down_port, q.out_vc, f, arrival});
     }
-    lane_->last_progress = now;
     if (f.tail) {
         if (!o.eject) o.owned &= ~(std::uint64_t{1} << q.out_vc);
         q.state = VcState::Idle;

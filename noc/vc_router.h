@@ -208,6 +208,7 @@ private:
     void inject_from_source(Cycle now);
     void compute_routes_and_request_vcs(Cycle now);
     void allocate_vcs(Cycle now);
+    void grant_vc(const VaRequest& r, Cycle now);
     void allocate_switch(Cycle now);
     void traverse(int in_port, int vc, Cycle now);
     void book_energy(const Flit& f, const OutputPort& o);
@@ -244,6 +245,10 @@ private:
     std::int16_t route_cycles_, va_cycles_, traversal_cycles_;  ///< traversal = SA + ST
     bool va_blocked_ = false, ni_blocked_ = false, moved_ = false;
     const RoutingFunction* routing_ = nullptr;
+    /// [destination]: the output port, when the routing function depends on position only
+    /// (null otherwise): one byte read instead of a call that divides router ids into rows
+    /// and columns, for every head at every hop.
+    const std::uint8_t* route_table_ = nullptr;
     EnergyAccount* energy_ = nullptr;
     VcRouterStats stats_;
     // Cold: read once per packet, or construction, the network interface's queue, reports.

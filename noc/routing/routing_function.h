@@ -32,6 +32,9 @@ public:
     /// Route the head of a packet at router `at` towards router `dst`; `state` travels with the
     /// packet. `load` is null when routing off-line (zero-load model, path walks).
     virtual RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const = 0;
+    /// True when route() depends on `at` and `dst` only (no state, no load) and leaves the VC
+    /// class open (Any): then a router may look its decisions up in a table made once.
+    virtual bool position_only() const { return false; }
 };
 
 /// XY or YX dimension order on a mesh.
@@ -39,6 +42,7 @@ class MeshDimensionOrder : public RoutingFunction {
 public:
     MeshDimensionOrder(const NocTopology& t, bool x_first) : t_(t), x_first_(x_first) {}
     RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
+    bool position_only() const override { return true; }
 
 private:
     const NocTopology& t_;
@@ -53,6 +57,7 @@ public:
     TorusDimensionOrder(const NocTopology& t, bool x_first, bool dateline)
         : t_(t), x_first_(x_first), dateline_(dateline) {}
     RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
+    bool position_only() const override { return !dateline_; }
 
 private:
     const NocTopology& t_;
@@ -77,6 +82,7 @@ class DiagonalFirst : public RoutingFunction {
 public:
     explicit DiagonalFirst(const NocTopology& t) : t_(t) {}
     RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
+    bool position_only() const override { return true; }
 
 private:
     const NocTopology& t_;

@@ -23,7 +23,11 @@ public:
     void record(double seconds, std::size_t router_steps) {
         const int cycle = cycles_++;
         if (phase_ == Phase::Keep) {
-            if (cycles_ == (keep_workers_ ? kKeepWorkersCycles : kKeepAloneCycles)) next(Phase::ProbeWorkers);
+            if (cycles_ == (keep_workers_ ? kKeepWorkersCycles : kKeepAloneCycles)) {
+                next(Phase::ProbeWorkers);
+                return;
+            }
+            if (keep_workers_ && router_steps > 0) watch_workers(seconds / static_cast<double>(router_steps));
             return;
         }
         if (cycle >= kSettleCycles && router_steps > 0)
@@ -46,7 +50,25 @@ private:
     /// the network fills up (a cycle's work grows), and then it must not last.
     static constexpr int kKeepWorkersCycles = 4096, kKeepAloneCycles = 1024;
     static constexpr double kClearlyFaster = 1.15;  ///< one thread must beat the workers by this
+    /// While the workers keep the work, windows of this many cycles are judged against their
+    /// probe; one this much slower triggers a probe of one thread.
+    static constexpr int kWatchCycles = 64;
+    static constexpr double kClearlySlower = 1.5;
 
+    /// While the workers keep the work: if a window of cycles runs clearly slower than their
+    /// probe did (the machine took the second core away, so every handoff waits for the
+    /// scheduler), measure one thread now instead of at the end of the stretch. The window
+    /// stands in for a fresh probe with the workers.
+    void watch_workers(double per_step) {
+        samples_[samples_n_++] = per_step;
+        if (samples_n_ < kWatchCycles) return;
+        const double median = median_sample();
+        samples_n_ = 0;
+        if (median > kClearlySlower * with_workers_) {
+            with_workers_ = median;
+            next(Phase::ProbeAlone);
+        }
+    }
     void next(Phase p) {
         phase_ = p;
         cycles_ = 0;

@@ -1,0 +1,73 @@
+// The VC network's choice between stepping every lane on one thread and handing lanes to
+// worker threads (noc/threading_governor.h), fed with made-up timings: the policy is probe
+// the workers for 160 cycles, probe one thread for 160, keep the workers for 4096 cycles
+// unless one thread was 15 % faster (then one thread for 1024), and, while the workers keep
+// the work, probe one thread early when a 64-cycle window is 1.5x slower than their probe.
+#include "noc/threading_governor.h"
+
+#include <gtest/gtest.h>
+
+using namespace mcmsim;
+
+namespace {
+
+constexpr int kProbe = 160, kKeepWorkers = 4096, kKeepAlone = 1024, kWindow = 64;
+constexpr std::size_t kSteps = 64;  // router steps per cycle (an 8x8 mesh under load)
+
+/// Feeds `cycles` cycles of `ns_per_step` each, checking that the governor asks for the
+/// same way (`workers`) throughout.
+void feed(ThreadingGovernor& g, int cycles, double ns_per_step, bool workers) {
+    for (int c = 0; c < cycles; ++c) {
+        ASSERT_EQ(g.use_workers(), workers) << "cycle " << c << " of " << cycles;
+        g.record(ns_per_step * 1e-9 * static_cast<double>(kSteps), kSteps);
+    }
+}
+
+/// Both probes, with the workers at `workers_ns` and one thread at `alone_ns` per step.
+void probe(ThreadingGovernor& g, double workers_ns, double alone_ns) {
+    feed(g, kProbe, workers_ns, true);
+    feed(g, kProbe, alone_ns, false);
+}
+
+}  // namespace
+
+TEST(NocThreadingGovernor, KeepsTheWorkersUnlessOneThreadIsClearlyFaster) {
+    ThreadingGovernor g;
+    probe(g, 230, 250);  // one thread 8 % slower: the workers keep the work
+    feed(g, kKeepWorkers, 230, true);
+    probe(g, 230, 190);  // one thread 17 % faster (230 / 190 = 1.21 > 1.15): it takes over
+    feed(g, kKeepAlone, 190, false);
+    EXPECT_TRUE(g.use_workers());  // and the probes start again
+}
+
+TEST(NocThreadingGovernor, OneThreadOnlyTenPercentFasterDoesNotTakeOver) {
+    ThreadingGovernor g;
+    probe(g, 230, 210);  // 230 / 210 = 1.095 < 1.15
+    feed(g, kKeepWorkers, 230, true);
+}
+
+TEST(NocThreadingGovernor, WorkersGrownSlowAreCheckedAgainstOneThreadAtOnce) {
+    ThreadingGovernor g;
+    probe(g, 230, 440);
+    feed(g, 100, 230, true);
+    // The second core is taken away: 2x the probe's time per step. The window of cycles
+    // 64-127 of the stretch holds 36 fast cycles and 28 slow ones (its median is fast); the
+    // next one, cycles 128-191, is all slow and ends the stretch.
+    feed(g, 2 * kWindow - 100 + kWindow, 460, true);
+    feed(g, kProbe, 300, false);  // then one thread is probed
+    // 460 / 300 = 1.53 > 1.15: one thread keeps the work.
+    feed(g, kKeepAlone, 300, false);
+    EXPECT_TRUE(g.use_workers());
+}
+
+TEST(NocThreadingGovernor, WorkersSomewhatSlowerOrOnceSlowKeepTheWork) {
+    ThreadingGovernor g;
+    probe(g, 230, 440);
+    // 1.4x the probe's time is below the 1.5x that calls for a probe, and one cycle in a
+    // window at 100x does not move the window's median.
+    for (int w = 0; w < kKeepWorkers / kWindow; ++w) {
+        feed(g, 1, w % 2 ? 23000 : 230, true);
+        feed(g, kWindow - 1, 1.4 * 230, true);
+    }
+    EXPECT_TRUE(g.use_workers());  // the next probe, with the workers
+}

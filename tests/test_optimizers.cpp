@@ -240,6 +240,8 @@ TEST(SearchSpace, BadSpacesNameThePointer) {
         {R"({"mapping": {"collectives": []}})", "/mapping/collectives"},
         {R"({"mapping": {"weights": ["broadcast"]}})", "/mapping/weights/0"},
         {R"({"mapping": {"weights": []}})", "/mapping/weights"},
+        {R"({"mapping": {"inputs": ["broadcast"]}})", "/mapping/inputs/0"},
+        {R"({"mapping": {"inputs": []}})", "/mapping/inputs"},
         {R"({"mapping": {"pipeline_segments": [0]}})", "/mapping/pipeline_segments/0"},
     };
     for (const auto& c : cases) {
@@ -258,6 +260,9 @@ TEST(SearchSpace, CollectivesAndRoutesSearchedByDefault) {
     const std::vector<std::string> all{"direct", "ring", "2d", "tree"};
     EXPECT_EQ(default_search_space(false).mapping.collectives, all);
     EXPECT_EQ(default_search_space(false).mapping.weights, (std::vector<std::string>{"unicast", "multicast"}));
+    EXPECT_EQ(default_search_space(false).mapping.inputs, (std::vector<std::string>{"unicast", "multicast"}));
+    EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-default.json").mapping.inputs,
+              (std::vector<std::string>{"unicast", "multicast"}));
     EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-default.json").mapping.collectives, all);
     EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-direct.json").mapping.collectives,
               std::vector<std::string>{"direct"});
@@ -368,6 +373,43 @@ TEST(Genetic, SeededWithTheBaselineUnderEveryCollective) {
     o.polish_evaluations = 0;
     GaResult r = run_genetic(prob, seeds, o);
     EXPECT_LE(r.best_score.latency_ns * r.best_score.energy_pj, ring * (1 + 1e-9));
+}
+
+TEST(Genetic, SearchesNetworkInputDeliveryOnlyWhereALayerReadsOne) {
+    ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
+    Workload w = zoo_workload("resnet50", 1);
+    const MappingSpace ms = mapping_space_for(a, w, MapOptions{}).mapping;
+    ASSERT_EQ(ms.inputs, (std::vector<std::string>{"unicast", "multicast"}));  // the baseline's first
+    // ResNet-50's stem is the only layer that reads the network's input (the image); every
+    // other layer reads what an earlier layer produced.
+    const std::vector<bool> reads = network_input_layers(w);
+    ASSERT_EQ(reads.size(), w.layers.size());
+    EXPECT_TRUE(reads[0]);
+    EXPECT_EQ(std::count(reads.begin(), reads.end(), true), 1);
+
+    // The guided genome's relaying seeds read the image once (multicast) and leave the other
+    // layers' gene alone; the baseline reads it per chiplet, under every collective.
+    const std::vector<Genome> seeds = ga_seeds(a, w, ms);
+    const Genome& guided = seeds[ms.partitions.size()];  // after one uniform seed per option
+    for (const Genome* g : {&seeds.front(), &guided})
+        EXPECT_TRUE(std::all_of(g->layers.begin(), g->layers.end(), [](const LayerGene& l) { return l.inputs == 0; }));
+    Genome ring = guided;
+    for (auto& l : ring.layers) l.collective = 1;
+    ring.layers[0].inputs = 1;
+    EXPECT_EQ(std::count(seeds.begin(), seeds.end(), ring), 1);
+    const Mapping m = to_mapping(ms, ring, w, a.package.rows, a.package.cols);
+    EXPECT_TRUE(m.layers[0].input_multicast);
+    EXPECT_FALSE(m.layers[1].input_multicast);
+
+    // A search changes the gene only on the stem.
+    AnalyticalProblem prob(a, w, ms);
+    GaOptions o;
+    o.seed = 3;
+    o.population = static_cast<int>(seeds.size());
+    o.generations = 3;
+    o.polish_evaluations = 60;
+    GaResult r = run_genetic(prob, seeds, o);
+    for (std::size_t l = 1; l < r.best.layers.size(); ++l) EXPECT_EQ(r.best.layers[l].inputs, 0) << "layer " << l;
 }
 
 TEST(Genetic, SearchesCollectivesDeterministicallyAndThePlanCarriesThem) {

@@ -57,6 +57,8 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
         if (c != "direct") why_not_ = "collective " + c + " is not modelled (direct only)";
     for (const auto& wd : space_.weights)
         if (wd != "unicast") why_not_ = "weight delivery " + wd + " is not modelled (unicast only)";
+    for (const auto& in : space_.inputs)
+        if (in != "unicast") why_not_ = "network-input delivery " + in + " is not modelled (unicast only)";
     if (arch.package.topology != "mesh") why_not_ = "the package is not a plain mesh (" + arch.package.topology + ")";
 
     const ChipletConfig& chip = arch.chiplet;

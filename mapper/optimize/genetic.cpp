@@ -148,12 +148,13 @@ private:
         return best;
     }
 
-    LayerGene random_gene() {
+    LayerGene random_gene(std::size_t layer) {
         const MappingSpace& s = p_.space();
         LayerGene g = uniform_gene(s, static_cast<int>(rng_.below(s.partitions.size())), p_.rows(), p_.cols());
         g.route = static_cast<int>(rng_.below(s.routes.size()));
         g.collective = static_cast<int>(rng_.below(s.collectives.size()));  // no draw for one value
         g.weights = static_cast<int>(rng_.below(s.weights.size()));
+        if (p_.reads_network_input(layer)) g.inputs = static_cast<int>(rng_.below(s.inputs.size()));
         // A few random unit moves away from uniform.
         std::size_t moves = rng_.below(static_cast<std::size_t>(g.units.size()) + 1);
         for (std::size_t m = 0; m < moves; ++m) move_units(g);
@@ -162,7 +163,7 @@ private:
 
     Genome random_genome() {
         Genome g;
-        for (std::size_t l = 0; l < p_.layers(); ++l) g.layers.push_back(random_gene());
+        for (std::size_t l = 0; l < p_.layers(); ++l) g.layers.push_back(random_gene(l));
         g.segments = static_cast<int>(rng_.below(p_.space().pipeline_segments.size()));  // no draw for one value
         return g;
     }
@@ -203,22 +204,25 @@ private:
         return x >= current ? x + 1 : x;
     }
 
-    void mutate_gene(LayerGene& g) {
+    void mutate_gene(LayerGene& g, std::size_t layer) {
         const MappingSpace& s = p_.space();
         double r = rng_.unit();
         if (r < 0.2 && s.partitions.size() > 1) {
             const int opt = other_than(g.option, s.partitions.size());
-            int route = g.route, collective = g.collective, weights = g.weights;
+            int route = g.route, collective = g.collective, weights = g.weights, inputs = g.inputs;
             g = uniform_gene(s, opt, p_.rows(), p_.cols());
             g.route = route;
             g.collective = collective;
             g.weights = weights;
+            g.inputs = inputs;
         } else if (r < 0.3 && s.routes.size() > 1) {
             g.route = other_than(g.route, s.routes.size());
         } else if (r < 0.4 && s.collectives.size() > 1) {
             g.collective = other_than(g.collective, s.collectives.size());
         } else if (r < 0.5 && s.weights.size() > 1) {
             g.weights = other_than(g.weights, s.weights.size());
+        } else if (r < 0.6 && s.inputs.size() > 1 && p_.reads_network_input(layer)) {
+            g.inputs = other_than(g.inputs, s.inputs.size());
         } else {
             move_units(g);
         }
@@ -242,9 +246,12 @@ private:
         const std::size_t L = g.layers.size();
         const double rate = std::max(1.0 / static_cast<double>(L), 0.05);
         bool any = false;
-        for (auto& lg : g.layers)
-            if (rng_.unit() < rate) mutate_gene(lg), any = true;
-        if (!any) mutate_gene(g.layers[rng_.below(L)]);
+        for (std::size_t l = 0; l < L; ++l)
+            if (rng_.unit() < rate) mutate_gene(g.layers[l], l), any = true;
+        if (!any) {
+            const std::size_t l = rng_.below(L);
+            mutate_gene(g.layers[l], l);
+        }
     }
 
     /// Neighbours in the plan-wide genes: every other segment count, and each boundary of the
@@ -280,6 +287,7 @@ private:
             n.layers[l].route = cur.route;
             n.layers[l].collective = cur.collective;
             n.layers[l].weights = cur.weights;
+            n.layers[l].inputs = cur.inputs;
             out.push_back(std::move(n));
         }
         for (std::size_t r = 0; r < s.routes.size(); ++r) {
@@ -298,6 +306,12 @@ private:
             if (static_cast<int>(w) == cur.weights) continue;
             Genome n = g;
             n.layers[l].weights = static_cast<int>(w);
+            out.push_back(std::move(n));
+        }
+        for (std::size_t i = 0; i < s.inputs.size() && p_.reads_network_input(l); ++i) {
+            if (static_cast<int>(i) == cur.inputs) continue;
+            Genome n = g;
+            n.layers[l].inputs = static_cast<int>(i);
             out.push_back(std::move(n));
         }
         if (l == 0) plan_neighbours(g, out);  // the plan-wide genes, once per pass

@@ -15,6 +15,7 @@ std::vector<int> Genome::key() const {
         k.push_back(l.route);
         k.push_back(l.collective);
         k.push_back(l.weights);
+        k.push_back(l.inputs);
         k.push_back(static_cast<int>(l.units.size()));
         k.insert(k.end(), l.units.begin(), l.units.end());
     }
@@ -79,6 +80,7 @@ Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, in
         set_route_policy(lm, s.routes[static_cast<std::size_t>(lg.route)]);
         lm.collective = collective_from_string(s.collectives[static_cast<std::size_t>(lg.collective)]);
         lm.weight_multicast = s.weights[static_cast<std::size_t>(lg.weights)] == "multicast";
+        lm.input_multicast = s.inputs[static_cast<std::size_t>(lg.inputs)] == "multicast";
         m.layers.push_back(lm);
     }
     const int segments = s.pipeline_segments.empty() ? 1 : s.pipeline_segments[static_cast<std::size_t>(g.segments)];
@@ -111,6 +113,7 @@ std::string describe_gene(const MappingSpace& s, const LayerGene& g, int rows, i
     d += "]/" + s.routes[static_cast<std::size_t>(g.route)];
     if (s.collectives.size() > 1) d += "/" + s.collectives[static_cast<std::size_t>(g.collective)];
     if (s.weights.size() > 1) d += "/w-" + s.weights[static_cast<std::size_t>(g.weights)];
+    if (s.inputs.size() > 1) d += "/i-" + s.inputs[static_cast<std::size_t>(g.inputs)];
     return d;
 }
 

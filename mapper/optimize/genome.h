@@ -1,6 +1,6 @@
 #pragma once
 // A point of the mapping search space: per layer a partition option, whole share units per
-// part, a route policy, a collective algorithm and a weight delivery. Every optimiser produces one; `to_mapping` turns it into the plan
+// part, a route policy, a collective algorithm, a weight and a network-input delivery. Every optimiser produces one; `to_mapping` turns it into the plan
 // builder's input. Pure C++.
 #include "mapper/optimize/search_space.h"
 #include "mapper/plan_builder.h"
@@ -18,9 +18,10 @@ struct LayerGene {
     int route = 0;           ///< index into MappingSpace::routes
     int collective = 0;      ///< index into MappingSpace::collectives
     int weights = 0;         ///< index into MappingSpace::weights
+    int inputs = 0;          ///< index into MappingSpace::inputs (optimisers change it only on layers reading a network input)
     bool operator==(const LayerGene& o) const {
         return option == o.option && units == o.units && route == o.route && collective == o.collective &&
-               weights == o.weights;
+               weights == o.weights && inputs == o.inputs;
     }
 };
 

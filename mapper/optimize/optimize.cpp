@@ -44,6 +44,7 @@ MappingSpace formulation_space(const MappingSpace& s) {
     if (f.routes.empty()) f.routes.push_back("xy");
     f.collectives = {"direct"};
     f.weights = {"unicast"};
+    f.inputs = {"unicast"};
     f.pipeline_segments = {1};  // layers one after the other on all chiplets
     return f;
 }
@@ -52,13 +53,14 @@ MappingSpace formulation_space(const MappingSpace& s) {
 /// ring 4]": what a genome chose (collectives only when the space has several).
 std::string summary(const MappingSpace& s, const Genome& g) {
     std::vector<int> opt(s.partitions.size(), 0), route(s.routes.size(), 0), coll(s.collectives.size(), 0),
-        weights(s.weights.size(), 0);
+        weights(s.weights.size(), 0), inputs(s.inputs.size(), 0);
     int nonuniform = 0;
     for (const auto& l : g.layers) {
         ++opt[static_cast<std::size_t>(l.option)];
         ++route[static_cast<std::size_t>(l.route)];
         ++coll[static_cast<std::size_t>(l.collective)];
         ++weights[static_cast<std::size_t>(l.weights)];
+        ++inputs[static_cast<std::size_t>(l.inputs)];
         nonuniform += std::any_of(l.units.begin(), l.units.end(), [&](int u) { return u != s.units_per_part; });
     }
     std::string out = "partitions";
@@ -81,6 +83,9 @@ std::string summary(const MappingSpace& s, const Genome& g) {
         for (std::size_t i = 0; i < weights.size(); ++i)
             if (weights[i]) out += " " + s.weights[i] + " " + std::to_string(weights[i]);
     }
+    // Only layers that read a network input ever leave the first entry: name the others.
+    for (std::size_t i = 1; i < inputs.size(); ++i)
+        if (inputs[i]) out += "; network inputs " + s.inputs[i] + " " + std::to_string(inputs[i]);
     return out;
 }
 
@@ -121,19 +126,33 @@ std::vector<Genome> ga_seeds(const ArchConfig& arch, const Workload& w, const Ma
     // Every other collective on the baseline partition and on the formulation-guided genome:
     // a relayed collective pays off on most layers at once (an all-gather per layer), which
     // single-layer mutations find only slowly.
+    // The guided genome's relaying seeds also read a network input once where several
+    // chiplets need it and the space has input multicast (the first layer's image: one read
+    // instead of one per chiplet), which mutations of that one layer's gene find only slowly.
+    // (The baseline's stay as the uniform mapper would build them with --collective.)
+    const std::vector<bool> reads_input = network_input_layers(w);
+    const auto found = std::find(ms.inputs.begin(), ms.inputs.end(), "multicast");
+    const int input_multicast = found == ms.inputs.end() ? 0 : static_cast<int>(found - ms.inputs.begin());
+    auto relay_inputs = [&](Genome& g) {
+        for (std::size_t l = 0; l < g.layers.size(); ++l)
+            if (reads_input[l]) g.layers[l].inputs = input_multicast;
+    };
     const Genome baseline = seeds.front(), guided = seeds.back();
     for (int c = 1; c < static_cast<int>(ms.collectives.size()); ++c)
-        for (Genome g : {baseline, guided}) {
+        for (int k = 0; k < 2; ++k) {
+            Genome g = k == 0 ? baseline : guided;
             for (auto& l : g.layers) l.collective = c;
+            if (k == 1) relay_inputs(g);
             seeds.push_back(std::move(g));
         }
     // The guided genome under every collective with the other weight delivery (multicast):
     // where its partitions replicate filters, a weight read once and relayed saves DRAM and
     // edge links on every such layer at once.
-    for (int w = 1; w < static_cast<int>(ms.weights.size()); ++w)
+    for (int wd = 1; wd < static_cast<int>(ms.weights.size()); ++wd)
         for (int c = 0; c < static_cast<int>(ms.collectives.size()); ++c) {
             Genome g = guided;
-            for (auto& l : g.layers) l.collective = c, l.weights = w;
+            for (auto& l : g.layers) l.collective = c, l.weights = wd;
+            relay_inputs(g);
             seeds.push_back(std::move(g));
         }
     // The baseline pipelined over every other segment count.
@@ -172,6 +191,7 @@ SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const M
     if (std::find(known.begin(), known.end(), o.collective) == known.end())
         throw InputError("", "--collective", "direct, ring, 2d or tree", "\"" + o.collective + "\"");
     put_first(s.mapping.collectives, o.collective);
+    put_first(s.mapping.inputs, o.inputs);  // the baseline's network-input delivery
     // Segment counts the package cannot hold are an error in a space file and left out of
     // the default.
     auto& segs = s.mapping.pipeline_segments;

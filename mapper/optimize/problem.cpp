@@ -1,7 +1,10 @@
 #include "mapper/optimize/problem.h"
 
 #include "mapper/analytical_model.h"
+#include "mapper/input_need.h"
 #include "mapper/plan_builder.h"
+
+#include <algorithm>
 
 namespace mcmsim {
 
@@ -12,7 +15,18 @@ std::vector<std::pair<int, int>> Problem::segments(int option) const {
 }
 
 AnalyticalProblem::AnalyticalProblem(const ArchConfig& arch, const Workload& w, MappingSpace space)
-    : Problem(std::move(space), w.layers.size(), arch.package.rows, arch.package.cols), arch_(arch), w_(w) {}
+    : Problem(std::move(space), w.layers.size(), arch.package.rows, arch.package.cols), arch_(arch), w_(w) {
+    network_input_ = network_input_layers(w);
+}
+
+std::vector<bool> network_input_layers(const Workload& w) {
+    std::vector<bool> out;
+    for (const Layer& L : w.layers) {
+        const std::vector<Operand> ops = operands_of(L);
+        out.push_back(std::any_of(ops.begin(), ops.end(), [](const Operand& o) { return o.producers.empty(); }));
+    }
+    return out;
+}
 
 Score AnalyticalProblem::evaluate(const Genome& g) const {
     Mapping m = to_mapping(space(), g, w_, rows(), cols());

@@ -31,11 +31,21 @@ public:
     /// total (1-D: all chiplets; 2-D: the grid rows, then the grid columns).
     std::vector<std::pair<int, int>> segments(int option) const;
 
+    /// Whether layer `l` reads a network input (a tensor no layer produces): only there does
+    /// the input-delivery gene (LayerGene::inputs) change the plan, so only there is it searched.
+    bool reads_network_input(std::size_t l) const { return l < network_input_.size() && network_input_[l]; }
+
+protected:
+    std::vector<bool> network_input_;  ///< per layer, see reads_network_input(); empty: none
+
 private:
     MappingSpace space_;
     std::size_t layers_;
     int rows_, cols_;
 };
+
+/// Per layer of `w`: whether it reads a network input (Problem::reads_network_input).
+std::vector<bool> network_input_layers(const Workload& w);
 
 /// The analytical model's latency and energy of the plan built from a genome.
 class AnalyticalProblem : public Problem {

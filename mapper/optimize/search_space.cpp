@@ -46,6 +46,7 @@ SearchSpace default_search_space(bool batched, bool diagonal_links) {
     s.mapping.routes = searched_route_policies(diagonal_links);
     s.mapping.collectives = supported_collectives();  // direct first: the uniform baseline's
     s.mapping.weights = {"unicast", "multicast"};
+    s.mapping.inputs = {"unicast", "multicast"};
     s.mapping.pipeline_segments = batched ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1};
     return s;
 }
@@ -117,6 +118,12 @@ SearchSpace load_search_space(const std::string& path) {
             return w;
         });
         if (!weights.empty()) s.mapping.weights = weights;
+        auto inputs = read_list<std::string>(o, "inputs", [&](const JsonNode& n) {
+            std::string i = n.string();
+            if (i != "unicast" && i != "multicast") n.fail("a network-input delivery (unicast, multicast)");
+            return i;
+        });
+        if (!inputs.empty()) s.mapping.inputs = inputs;
         auto segments = read_list<int>(o, "pipeline_segments", [](const JsonNode& n) {
             return static_cast<int>(n.integer_in(1, 64));  // checked against the package by mapping_space_for
         });
@@ -157,6 +164,7 @@ nlohmann::json search_space_to_json(const SearchSpace& s) {
                           {"routes", s.mapping.routes},
                           {"collectives", s.mapping.collectives},
                           {"weights", s.mapping.weights},
+                          {"inputs", s.mapping.inputs},
                           {"pipeline_segments", s.mapping.pipeline_segments}}}};
     nlohmann::json hw = nlohmann::json::object();
     if (!s.hardware.diagonal_links.empty()) hw["diagonal_links"] = s.hardware.diagonal_links;

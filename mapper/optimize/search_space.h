@@ -61,6 +61,10 @@ struct MappingSpace {
     /// How chiplets that share a weight slice get it: "unicast" (each from DRAM), "multicast"
     /// (read once, forwarded by the layer's collective; LayerMapping::weight_multicast).
     std::vector<std::string> weights{"unicast"};
+    /// How chiplets that need the same region of a network input (a tensor no layer produces)
+    /// get it: "unicast" (each reads it from DRAM), "multicast" (read once, forwarded by the
+    /// layer's collective; LayerMapping::input_multicast). Matters only on layers that read one.
+    std::vector<std::string> inputs{"unicast"};
     std::vector<int> pipeline_segments{1};  ///< segment counts to try (1: layer-sequential)
 };
 

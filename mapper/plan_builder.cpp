@@ -1,6 +1,6 @@
 #include "mapper/plan_builder.h"
 
-#include "hw/compute/compute_cost.h"
+#include "hw/compute/tiling.h"
 #include "hw/topology/mesh_topology.h"
 #include "mapper/input_delivery.h"
 #include "mapper/input_need.h"
@@ -269,7 +269,9 @@ private:
             // Pipelined: by the segment's residency.
             const std::int64_t wbytes = weight_slice_bytes(L, b);
             const std::int64_t wread = weights_multicast[static_cast<std::size_t>(c)] ? 0 : wbytes;
-            std::int64_t refetch = shape.empty() ? 0 : compute_cost(arch_.chiplet, shape, 0).dram_refetch_bytes;
+            // (The DRAM tiling alone: the full compute cost would also price every buffer's
+            // accesses, which the plan does not need.)
+            std::int64_t refetch = shape.empty() ? 0 : tile_for_dram(arch_.chiplet, shape).refetch_bytes();
             if (pipelined_) {
                 pipelined_weights(layer, c, wbytes, refetch, d);
                 if (micro_batches_ > 1) {

@@ -120,6 +120,7 @@ std::vector<std::vector<std::int64_t>> TransferBatch::flush(PlanLayer& layer, Ro
         for (const auto& g : members) {
             const Pending& head = pending_[g.front()];
             PlanOp& s = sink.add_op(layer, head.from, OpKind::Send, head.deps);
+            s.transfers.reserve(g.size());  // one per hop, two for a split route
             for (std::size_t i : g) {
                 const Pending& p = pending_[i];
                 paths(policy, p.from, p.to, routes);

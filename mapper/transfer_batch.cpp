@@ -91,33 +91,41 @@ std::vector<std::vector<std::int64_t>> TransferBatch::flush(PlanLayer& layer, Ro
     if (pending_.empty()) return needed;
     int max_depth = 0;
     for (const Pending& p : pending_) max_depth = std::max(max_depth, p.depth);
-    std::vector<std::int64_t> relay_recv(pending_.size(), -1);  // per relayed hop: the recv at its destination
-    std::vector<std::vector<Transfer>> kept(static_cast<std::size_t>(n_));  // per destination
-    std::vector<std::vector<Transfer>> relayed(static_cast<std::size_t>(n_));
-    std::vector<std::vector<std::size_t>> relayed_hops(static_cast<std::size_t>(n_));
-    std::vector<std::vector<std::size_t>> groups_of(static_cast<std::size_t>(n_));
-    std::vector<std::vector<std::size_t>> members;  // group -> pending indices
-    std::vector<std::pair<std::vector<int>, int>> routes;
+    FlushScratch& sc = scratch_;
+    const auto n = static_cast<std::size_t>(n_);
+    sc.relay_recv.assign(pending_.size(), -1);  // per relayed hop: the recv at its destination
+    sc.kept.resize(n);                          // per destination (emptied by make_recv)
+    sc.relayed.resize(n);
+    sc.relayed_hops.resize(n);
+    sc.groups_of.resize(n);
+    auto& kept = sc.kept;
+    auto& relayed = sc.relayed;
+    auto& relayed_hops = sc.relayed_hops;
+    auto& members = sc.members;  // group -> pending indices (the first sc.groups)
+    auto& routes = sc.routes;
     for (int depth = 0; depth <= max_depth; ++depth) {
         // Group the sends; a source usually has one dependency set per stage, so a linear
         // scan over its groups is enough.
-        for (auto& g : groups_of) g.clear();
-        members.clear();
+        for (auto& g : sc.groups_of) g.clear();
+        for (std::size_t g = 0; g < sc.groups; ++g) members[g].clear();
+        sc.groups = 0;
         for (std::size_t i = 0; i < pending_.size(); ++i) {
             Pending& p = pending_[i];
             if (p.depth != depth) continue;
-            if (p.parent >= 0) p.deps = {relay_recv[static_cast<std::size_t>(p.parent)]};
-            auto& mine = groups_of[static_cast<std::size_t>(p.from)];
-            std::size_t g = members.size();
+            if (p.parent >= 0) p.deps = {sc.relay_recv[static_cast<std::size_t>(p.parent)]};
+            auto& mine = sc.groups_of[static_cast<std::size_t>(p.from)];
+            std::size_t g = sc.groups;
             for (std::size_t cand : mine)
                 if (pending_[members[cand].front()].deps == p.deps) g = cand;
-            if (g == members.size()) {
+            if (g == sc.groups) {
                 mine.push_back(g);
-                members.emplace_back();
+                if (members.size() == sc.groups) members.emplace_back();
+                ++sc.groups;
             }
             members[g].push_back(i);
         }
-        for (const auto& g : members) {
+        for (std::size_t gi = 0; gi < sc.groups; ++gi) {
+            const auto& g = members[gi];
             const Pending& head = pending_[g.front()];
             PlanOp& s = sink.add_op(layer, head.from, OpKind::Send, head.deps);
             s.transfers.reserve(g.size());  // one per hop, two for a split route
@@ -147,7 +155,7 @@ std::vector<std::vector<std::int64_t>> TransferBatch::flush(PlanLayer& layer, Ro
             const std::int64_t id = make_recv(layer, sink, c, in);
             bool consumed = false;
             for (std::size_t i : relayed_hops[static_cast<std::size_t>(c)]) {
-                relay_recv[i] = id;
+                sc.relay_recv[i] = id;
                 consumed = consumed || pending_[i].consumed;
             }
             relayed_hops[static_cast<std::size_t>(c)].clear();

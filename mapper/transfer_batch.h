@@ -74,6 +74,17 @@ private:
     };
     std::vector<Pending> pending_;  ///< transfers of the current phase, in the order made
 
+    /// flush()'s working storage, kept from one flush to the next (a plan makes thousands):
+    /// per pending hop its relay recv; per chiplet the transfers it keeps or relays, its
+    /// relayed hops and its send groups; per group its pending hops (the first groups_ in use).
+    struct FlushScratch {
+        std::vector<std::int64_t> relay_recv;
+        std::vector<std::vector<Transfer>> kept, relayed;
+        std::vector<std::vector<std::size_t>> relayed_hops, groups_of, members;
+        std::size_t groups = 0;
+        std::vector<std::pair<std::vector<int>, int>> routes;
+    } scratch_;
+
     std::int64_t package_bytes_ = 0, package_link_bytes_ = 0;
     std::vector<std::vector<int>> pair_links_;  ///< [from * n + to] package links of the routed path, filled lazily
     std::vector<std::int64_t> link_load_;       ///< bytes per directed package link, this layer

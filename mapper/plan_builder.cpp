@@ -239,6 +239,10 @@ private:
         const LayerMapping& lm = m_.layers[steps_[step].layer];
         std::vector<WorkBox> boxes = boxes_of(L, lm);
         PlanLayer layer;
+        // Room for a typical layer's ops (per chiplet: DRAM reads, sends, recvs and the
+        // compute): op records are large, and growing the vector one doubling at a time
+        // copies them over and over.
+        layer.ops.reserve(static_cast<std::size_t>(4 * n_));
         layer.name = micro_batches_ > 1 ? L.name + "/mb" + std::to_string(mb_) : L.name;
         layer.macs = L.macs();
         const RoutePolicy policy = lm.route;

@@ -1,7 +1,8 @@
 // How fast the analytical model prices a plan, and how fast the mapper writes one.
 // ResNet-50 on the Simba-like 6x6 package, uniform mapping: ~67k flows in ~7.8k ops (grouped
-// sends and recvs). BM_Estimate* times estimate_plan only: the plan is built once, outside the
-// timed loop (indexing the plan, pricing, scheduling, energy and the result's ledger are all
+// sends and recvs), at the message granularity (the default) and at the packet granularity
+// (BM_EstimateResNet50SimbaPackets). BM_Estimate* times estimate_plan only: the plan is built
+// once, outside the timed loop (indexing the plan, pricing, scheduling, energy and the result's ledger are all
 // inside it; the model keeps no results between calls, only its scratch storage, its tile
 // costs and the package's node-pair paths, as it does in an optimiser's loop).
 // BM_ReadPlan* is the floor under it: touching every op, dependency and transfer once.
@@ -39,6 +40,16 @@ void BM_EstimateResNet50Simba(benchmark::State& state) {
     state.counters["flows"] = static_cast<double>(flows);
 }
 BENCHMARK(BM_EstimateResNet50Simba)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
+/// The same plan at the packet granularity (a discrete-event schedule of 4-packet groups).
+void BM_EstimateResNet50SimbaPackets(benchmark::State& state) {
+    const Plan& p = resnet_plan();
+    EstimateOptions o;
+    o.granularity = Granularity::Packet;
+    for (auto _ : state) benchmark::DoNotOptimize(estimate_plan(simba(), p, o).latency_ns);
+    state.counters["ops"] = static_cast<double>(p.op_count());
+}
+BENCHMARK(BM_EstimateResNet50SimbaPackets)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
 /// The floor under BM_Estimate*: every op, dependency and transfer of the plan read once (send
 /// side and recv side), with no model at all.

@@ -1,15 +1,18 @@
 #include "mapper/analytical_model.h"
 
+#include "hw/common/input_error.h"
 #include "hw/compute/compute_cost.h"
 #include "mapper/flow_receivers.h"
 #include "mapper/message_cost.h"
 #include "mapper/package_paths.h"
+#include "mapper/packet_events.h"
 #include "mapper/ready_queue.h"
 #include "mapper/tile_cost_cache.h"
 #include "traces/plan_routes.h"
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -46,6 +49,7 @@ struct DramCost {
     double wire;        ///< data bytes on the wire
     double reply_ns;    ///< write: the acknowledgement's head latency back
     int path;           ///< node pair of the data's direction
+    int back;           ///< node pair of the other direction (packet granularity: a read's requests)
     int memory;
     bool read;
 };
@@ -79,6 +83,7 @@ struct Workspace {
     std::vector<std::uint32_t> succ_begin, succ, fill;
     std::vector<DramCost> drams;
     ReadyQueue ready;
+    PacketPool packets;  ///< packet granularity: groups in flight
     TileCostCache tiles;  ///< results of compute_cost, kept for as long as the chiplet is the same
     PackagePathsCache paths;  ///< the package's node-pair paths, kept for as long as the arch is the same
 };
@@ -90,9 +95,9 @@ void grow_to(std::vector<T>& v, std::size_t n) {
 
 class Estimator {
 public:
-    Estimator(const ArchConfig& arch, const Plan& plan, Workspace& ws)
-        : arch_(arch), plan_(plan), ws_(ws), pp_(ws.paths.get(arch)), mc_(pp_.message_cost()), links_(pp_.links()),
-          trees_(pp_.trees()), n_(pp_.chiplets()), nodes_(pp_.nodes()), routers_(trees_.routers()),
+    Estimator(const ArchConfig& arch, const Plan& plan, const EstimateOptions& options, Workspace& ws)
+        : arch_(arch), plan_(plan), options_(options), ws_(ws), pp_(ws.paths.get(arch)), mc_(pp_.message_cost()),
+          links_(pp_.links()), trees_(pp_.trees()), n_(pp_.chiplets()), nodes_(pp_.nodes()), routers_(trees_.routers()),
           flit_(arch.package.router.flit_bytes), ni_bw_(arch.chiplet.ni_bandwidth_gbps) {
         const auto memories = arch.memories.size();
         load_.assign(links_n_, 0);
@@ -112,7 +117,9 @@ public:
     Estimate run() {
         index_plan();
         price_all();
-        schedule();
+        if (options_.granularity == Granularity::Packet) schedule_packets();
+        else
+            schedule();
         book_energy();
         book_static_energy();
         layer_stats();
@@ -236,10 +243,12 @@ private:
                     d.request_ns = pp_.head_control_ns(pair(op.chiplet, there));
                     d.reply_ns = 0;
                     d.path = static_cast<int>(pair(there, op.chiplet));
+                    d.back = static_cast<int>(pair(op.chiplet, there));
                 } else {
                     d.request_ns = pp_.head_flit_ns(pair(op.chiplet, there));
                     d.reply_ns = pp_.head_control_ns(pair(there, op.chiplet));
                     d.path = static_cast<int>(pair(op.chiplet, there));
+                    d.back = static_cast<int>(pair(there, op.chiplet));
                 }
                 c.flows_begin = static_cast<std::uint32_t>(ws_.drams.size());
                 ws_.drams.push_back(d);
@@ -396,6 +405,20 @@ private:
         throw std::logic_error("analytical model: flow " + std::to_string(ws_.receivers.flow_of(slot)) + " has no recv (validate_plan)");
     }
 
+    /// Successors of every op in one flat array (CSR): ws_.succ from ws_.succ_begin[i] to
+    /// ws_.succ_begin[i + 1].
+    void build_successors() {
+        const std::size_t n = ops_;
+        ws_.succ_begin.assign(n + 1, 0);
+        grow_to(ws_.succ, ws_.edges.size());
+        std::uint32_t* const succ_begin = ws_.succ_begin.data();
+        std::uint32_t* const succ = ws_.succ.data();
+        for (const DepEdge& e : ws_.edges) ++succ_begin[e.from + 1];
+        for (std::size_t i = 0; i < n; ++i) succ_begin[i + 1] += succ_begin[i];
+        ws_.fill.assign(succ_begin, succ_begin + n);
+        for (const DepEdge& e : ws_.edges) succ[ws_.fill[e.from]++] = e.to;
+    }
+
     /// The list schedule: ops in order of readiness, one compute unit per chiplet, and the
     /// package's links and memories reserved by messages in the order they are issued (see
     /// reserve_rest): a send's flows one after another, each on its own path; a DRAM read's
@@ -407,15 +430,9 @@ private:
         const OpCost* const cost = ws_.cost.data();
         OpSchedule* const sched = ws_.sched.data();
         const FlowCost* flows = ws_.flows.data();
-        // Successors in one flat array (CSR).
-        ws_.succ_begin.assign(n + 1, 0);
-        grow_to(ws_.succ, ws_.edges.size());
-        std::uint32_t* const succ_begin = ws_.succ_begin.data();
-        std::uint32_t* const succ = ws_.succ.data();
-        for (const DepEdge& e : ws_.edges) ++succ_begin[e.from + 1];
-        for (std::size_t i = 0; i < n; ++i) succ_begin[i + 1] += succ_begin[i];
-        ws_.fill.assign(succ_begin, succ_begin + n);
-        for (const DepEdge& e : ws_.edges) succ[ws_.fill[e.from]++] = e.to;
+        build_successors();
+        const std::uint32_t* const succ_begin = ws_.succ_begin.data();
+        const std::uint32_t* const succ = ws_.succ.data();
         const PathTables paths{pp_.paths(), routed_.refs()};
         const FlowReceivers::View receivers = ws_.receivers.view();
         ReadyQueue& pq = ws_.ready;
@@ -513,6 +530,221 @@ private:
         for (const auto& o : est_.ops) est_.latency_ns = std::max(est_.latency_ns, o.end_ns);
     }
 
+    /// The packet granularity (analytical_model.h): a discrete-event schedule. Ops run as in
+    /// schedule() (one compute unit per chiplet, a send's flows leaving its network interface
+    /// one after another), but what they put on the package travels as groups of
+    /// packets_per_event packets, each an event at every link it reaches (PacketGroup). A link
+    /// serves groups in the order they reach it, for their bytes at the slowest rate so far on
+    /// their path (cut-through, as in reserve_rest), and a group reaches the next link the
+    /// next link's head time after it started on this one: a wait here is a wait there too.
+    /// DRAM traffic is events as well: the memory is one more server, in order of arrival.
+    /// Events share the ready queue with ops (group slot s has index ops + s), so ties break
+    /// by index: ops first, in plan order, then groups by slot.
+    void schedule_packets() {
+        const std::size_t n = ops_;
+        const OpCost* const cost = ws_.cost.data();
+        OpSchedule* const sched = ws_.sched.data();
+        const FlowCost* const flows = ws_.flows.data();
+        build_successors();
+        const std::uint32_t* const succ_begin = ws_.succ_begin.data();
+        const std::uint32_t* const succ = ws_.succ.data();
+        const PathTables paths{pp_.paths(), routed_.refs()};
+        const FlowReceivers::View receivers = ws_.receivers.view();
+        ReadyQueue& pq = ws_.ready;
+        pq.clear();
+        pq.reserve(n);
+        for (std::size_t i = 0; i < n; ++i)
+            if (sched[i].pending == 0) pq.push(0.0, static_cast<std::uint32_t>(i));
+        std::vector<double> compute_free(at(std::max(plan_.chiplets, 0)), 0.0);
+        link_free_.assign(links_n_, 0.0);
+        double* const link_free = link_free_.data();
+        memory_free_.assign(arch_.memories.size(), 0.0);
+        est_.ops.resize(n);
+        OpTimes* const times = est_.ops.data();
+        PacketPool& pool = ws_.packets;
+        pool.clear();
+        // A group's bytes on the wire: packets_per_event full packets (the last of a message
+        // takes what is left). A read group's requests are priced as one control packet (the
+        // simulator sends one per data packet): they are small next to the data, which comes
+        // back on the other direction's links, and this is the variant that was validated.
+        const double group_wire =
+            static_cast<double>(mc_.wire_bytes(arch_.package.max_packet_bytes)) * static_cast<double>(options_.packets_per_event);
+        const double request_wire = static_cast<double>(mc_.control_wire_bytes());
+        const auto groups_of = [&](double wire) { return std::max(1, static_cast<int>(std::ceil(wire / group_wire - 1e-9))); };
+        std::size_t done = 0;
+
+        // An op has ended at `end`: its successors may become ready.
+        const auto release = [&](std::uint32_t i, double end) {
+            for (std::uint32_t k = succ_begin[i]; k < succ_begin[i + 1]; ++k) {
+                const std::uint32_t s = succ[k];
+                OpSchedule& o = sched[s];
+                o.ready = std::max(o.ready, end);
+                if (--o.pending == 0) pq.push(std::max(o.ready, cost[s].kind == OpKind::Recv ? o.arrival : 0.0), s);
+            }
+        };
+        // One of a DRAM op's groups is done at `t` (read: its data has arrived; write: it is
+        // acknowledged); the op ends with its last group (pending counts them, arrival keeps
+        // the latest).
+        const auto dram_group_done = [&](std::uint32_t i, double t) {
+            OpSchedule& o = sched[i];
+            o.arrival = std::max(o.arrival, t);
+            if (--o.pending > 0) return;
+            times[i].end_ns = o.arrival;
+            release(i, o.arrival);
+        };
+        // A group that has crossed its whole path, tail arrived at g.tail + g.head_ns.
+        const auto arrived = [&](const PacketGroup& g) {
+            const double tail = g.tail + g.head_ns;
+            if (g.kind == PacketGroupKind::Flow) {
+                OpSchedule& r = sched[g.op];
+                r.arrival = std::max(r.arrival, tail);
+                if (--r.pending == 0) pq.push(std::max(r.ready, r.arrival), g.op);
+            } else
+                dram_group_done(g.op, tail);
+        };
+        // A group whose head leaves its first link at `t` (that link already reserved, its
+        // tail gone at `tail`): an event at its next link, or, with no link after the first,
+        // at its end (a memory serves what has arrived, so a group to one waits for that).
+        const auto launch = [&](const PathRef& p, double t, double tail, double wire, PacketGroupKind kind, std::uint32_t op,
+                                std::uint32_t dram, double share) {
+            const PacketGroup g{p.rest, p.rest + p.records, wire, tail, p.head_ns, share, op, dram, 0, kind};
+            const bool to_memory = kind == PacketGroupKind::ReadRequest || kind == PacketGroupKind::WriteData;
+            if (p.records == 0 && !to_memory) {
+                arrived(g);
+                return;
+            }
+            const std::uint32_t slot = pool.add(g);
+            pq.push(p.records ? t + p.rest->z[0] : tail + p.head_ns, static_cast<std::uint32_t>(n + slot));
+        };
+        // A DRAM group at its memory at `t`: served in order of arrival, at the memory's
+        // bandwidth for its share of the op's bytes. A read's data leaves once served (and
+        // accessed) as soon as the memory's interface is free; a write is acknowledged.
+        const auto at_memory = [&](const PacketGroup& g, double t) {
+            const DramCost& d = ws_.drams[g.dram];
+            double& memory = memory_free_[at(d.memory)];
+            memory = std::max(t, memory) + d.memory_ns * g.share;
+            if (g.kind == PacketGroupKind::WriteData) {
+                dram_group_done(g.op, memory + d.access_ns + d.reply_ns);
+                return;
+            }
+            const PathRef& p = paths[d.path];
+            double& out = link_free[p.first_link];
+            const double wire = d.wire * g.share;
+            const double leave = std::max(memory + d.access_ns, out);
+            out = leave + wire * p.first_hold;
+            launch(p, leave, out, wire, PacketGroupKind::ReadData, g.op, 0, 0.0);
+        };
+
+        while (!pq.empty()) {
+            const ReadyQueue::Item item = pq.pop();
+            const double t = item.t;
+            const std::uint32_t i = item.i;
+            if (i >= n) {
+                // A group reaching its next link (or its memory) at t.
+                const auto slot = static_cast<std::uint32_t>(i - n);
+                PacketGroup& g = pool[slot];
+                if (g.step == g.end) {
+                    const PacketGroup here = g;  // at_memory may add groups, moving the pool
+                    at_memory(here, t);
+                    pool.remove(slot);
+                    continue;
+                }
+                const int lane = g.lane;
+                const double z = g.step->z[lane];
+                double& free = link_free[g.step->link[lane]];
+                const double start = std::max(t, free);
+                free = start + g.wire * g.step->hold[lane];
+                g.tail = std::max(g.tail, free - z);
+                // The second lane of a path's last record repeats the first when the path
+                // has an odd number of steps: then the record is done.
+                if (lane == 0 && g.step->link[1] != g.step->link[0]) g.lane = 1;
+                else {
+                    ++g.step;
+                    g.lane = 0;
+                }
+                if (g.step != g.end) {
+                    // Its head reaches the next link as long after starting here as on a free
+                    // network: a wait here delays it there.
+                    pq.push(start + (g.step->z[g.lane] - z), i);
+                } else if (g.kind == PacketGroupKind::ReadRequest || g.kind == PacketGroupKind::WriteData) {
+                    pq.push(g.tail + g.head_ns, i);  // the memory serves it once it has arrived
+                } else {
+                    arrived(g);
+                    pool.remove(slot);
+                }
+                continue;
+            }
+            const OpCost& c = cost[i];
+            OpTimes& ot = times[i];
+            ot.start_ns = t;
+            double end = t;
+            switch (c.kind) {
+                case OpKind::Compute: {
+                    double& free = compute_free[at(c.chiplet)];
+                    ot.start_ns = std::max(t, free);
+                    end = free = ot.start_ns + c.own_ns;
+                    break;
+                }
+                case OpKind::Send: {
+                    // The flows leave the network interface one after another, as in
+                    // schedule(); each splits into groups that leave it back to back.
+                    double& ni_free = link_free[at(pp_.inject(c.chiplet))];
+                    double leave = std::max(t, ni_free);
+                    for (const FlowCost* f = flows + c.flows_begin, *last = flows + c.flows_end; f != last; ++f) {
+                        const PathRef& p = paths[f->path];
+                        const std::uint32_t recv = receivers.recv_of(f->slot);
+                        if (recv == FlowReceivers::kNone) no_recv(f->slot);
+                        const int groups = groups_of(f->wire);
+                        sched[recv].pending += groups - 1;  // it counted the flow once
+                        double left = f->wire, from = leave;
+                        for (int k = 0; k < groups; ++k) {
+                            const double w = std::min(left, group_wire);
+                            launch(p, from, from + w * p.first_hold, w, PacketGroupKind::Flow, recv, 0, 0.0);
+                            from += w * p.first_hold;
+                            left -= w;
+                        }
+                        leave += f->wire * p.first_hold;
+                    }
+                    ni_free = end = leave;
+                    break;
+                }
+                case OpKind::Recv:
+                    ot.start_ns = sched[i].ready;
+                    end = std::max(sched[i].ready, sched[i].arrival);
+                    break;
+                case OpKind::DramRead:
+                case OpKind::DramWrite: {
+                    // Its groups leave the chiplet's network interface when it is free: a
+                    // read's requests (one control packet's bytes each), a write's data. The
+                    // op ends with its last group (dram_group_done), not here.
+                    const DramCost& d = ws_.drams[c.flows_begin];
+                    const PathRef& out = paths[d.read ? d.back : d.path];
+                    double& ni_free = link_free[out.first_link];
+                    const int groups = groups_of(d.wire);
+                    sched[i].pending = groups;
+                    sched[i].arrival = 0;
+                    double left = d.wire;
+                    for (int k = 0; k < groups; ++k) {
+                        const double w = std::min(left, group_wire);
+                        const double wire = d.read ? request_wire : w;
+                        const double from = std::max(t, ni_free);
+                        ni_free = from + wire * out.first_hold;
+                        launch(out, from, ni_free, wire, d.read ? PacketGroupKind::ReadRequest : PacketGroupKind::WriteData, i,
+                               c.flows_begin, d.wire > 0 ? w / d.wire : 1.0);
+                        left -= w;
+                    }
+                    ++done;
+                    continue;
+                }
+            }
+            ot.end_ns = end;
+            ++done;
+            release(i, end);
+        }
+        if (done != n) throw std::logic_error("analytical model: plan has ops that can never run");
+        for (const auto& o : est_.ops) est_.latency_ns = std::max(est_.latency_ns, o.end_ns);
+    }
+
     /// Component accounts: every router, link, PHY, memory and chiplet has one, idle or not,
     /// as in the simulation's ledger. NoC and D2D energy from the traffic totals: per router
     /// its flits, per link its bytes (integers, so the order messages came in does not matter).
@@ -589,6 +821,7 @@ private:
 
     const ArchConfig& arch_;
     const Plan& plan_;
+    const EstimateOptions& options_;
     Workspace& ws_;
     const PackagePaths& pp_;  ///< the package's nodes and node-pair paths (per-thread cache)
     const MessageCost& mc_;
@@ -629,9 +862,20 @@ private:
 
 }  // namespace
 
-Estimate estimate_plan(const ArchConfig& arch, const Plan& plan) {
+const char* granularity_name(Granularity g) { return g == Granularity::Packet ? "packet" : "message"; }
+
+Granularity parse_granularity(const std::string& name, const std::string& where) {
+    if (name == "message") return Granularity::Message;
+    if (name == "packet") return Granularity::Packet;
+    throw InputError("", where, "message or packet", "'" + name + "'");
+}
+
+Estimate estimate_plan(const ArchConfig& arch, const Plan& plan, const EstimateOptions& options) {
+    if (options.packets_per_event < 1)
+        throw std::invalid_argument("analytical model: packets_per_event must be >= 1, not " +
+                                    std::to_string(options.packets_per_event));
     thread_local Workspace workspace;
-    return Estimator(arch, plan, workspace).run();
+    return Estimator(arch, plan, options, workspace).run();
 }
 
 }  // namespace mcmsim

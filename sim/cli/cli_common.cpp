@@ -105,17 +105,21 @@ int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
     return kExitOk;
 }
 
-int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, bool quiet) {
+int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, bool quiet,
+                        const EstimateOptions& options) {
     auto t0 = std::chrono::steady_clock::now();
-    Estimate est = estimate_plan(arch, plan);
+    Estimate est = estimate_plan(arch, plan, options);
     double wall = wall_since(t0);
     PlanIndex index(plan);
+    nlohmann::json sim = {{"events", 0}, {"simulated_ns", est.latency_ns}};
+    // The default granularity adds nothing, so that its reports stay what they were.
+    if (options.granularity != Granularity::Message) sim["granularity"] = granularity_name(options.granularity);
     RunView view{"analytical", arch, plan, index, est.ops, est.ledger,
                  {{"conservation_ok", true}, {"ops_total", index.size()}, {"ops_executed", index.size()}},
-                 {{"events", 0}, {"simulated_ns", est.latency_ns}}, est.stats};
+                 std::move(sim), est.stats};
     nlohmann::json report = build_report(view);
     write_reports(report, view, out_dir);
-    write_json_file({{"wall_s", wall}}, out_dir + "/run-info.json");
+    write_json_file({{"wall_s", wall}, {"granularity", granularity_name(options.granularity)}}, out_dir + "/run-info.json");
     if (!quiet) {
         std::cout << console_table(report);
         std::cout << "reports      " << out_dir << "/report.json, report.csv, trace.json (wall " << wall << " s)\n";

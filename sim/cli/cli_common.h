@@ -1,6 +1,7 @@
 #pragma once
 // Shared pieces of the `mcmsim` subcommands: option parsing, loading inputs, writing outputs.
 #include "hw/config/arch_config.h"
+#include "mapper/analytical_model.h"
 #include "mapper/mapper.h"
 #include "mapper/workload.h"
 #include "traces/plan.h"
@@ -39,8 +40,10 @@ void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string
 /// Returns the exit code (kExitCheckFailed when a self-check failed).
 int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir,
                         double watchdog_ns, bool quiet);
-/// Same with the analytical model.
-int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, bool quiet);
+/// Same with the analytical model. report.json names a granularity other than the default
+/// (sim.granularity); run-info.json always names it.
+int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, bool quiet,
+                        const EstimateOptions& options = {});
 
 int cmd_run(const std::vector<std::string>& args);
 int cmd_map(const std::vector<std::string>& args);

@@ -44,10 +44,15 @@ int cmd_validate(const std::vector<std::string>& args) {
         "optimizer", po::value<std::string>()->default_value("uniform"), "mapper for --workload")(
         "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers")(
         "out", po::value<std::string>()->default_value("out"), "output directory (validation.json)")(
+        "granularity", po::value<std::string>()->default_value("message"),
+        "analytical model granularity: message (fast, list schedule) or packet (events, closer to the simulation)")(
         "quiet,q", po::bool_switch(), "print only the summary");
     po::variables_map vm;
-    if (!parse("validate", "--arch FILE (--plan FILE | --workload W [--optimizer O]) [--out DIR]", o, args, vm))
+    if (!parse("validate", "--arch FILE (--plan FILE | --workload W [--optimizer O]) [--granularity message|packet] [--out DIR]",
+               o, args, vm))
         return kExitOk;
+    EstimateOptions options;
+    options.granularity = parse_granularity(vm["granularity"].as<std::string>(), "--granularity");
     ArchConfig arch = load_arch_config(required(vm, "arch"));
     Plan plan;
     if (vm.count("plan") && vm.count("workload"))
@@ -68,7 +73,7 @@ int cmd_validate(const std::vector<std::string>& args) {
     }
     check_plan_fits(plan, arch, vm.count("plan") ? vm["plan"].as<std::string>() : "plan");
 
-    Estimate est = estimate_plan(arch, plan);
+    Estimate est = estimate_plan(arch, plan, options);
     SimResult sim = simulate_plan(arch, plan);
     PlanIndex index(plan);
     auto model_layers = summarize_layers(plan, index, est.ops);
@@ -119,6 +124,7 @@ int cmd_validate(const std::vector<std::string>& args) {
     nlohmann::json out = {{"arch", arch.name},
                           {"workload", plan.workload},
                           {"optimizer", plan.optimizer},
+                          {"granularity", granularity_name(options.granularity)},
                           {"layers", layers},
                           {"median_abs_error", med},
                           {"max_abs_error", mx},

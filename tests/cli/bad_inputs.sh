@@ -134,6 +134,12 @@ expect_ok control-config -- config --arch "$GOOD_ARCH"
 expect_ok control-map-tiny-workload -- map --arch "$GOOD_ARCH" --workload "$TINY" --out "$TMP/tiny_plan.json"
 expect_ok control-estimate-good-plan -- estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --out "$TMP/out" -q
 expect_ok control-simulate-good-plan -- simulate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --out "$TMP/out" -q
+expect_ok control-estimate-packet-granularity -- \
+    estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity packet --out "$TMP/out" -q
+expect_error estimate-unknown-granularity "--granularity" "message or packet" "'flit'" -- \
+    estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity flit --out "$TMP/out" -q
+expect_error validate-unknown-granularity "--granularity" "'Packet'" -- \
+    validate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity Packet --out "$TMP/out" -q
 
 # ---- arch configs ------------------------------------------------------------------------
 

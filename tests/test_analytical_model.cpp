@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/hand_arch.h"
+#include "tests/support/hand_plans.h"
 
 using namespace mcmsim;
 
@@ -23,13 +24,7 @@ ArchConfig hand_arch() {
     return a;
 }
 
-PlanOp op(std::int64_t id, int chiplet, OpKind kind) {
-    PlanOp o;
-    o.id = id;
-    o.chiplet = chiplet;
-    o.kind = kind;
-    return o;
-}
+using test_support::op;
 
 Plan hand_plan() {
     Plan p;
@@ -136,22 +131,7 @@ TEST(AnalyticalModel, ForgetsThePackageWhenTheArchChanges) {
 TEST(AnalyticalModel, SharedLinkServesFlowsInTurn) {
     ArchConfig a = hand_arch();
     a.package.cols = 3;
-    Plan p;
-    p.chiplets = 3;
-    p.memories = 1;
-    PlanLayer l;
-    l.name = "two-flows";
-    PlanOp s0 = op(0, 0, OpKind::Send);
-    s0.bytes = 100, s0.flow = 0, s0.peer = 2;
-    PlanOp r0 = op(1, 2, OpKind::Recv);
-    r0.bytes = 100, r0.flow = 0, r0.peer = 0;
-    PlanOp s1 = op(2, 1, OpKind::Send);
-    s1.bytes = 100, s1.flow = 1, s1.peer = 2;
-    PlanOp r1 = op(3, 2, OpKind::Recv);
-    r1.bytes = 100, r1.flow = 1, r1.peer = 1;
-    l.ops = {s0, r0, s1, r1};
-    p.layers = {l};
-    Estimate e = estimate_plan(a, p);
+    Estimate e = estimate_plan(a, test_support::two_flows_into_one());
     EXPECT_NEAR(e.ops[1].end_ns, 32.0, 1e-9);
     EXPECT_NEAR(e.ops[3].end_ns, 43.2, 1e-9);
     EXPECT_NEAR(e.latency_ns, 43.2, 1e-9);

@@ -3,6 +3,7 @@
 // the workers for 160 cycles, probe one thread for 160, keep the workers for 4096 cycles
 // unless one thread was 15 % faster (then one thread for 1024), and, while the workers keep
 // the work, probe one thread early when a 64-cycle window is 1.5x slower than their probe.
+// A probe's or a window's figure is its total time over its total router steps.
 #include "noc/threading_governor.h"
 
 #include <gtest/gtest.h>
@@ -51,8 +52,9 @@ TEST(NocThreadingGovernor, WorkersGrownSlowAreCheckedAgainstOneThreadAtOnce) {
     probe(g, 230, 440);
     feed(g, 100, 230, true);
     // The second core is taken away: 2x the probe's time per step. The window of cycles
-    // 64-127 of the stretch holds 36 fast cycles and 28 slow ones (its median is fast); the
-    // next one, cycles 128-191, is all slow and ends the stretch.
+    // 64-127 of the stretch holds 36 fast cycles and 28 slow ones: (36 x 230 + 28 x 460) / 64
+    // = 331 ns per step, below 1.5 x 230 = 345; the next one, cycles 128-191, is all slow
+    // and ends the stretch.
     feed(g, 2 * kWindow - 100 + kWindow, 460, true);
     feed(g, kProbe, 300, false);  // then one thread is probed
     // 460 / 300 = 1.53 > 1.15: one thread keeps the work.
@@ -60,14 +62,28 @@ TEST(NocThreadingGovernor, WorkersGrownSlowAreCheckedAgainstOneThreadAtOnce) {
     EXPECT_TRUE(g.use_workers());
 }
 
-TEST(NocThreadingGovernor, WorkersSomewhatSlowerOrOnceSlowKeepTheWork) {
+TEST(NocThreadingGovernor, WorkersSomewhatSlowerKeepTheWork) {
     ThreadingGovernor g;
     probe(g, 230, 440);
-    // 1.4x the probe's time is below the 1.5x that calls for a probe, and one cycle in a
-    // window at 100x does not move the window's median.
-    for (int w = 0; w < kKeepWorkers / kWindow; ++w) {
-        feed(g, 1, w % 2 ? 23000 : 230, true);
-        feed(g, kWindow - 1, 1.4 * 230, true);
-    }
-    EXPECT_TRUE(g.use_workers());  // the next probe, with the workers
+    feed(g, kKeepWorkers, 1.4 * 230, true);  // below the 1.5x that calls for a probe
+    EXPECT_TRUE(g.use_workers());            // the next probe, with the workers
+}
+
+TEST(NocThreadingGovernor, AStalledCycleCountsForTheTimeItTook) {
+    // A worker descheduled for one cycle makes that cycle 100x slower: the window's time per
+    // step is (100 x 230 + 63 x 230) / 64 = 586 ns, above 345, and one thread is probed. (A
+    // typical cycle of the window is as fast as the probe's, but the run pays for the stall.)
+    ThreadingGovernor g;
+    probe(g, 230, 440);
+    feed(g, 1, 100 * 230, true);
+    feed(g, kWindow - 1, 230, true);
+    EXPECT_FALSE(g.use_workers());
+    // And in a probe: one stalled cycle among the 128 that count adds 99 x 230 / 128 = 178 ns
+    // to the workers' 230, and 408 > 1.15 x 300, so one thread takes over.
+    ThreadingGovernor h;
+    feed(h, kProbe - 1, 230, true);
+    feed(h, 1, 100 * 230, true);
+    feed(h, kProbe, 300, false);
+    feed(h, kKeepAlone, 300, false);
+    EXPECT_TRUE(h.use_workers());
 }

@@ -1,7 +1,8 @@
 // How fast the analytical model prices a plan, and how fast the mapper writes one.
 // ResNet-50 on the Simba-like 6x6 package, uniform mapping: ~67k flows in ~7.8k ops (grouped
 // sends and recvs), at the message granularity (the default) and at the packet granularity
-// (BM_EstimateResNet50SimbaPackets). BM_Estimate* times estimate_plan only: the plan is built
+// (BM_EstimateResNet50SimbaPackets); and on the 4x4 packages and the 2x2 one
+// (BM_EstimateResNet50Package: ~12.7k and ~0.7k flows). BM_Estimate* times estimate_plan only: the plan is built
 // once, outside the timed loop (indexing the plan, pricing, scheduling, energy and the result's ledger are all
 // inside it; the model keeps no results between calls, only its scratch storage, its tile
 // costs and the package's node-pair paths, as it does in an optimiser's loop).
@@ -40,6 +41,28 @@ void BM_EstimateResNet50Simba(benchmark::State& state) {
     state.counters["flows"] = static_cast<double>(flows);
 }
 BENCHMARK(BM_EstimateResNet50Simba)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
+/// The issue's own 4x4 packages (organic with HBM on one edge, with diagonal links, on an
+/// interposer), uniform mapping, message granularity: fewer chiplets, so fewer flows.
+void BM_EstimateResNet50Package(benchmark::State& state, const char* arch_file) {
+    const ArchConfig arch = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/" + arch_file);
+    const Plan p = map_uniform(arch, zoo_workload("resnet50", 1), 1);
+    for (auto _ : state) benchmark::DoNotOptimize(estimate_plan(arch, p).latency_ns);
+    state.counters["ops"] = static_cast<double>(p.op_count());
+    std::size_t flows = 0;
+    for (const auto& l : p.layers)
+        for (const auto& op : l.ops)
+            if (op.kind == OpKind::Send) flows += op.transfer_count();
+    state.counters["flows"] = static_cast<double>(flows);
+}
+BENCHMARK_CAPTURE(BM_EstimateResNet50Package, organic_hbm_edge, "mcm-4x4-organic-hbm-edge.json")
+    ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK_CAPTURE(BM_EstimateResNet50Package, organic_diagonal, "mcm-4x4-organic-hbm-edge-diagonal.json")
+    ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK_CAPTURE(BM_EstimateResNet50Package, interposer, "mcm-4x4-interposer-hbm-edge.json")
+    ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK_CAPTURE(BM_EstimateResNet50Package, mcm_2x2, "mcm-2x2.json")
+    ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
 /// The same plan at the packet granularity (a discrete-event schedule of 4-packet groups).
 void BM_EstimateResNet50SimbaPackets(benchmark::State& state) {

@@ -77,9 +77,22 @@ import json, sys
 v = json.load(open(sys.argv[1]))
 ok = (len(v["layers"]) == 54 and all({"name", "analytical_ns", "simulated_ns", "error"} <= set(l) for l in v["layers"])
       and 0 <= v["median_abs_error"] <= v["max_abs_error"] and abs(v["energy_error"]) < 0.05)
+# By default the packet granularity is validated, and the optimisers' message granularity summarised.
+s = v.get("search_model", {})
+ok = ok and v["granularity"] == "packet" and s.get("granularity") == "message" and 0 <= s["median_abs_error"] <= s["max_abs_error"]
 sys.exit(0 if ok else 1)
 PY
-check "validation.json has layers, median and max error, energy within 5 %" "[ $? -eq 0 ]"
+check "validation.json has layers, median and max error, energy within 5 %, the search model's summary" "[ $? -eq 0 ]"
+"$mcmsim" validate --arch "$arch" --plan "$work/plan.json" --granularity message --out "$work/val-message" --quiet > /dev/null
+python3 - "$work/val/validation.json" "$work/val-message/validation.json" <<'PY'
+import json, sys
+v, m = (json.load(open(f)) for f in sys.argv[1:])
+# Validating the message granularity itself gives what the packet run summarised, and no summary of its own.
+ok = m["granularity"] == "message" and "search_model" not in m and all(
+    m[k] == v["search_model"][k] for k in ("total_error", "median_abs_error", "max_abs_error"))
+sys.exit(0 if ok else 1)
+PY
+check "validate --granularity message equals the packet run's search-model summary" "[ $? -eq 0 ]"
 
 # The non-uniform heuristic, chosen with the analytical model, must also win in simulation on
 # the package with HBM on one edge.

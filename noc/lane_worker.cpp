@@ -58,27 +58,31 @@ void LaneWorker::start() {
 }
 
 void LaneWorker::wait() {
-    // A worker that has not begun the run by now is off its core or asleep: no use spinning
-    // for its end too. One that is merely busy with it gets a second spin.
-    const bool begun = spin_until([this] { return begun_.load() == requested_; });
+    std::uint64_t previous = requested_ - 1;
+    if (claimed_.compare_exchange_strong(previous, requested_)) {
+        work_();  // the worker had not begun: this thread does the run
+        return;
+    }
     auto done = [this] { return finished_.load() == requested_; };
-    if (!begun || !spin_until(done)) sleep_until(done, caller_sleeps_, mutex_, work_done_);
+    if (!spin_until(done)) sleep_until(done, caller_sleeps_, mutex_, work_done_);
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
 void LaneWorker::loop() {
-    for (std::uint64_t done = 0;;) {
-        auto asked = [&] { return started_.load() != done; };
+    for (std::uint64_t seen = 0;;) {
+        auto asked = [&] { return started_.load() != seen; };
         if (!spin_until(asked)) sleep_until(asked, worker_sleeps_, mutex_, work_ready_);
-        ++done;
+        // The latest run: those before it were done by the caller while this thread slept.
+        seen = started_.load();
         if (stop_.load()) return;
-        begun_.store(done);
+        std::uint64_t previous = seen - 1;
+        if (!claimed_.compare_exchange_strong(previous, seen)) continue;  // the caller has it
         try {
             work_();
         } catch (...) {
             error_ = std::current_exception();  // read by wait(), after finished_ is published
         }
-        finished_.store(done);
+        finished_.store(seen);
         notify_if_asleep(caller_sleeps_, mutex_, work_done_);
     }
 }

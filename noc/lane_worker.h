@@ -7,6 +7,13 @@
 // variable: with more threads than free cores, a spinning waiter would only keep the thread
 // it waits for off the core.
 //
+// A run belongs to whichever side claims it first. The caller, done with its own lane,
+// claims a run the worker has not begun and does it itself: a worker that went to sleep
+// takes tens of microseconds to wake on a virtual machine (its idle vCPU must be scheduled
+// again), several cycles' work, and waiting for it made every cycle that slow, long enough
+// for the worker to fall asleep again before the next (8x8 at 0.1: two threads ran at half
+// one thread's speed during their probes).
+//
 // The work never calls SystemC: it touches only the lane's routers and the lane.
 #include <atomic>
 #include <condition_variable>
@@ -30,7 +37,7 @@ public:
     /// visible to the work.
     void start();
     /// Returns once the run started last has finished (everything it wrote is then visible),
-    /// rethrowing what it threw.
+    /// rethrowing what it threw; runs it on the caller's thread if the worker has not begun it.
     void wait();
 
 private:
@@ -39,7 +46,7 @@ private:
     std::function<void()> work_;
     std::uint64_t requested_ = 0;                ///< runs asked for (the caller's side only)
     std::atomic<std::uint64_t> started_{0};      ///< runs asked for, as the worker sees them
-    std::atomic<std::uint64_t> begun_{0};        ///< runs the worker has begun
+    std::atomic<std::uint64_t> claimed_{0};      ///< the last run either side has begun
     std::atomic<std::uint64_t> finished_{0};     ///< runs done
     std::atomic<bool> worker_sleeps_{false}, caller_sleeps_{false}, stop_{false};
     std::mutex mutex_;

@@ -1,6 +1,7 @@
 #pragma once
 // The VC network's choice, cycle by cycle, between stepping every lane of routers on this
 // thread and handing lanes to the workers (lane_worker.h). Pure C++.
+#include <algorithm>
 #include <cstddef>
 
 namespace mcmsim {
@@ -27,7 +28,7 @@ public:
     void record(double seconds, std::size_t router_steps) {
         const int cycle = cycles_++;
         if (phase_ == Phase::Keep) {
-            if (cycles_ == (keep_workers_ ? kKeepWorkersCycles : kKeepAloneCycles)) {
+            if (cycles_ == (keep_workers_ ? kKeepWorkersCycles : keep_alone_cycles())) {
                 next(Phase::ProbeWorkers);
                 return;
             }
@@ -41,6 +42,7 @@ public:
             next(Phase::ProbeAlone);
         } else {
             keep_workers_ = with_workers_ < kClearlyFaster * per_step();
+            losses_in_a_row_ = keep_workers_ ? 0 : std::min(losses_in_a_row_ + 1, kMaxBackOff + 1);
             next(Phase::Keep);
         }
     }
@@ -49,8 +51,12 @@ private:
     enum class Phase { ProbeWorkers, ProbeAlone, Keep };
     static constexpr int kProbeCycles = 160, kSettleCycles = 32;
     /// How long a choice stands. One thread's is shorter: it is also the right choice while
-    /// the network fills up (a cycle's work grows), and then it must not last.
-    static constexpr int kKeepWorkersCycles = 4096, kKeepAloneCycles = 1024;
+    /// the network fills up (a cycle's work grows), and then it must not last. But each
+    /// probe of workers that lose costs its 160 cycles at their pace (on a busy host 2-5x one
+    /// thread's), so after each loss in a row one thread keeps the work twice as long, up to
+    /// 16x (16384 cycles: the probes then cost under 2 % of the run).
+    static constexpr int kKeepWorkersCycles = 4096, kKeepAloneCycles = 1024, kMaxBackOff = 4;
+    int keep_alone_cycles() const { return kKeepAloneCycles << std::min(std::max(losses_in_a_row_ - 1, 0), kMaxBackOff); }
     static constexpr double kClearlyFaster = 1.15;  ///< one thread must beat the workers by this
     /// While the workers keep the work, windows of this many cycles are judged against their
     /// probe; one this much slower triggers a probe of one thread.
@@ -93,6 +99,7 @@ private:
     std::size_t steps_ = 0;     ///< their router steps
     double with_workers_ = 0;   ///< seconds per router step in the last probe with workers
     bool keep_workers_ = true;
+    int losses_in_a_row_ = 0;   ///< probes in a row that one thread won
 };
 
 }  // namespace mcmsim

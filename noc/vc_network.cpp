@@ -210,9 +210,13 @@ void VcNetwork::step_lanes_in_parallel() {
         if (k) elsewhere += n;
     }
     if (elsewhere < kRoutersWorthAHandoff) {
+        measured_.cycle = -1;
         for (auto& lane : lanes_) step_lane(*lane);
     } else {
         const auto start = std::chrono::steady_clock::now();
+        if (measured_.cycle >= 0)
+            threading_.record(std::chrono::duration<double>(start - measured_.start).count(), measured_.router_steps);
+        measured_ = MeasuredCycle{current_, start, due};
         if (threading_.use_workers()) {
             for (auto& w : workers_) w->start();
             step_lane(*lanes_[0]);
@@ -220,7 +224,6 @@ void VcNetwork::step_lanes_in_parallel() {
         } else {
             for (auto& lane : lanes_) step_lane(*lane);
         }
-        threading_.record(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), due);
     }
     deliver_posts();
 }

@@ -16,6 +16,8 @@
 #include "noc/router_lane.h"
 #include "noc/routing/routing_function.h"
 #include "noc/threading_governor.h"
+
+#include <chrono>
 #include "noc/vc_router.h"
 
 #include <systemc>
@@ -128,6 +130,14 @@ private:
     std::vector<std::unique_ptr<RouterLane>> lanes_;  ///< one per thread; lane 0 is this thread's
     std::vector<std::unique_ptr<LaneWorker>> workers_;  ///< worker k steps lane k + 1
     ThreadingGovernor threading_;
+    /// The cycle the governor measures now: from its start to the next measured cycle's
+    /// start, so that the serial part (the traffic driver, posts, the kernel's wake-up) counts
+    /// too. It slows while a worker spins on the other core, and a run pays for it.
+    struct MeasuredCycle {
+        Cycle cycle = -1;  ///< -1: none (the last cycle was not measured)
+        std::chrono::steady_clock::time_point start;
+        std::size_t router_steps = 0;
+    } measured_;
     FlitPacketPool pool_;
     TrafficDriver* driver_ = nullptr;
     EjectionListener* listener_ = nullptr;

@@ -1,7 +1,8 @@
 // The VC network's choice between stepping every lane on one thread and handing lanes to
 // worker threads (noc/threading_governor.h), fed with made-up timings: the policy is probe
 // the workers for 160 cycles, probe one thread for 160, keep the workers for 4096 cycles
-// unless one thread was 15 % faster (then one thread for 1024), and, while the workers keep
+// unless one thread was 15 % faster (then one thread for 1024, doubling with each such probe
+// in a row up to 16384), and, while the workers keep
 // the work, probe one thread early when a 64-cycle window is 1.5x slower than their probe.
 // A probe's or a window's figure is its total time over its total router steps.
 #include "noc/threading_governor.h"
@@ -86,4 +87,19 @@ TEST(NocThreadingGovernor, AStalledCycleCountsForTheTimeItTook) {
     feed(h, kProbe, 300, false);
     feed(h, kKeepAlone, 300, false);
     EXPECT_TRUE(h.use_workers());
+}
+
+TEST(NocThreadingGovernor, WorkersThatKeepLosingAreProbedLessOften) {
+    // Every probe: workers 3x one thread (a busy host). One thread keeps the work for 1024,
+    // 2048, 4096, 8192, then 16384 cycles at most; a probe the workers win resets that.
+    ThreadingGovernor g;
+    for (int stretch : {1024, 2048, 4096, 8192, 16384, 16384}) {
+        probe(g, 600, 200);
+        feed(g, stretch, 200, false);
+    }
+    probe(g, 200, 400);  // the second core is back: the workers win
+    feed(g, kKeepWorkers, 200, true);
+    probe(g, 600, 200);  // and the next loss starts again at 1024
+    feed(g, kKeepAlone, 200, false);
+    EXPECT_TRUE(g.use_workers());
 }

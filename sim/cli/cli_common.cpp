@@ -105,6 +105,31 @@ int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
     return kExitOk;
 }
 
+void add_model_options(po::options_description& o, const char* granularity, const char* granularity_help) {
+    o.add_options()("granularity", po::value<std::string>()->default_value(granularity), granularity_help)(
+        "packets-per-event", po::value<int>(),
+        "packet granularity: packets that travel as one event (default 4; 1 = every packet on its own, slower)");
+}
+
+EstimateOptions read_model_options(const po::variables_map& vm) {
+    EstimateOptions o;
+    o.granularity = parse_granularity(vm["granularity"].as<std::string>(), "--granularity");
+    if (vm.count("packets-per-event")) {
+        const int n = vm["packets-per-event"].as<int>();
+        if (n < 1) throw InputError("", "--packets-per-event", "an integer >= 1", std::to_string(n));
+        if (o.granularity != Granularity::Packet)
+            throw InputError("", "--packets-per-event", "--granularity packet", std::string("--granularity ") + granularity_name(o.granularity));
+        o.packets_per_event = n;
+    }
+    return o;
+}
+
+nlohmann::json model_options_json(const EstimateOptions& options) {
+    nlohmann::json j = {{"granularity", granularity_name(options.granularity)}};
+    if (options.granularity == Granularity::Packet) j["packets_per_event"] = options.packets_per_event;
+    return j;
+}
+
 int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, bool quiet,
                         const EstimateOptions& options) {
     auto t0 = std::chrono::steady_clock::now();
@@ -113,13 +138,15 @@ int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
     PlanIndex index(plan);
     nlohmann::json sim = {{"events", 0}, {"simulated_ns", est.latency_ns}};
     // The default granularity adds nothing, so that its reports stay what they were.
-    if (options.granularity != Granularity::Message) sim["granularity"] = granularity_name(options.granularity);
+    if (options.granularity != Granularity::Message) sim.update(model_options_json(options));
     RunView view{"analytical", arch, plan, index, est.ops, est.ledger,
                  {{"conservation_ok", true}, {"ops_total", index.size()}, {"ops_executed", index.size()}},
                  std::move(sim), est.stats};
     nlohmann::json report = build_report(view);
     write_reports(report, view, out_dir);
-    write_json_file({{"wall_s", wall}, {"granularity", granularity_name(options.granularity)}}, out_dir + "/run-info.json");
+    nlohmann::json info = model_options_json(options);
+    info["wall_s"] = wall;
+    write_json_file(info, out_dir + "/run-info.json");
     if (!quiet) {
         std::cout << console_table(report);
         std::cout << "reports      " << out_dir << "/report.json, report.csv, trace.json (wall " << wall << " s)\n";

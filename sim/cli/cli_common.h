@@ -7,6 +7,7 @@
 #include "traces/plan.h"
 
 #include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -36,12 +37,21 @@ Workload load_workload(const po::variables_map& vm);
 /// routes that exist in the package. Mismatches are InputErrors naming the file.
 void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string& plan_file);
 
+/// The analytical model's options: --granularity (defaulting to `granularity`) and
+/// --packets-per-event (packet granularity only).
+void add_model_options(po::options_description& o, const char* granularity, const char* granularity_help);
+/// Reads them; a bad value, or --packets-per-event without the packet granularity, is an
+/// InputError naming the option.
+EstimateOptions read_model_options(const po::variables_map& vm);
+/// The options as reports name them: the granularity, and for packets the group size.
+nlohmann::json model_options_json(const EstimateOptions& options);
+
 /// Simulates `plan`, writes the reports into `out_dir`, prints the console table.
 /// Returns the exit code (kExitCheckFailed when a self-check failed).
 int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir,
                         double watchdog_ns, bool quiet);
 /// Same with the analytical model. report.json names a granularity other than the default
-/// (sim.granularity); run-info.json always names it.
+/// (sim.granularity, and sim.packets_per_event); run-info.json always names it.
 int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, bool quiet,
                         const EstimateOptions& options = {});
 

@@ -146,14 +146,14 @@ int cmd_estimate(const std::vector<std::string>& args) {
     add_arch(o);
     o.add_options()("plan", po::value<std::string>(), "execution plan (JSON) to price")(
         "out", po::value<std::string>()->default_value("out"), "output directory")(
-        "granularity", po::value<std::string>()->default_value("message"),
-        "how the model times links and memories: message (fast, list schedule) or packet (events, closer to the simulation)")(
         "quiet,q", po::bool_switch(), "do not print the report table");
+    add_model_options(o, "message",
+                      "how the model times links and memories: message (fast, list schedule) or packet (events, closer to the simulation)");
     po::variables_map vm;
-    if (!parse("estimate", "--arch FILE --plan PLAN.json [--granularity message|packet] [--out DIR]", o, args, vm))
+    if (!parse("estimate", "--arch FILE --plan PLAN.json [--granularity message|packet [--packets-per-event N]] [--out DIR]", o,
+               args, vm))
         return kExitOk;
-    EstimateOptions options;
-    options.granularity = parse_granularity(vm["granularity"].as<std::string>(), "--granularity");
+    const EstimateOptions options = read_model_options(vm);
     ArchConfig arch = load_arch_config(required(vm, "arch"));
     std::string plan_file = required(vm, "plan");
     Plan plan = read_plan(plan_file);

@@ -97,16 +97,17 @@ int cmd_validate(const std::vector<std::string>& args) {
         "optimizer", po::value<std::string>()->default_value("uniform"), "mapper for --workload")(
         "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers")(
         "out", po::value<std::string>()->default_value("out"), "output directory (validation.json)")(
-        "granularity", po::value<std::string>()->default_value("packet"),
-        "analytical model granularity to validate: packet (events, closest to the simulation; the default) or message "
-        "(the list schedule the optimisers search with, which is also summarised when packet is validated)")(
         "quiet,q", po::bool_switch(), "print only the summary");
+    add_model_options(o, "packet",
+                      "analytical model granularity to validate: packet (events, closest to the simulation; the default) or "
+                      "message (the list schedule the optimisers search with, which is also summarised when packet is validated)");
     po::variables_map vm;
-    if (!parse("validate", "--arch FILE (--plan FILE | --workload W [--optimizer O]) [--granularity message|packet] [--out DIR]",
+    if (!parse("validate",
+               "--arch FILE (--plan FILE | --workload W [--optimizer O]) [--granularity packet|message] [--packets-per-event N] "
+               "[--out DIR]",
                o, args, vm))
         return kExitOk;
-    EstimateOptions options;
-    options.granularity = parse_granularity(vm["granularity"].as<std::string>(), "--granularity");
+    const EstimateOptions options = read_model_options(vm);
     ArchConfig arch = load_arch_config(required(vm, "arch"));
     Plan plan;
     if (vm.count("plan") && vm.count("workload"))
@@ -179,6 +180,7 @@ int cmd_validate(const std::vector<std::string>& args) {
                           {"total_energy_pj", {{"analytical", est.ledger.total_pj()}, {"simulated", sim.ledger.total_pj()}}},
                           {"energy_error", cmp.energy_error},
                           {"simulation_checks", sim.checks}};
+    if (options.granularity == Granularity::Packet) out["packets_per_event"] = options.packets_per_event;
     // The optimisers search with the message granularity: how far off that model is on this
     // plan, so that an architect sees what the search trusts, not only the best the model can do.
     std::optional<Comparison> search;
@@ -198,7 +200,9 @@ int cmd_validate(const std::vector<std::string>& args) {
     std::filesystem::create_directories(dir);
     write_json_file(out, dir + "/validation.json");
 
-    std::printf("\nmodel granularity: %s\n", granularity_name(options.granularity));
+    std::printf("\nmodel granularity: %s", granularity_name(options.granularity));
+    if (options.granularity == Granularity::Packet) std::printf(" (%d packets per event)", options.packets_per_event);
+    std::printf("\n");
     std::printf("latency  model %.3f us, simulated %.3f us, error %+.1f%%\n", est.latency_ns / 1e3, sim.simulated_ns / 1e3,
                 100 * cmp.total_error);
     std::printf("energy   model %.3f uJ, simulated %.3f uJ, error %+.2f%%\n", est.ledger.total_pj() / 1e6,

@@ -140,6 +140,14 @@ expect_error estimate-unknown-granularity "--granularity" "message or packet" "'
     estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity flit --out "$TMP/out" -q
 expect_error validate-unknown-granularity "--granularity" "'Packet'" -- \
     validate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity Packet --out "$TMP/out" -q
+expect_error estimate-zero-packets-per-event "--packets-per-event" "an integer >= 1" "0" -- \
+    estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity packet --packets-per-event 0 --out "$TMP/out" -q
+expect_error estimate-packets-per-event-without-packets "--packets-per-event" "--granularity packet" "--granularity message" -- \
+    estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --packets-per-event 2 --out "$TMP/out" -q
+expect_error validate-packets-per-event-for-messages "--packets-per-event" "--granularity packet" "--granularity message" -- \
+    validate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity message --packets-per-event 2 --out "$TMP/out" -q
+expect_ok control-estimate-packets-per-event -- \
+    estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity packet --packets-per-event 2 --out "$TMP/out" -q
 
 # ---- arch configs ------------------------------------------------------------------------
 

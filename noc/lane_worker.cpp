@@ -5,8 +5,15 @@
 namespace mcmsim {
 
 namespace {
-/// How long a waiter spins before it sleeps: a few times the work of one busy cycle.
-constexpr std::chrono::microseconds kSpinFor{20};
+/// How long the caller spins for a run the worker has begun before it sleeps: a few times
+/// the work of one lane in a busy cycle.
+constexpr std::chrono::microseconds kCallerSpin{20};
+/// How long an idle worker spins for the next run before it sleeps: longer than a whole
+/// cycle, serial part included, on a slow host (8x8 at 0.3: 64 router steps at up to
+/// ~500 ns each, ~30 us). A worker that slept between two cycles wakes too late for the
+/// next (tens of microseconds or more on a VM), the caller steps its lane, and the worker
+/// then sleeps again: two threads ran as one plus the wake-ups.
+constexpr std::chrono::microseconds kWorkerSpin{200};
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -14,10 +21,10 @@ inline void cpu_relax() {
 #endif
 }
 
-/// Spins until `ready()` or until kSpinFor has passed; true if ready.
+/// Spins until `ready()` or until `limit` has passed; true if ready.
 template <class Ready>
-bool spin_until(Ready ready) {
-    const auto give_up = std::chrono::steady_clock::now() + kSpinFor;
+bool spin_until(Ready ready, std::chrono::microseconds limit) {
+    const auto give_up = std::chrono::steady_clock::now() + limit;
     for (unsigned n = 1;; ++n) {
         if (ready()) return true;
         cpu_relax();
@@ -64,14 +71,14 @@ void LaneWorker::wait() {
         return;
     }
     auto done = [this] { return finished_.load() == requested_; };
-    if (!spin_until(done)) sleep_until(done, caller_sleeps_, mutex_, work_done_);
+    if (!spin_until(done, kCallerSpin)) sleep_until(done, caller_sleeps_, mutex_, work_done_);
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
 void LaneWorker::loop() {
     for (std::uint64_t seen = 0;;) {
         auto asked = [&] { return started_.load() != seen; };
-        if (!spin_until(asked)) sleep_until(asked, worker_sleeps_, mutex_, work_ready_);
+        if (!spin_until(asked, kWorkerSpin)) sleep_until(asked, worker_sleeps_, mutex_, work_ready_);
         // The latest run: those before it were done by the caller while this thread slept.
         seen = started_.load();
         if (stop_.load()) return;

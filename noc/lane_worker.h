@@ -2,10 +2,10 @@
 // A thread that runs one piece of work per network cycle, on request: the VcNetwork hands
 // it a lane of routers to step, steps its own lane meanwhile, then waits for it. A busy
 // network does this tens of thousands of times per simulated second, each piece lasting
-// microseconds, so either side waiting for the other first spins for a few microseconds (a
-// wake-up through the kernel costs about as much as the work), then sleeps on a condition
-// variable: with more threads than free cores, a spinning waiter would only keep the thread
-// it waits for off the core.
+// microseconds, so either side waiting for the other first spins (a wake-up through the
+// kernel costs more than the work: the caller for a few microseconds, an idle worker for
+// longer than a cycle), then sleeps on a condition variable: with more threads than free
+// cores, a spinning waiter would only keep the thread it waits for off the core.
 //
 // A run belongs to whichever side claims it first. The caller, done with its own lane,
 // claims a run the worker has not begun and does it itself: a worker that went to sleep

@@ -30,15 +30,20 @@ const Plan& resnet_plan() {
     return p;
 }
 
-void BM_EstimateResNet50Simba(benchmark::State& state) {
-    const Plan& p = resnet_plan();
-    for (auto _ : state) benchmark::DoNotOptimize(estimate_plan(simba(), p).latency_ns);
+/// The plan's size, as counters next to the time.
+void count_plan(benchmark::State& state, const Plan& p) {
     state.counters["ops"] = static_cast<double>(p.op_count());
     std::size_t flows = 0;
     for (const auto& l : p.layers)
         for (const auto& op : l.ops)
             if (op.kind == OpKind::Send) flows += op.transfer_count();
     state.counters["flows"] = static_cast<double>(flows);
+}
+
+void BM_EstimateResNet50Simba(benchmark::State& state) {
+    const Plan& p = resnet_plan();
+    for (auto _ : state) benchmark::DoNotOptimize(estimate_plan(simba(), p).latency_ns);
+    count_plan(state, p);
 }
 BENCHMARK(BM_EstimateResNet50Simba)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
@@ -48,12 +53,7 @@ void BM_EstimateResNet50Package(benchmark::State& state, const char* arch_file) 
     const ArchConfig arch = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/" + arch_file);
     const Plan p = map_uniform(arch, zoo_workload("resnet50", 1), 1);
     for (auto _ : state) benchmark::DoNotOptimize(estimate_plan(arch, p).latency_ns);
-    state.counters["ops"] = static_cast<double>(p.op_count());
-    std::size_t flows = 0;
-    for (const auto& l : p.layers)
-        for (const auto& op : l.ops)
-            if (op.kind == OpKind::Send) flows += op.transfer_count();
-    state.counters["flows"] = static_cast<double>(flows);
+    count_plan(state, p);
 }
 BENCHMARK_CAPTURE(BM_EstimateResNet50Package, organic_hbm_edge, "mcm-4x4-organic-hbm-edge.json")
     ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);

@@ -12,7 +12,8 @@ namespace mcmsim {
 /// off its core makes every handoff wait for the scheduler). So the network alternates: a
 /// short probe with the workers, a short probe without, then the faster way for a stretch,
 /// and again. A probe's figure is its wall time per router step (all its cycles' time over
-/// all their steps), after a few cycles to settle in (a worker that slept through the other
+/// all their steps; the network times a cycle from its start to the next one's, so that the
+/// serial part between cycles counts), after a few cycles to settle in (a worker that slept through the other
 /// way's probe needs waking). It is the total, not a typical cycle, because the total is
 /// what a run pays: a worker descheduled now and then leaves most cycles fast and a few
 /// very slow. (8x8 at 0.3 on this 2-core machine, 16 runs each way alternating, one thread

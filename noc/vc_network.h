@@ -16,12 +16,11 @@
 #include "noc/router_lane.h"
 #include "noc/routing/routing_function.h"
 #include "noc/threading_governor.h"
-
-#include <chrono>
 #include "noc/vc_router.h"
 
 #include <systemc>
 
+#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>

@@ -2,7 +2,7 @@
 // arch config (written beside the results) and its best mapping from the chosen optimiser;
 // the latency-energy Pareto front and the best-EdP point are printed and written as CSV and
 // JSON. --confirm N simulates the N best points in SystemC, each in a child `mcmsim simulate`
-// (SystemC elaborates once per process), and says whether the simulated ranking agrees with
+// (sim/cli/child_simulation.h), and says whether the simulated ranking agrees with
 // the analytical one.
 #include "hw/common/input_error.h"
 #include "hw/config/json_input.h"
@@ -10,12 +10,10 @@
 #include "mapper/optimize/optimize.h"
 #include "mapper/optimize/pareto.h"
 #include "mapper/optimize/progress.h"
+#include "sim/cli/child_simulation.h"
 #include "sim/cli/cli_common.h"
 #include "sim/report.h"
 #include "traces/plan.h"
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -41,26 +39,6 @@ std::string fmt(const char* f, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, f, v);
     return buf;
-}
-
-/// Runs `mcmsim simulate` on a point in a child process; returns its report's latency and energy.
-std::optional<Score> simulate_in_child(const PointResult& p, const std::string& out_dir) {
-    std::string self = fs::read_symlink("/proc/self/exe").string();
-    pid_t pid = fork();
-    if (pid < 0) return std::nullopt;
-    if (pid == 0) {
-        std::vector<std::string> args{self, "simulate", "--arch", p.arch_file, "--plan", p.plan_file, "--out", out_dir, "--quiet"};
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(self.c_str(), argv.data());
-        _exit(127);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
-    nlohmann::json r = load_json_file(out_dir + "/report.json");
-    return Score{r["latency_ns"].get<double>(), r["energy_pj"].get<double>()};
 }
 
 /// Kendall's tau between two orderings of the same items (1: identical order).
@@ -153,16 +131,22 @@ int cmd_codesign(const std::vector<std::string>& args) {
     for (std::size_t i = 1; i < res.size(); ++i)
         if (scores[i].value(Objective::Edp) < scores[best_edp].value(Objective::Edp)) best_edp = i;
 
-    // --confirm: the N best points by the objective, simulated one child process at a time.
+    // --confirm: the N best points by the objective, simulated in child processes.
     std::size_t n_confirm = std::min<std::size_t>(static_cast<std::size_t>(confirm), res.size());
     std::optional<bool> agree;
     double tau = 1;
     if (n_confirm > 0) {
+        std::vector<ChildSimulation> jobs;
+        for (std::size_t k = 0; k < n_confirm; ++k) {
+            const PointResult& p = res[order[k]];
+            jobs.push_back({p.arch_file, p.plan_file, out + "/points/" + std::to_string(order[k]) + "/sim"});
+        }
+        const auto reports = simulate_in_children(jobs, child_parallelism());
         std::vector<double> ana, sim;
         for (std::size_t k = 0; k < n_confirm; ++k) {
             PointResult& p = res[order[k]];
-            p.simulated = simulate_in_child(p, out + "/points/" + std::to_string(order[k]) + "/sim");
-            if (!p.simulated) throw std::runtime_error("simulation of point " + std::to_string(order[k]) + " failed");
+            if (!reports[k]) throw std::runtime_error("simulation of point " + std::to_string(order[k]) + " failed");
+            p.simulated = Score{(*reports[k])["latency_ns"].get<double>(), (*reports[k])["energy_pj"].get<double>()};
             ana.push_back(p.best.value(obj));
             sim.push_back(p.simulated->value(obj));
         }

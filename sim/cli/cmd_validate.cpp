@@ -4,6 +4,7 @@
 #include "mapper/analytical_model.h"
 #include "mapper/mapper.h"
 #include "sim/cli/cli_common.h"
+#include "sim/cli/simulation_spread.h"
 #include "sim/report.h"
 #include "sim/system.h"
 #include "traces/layer_comparison.h"
@@ -104,6 +105,10 @@ int cmd_validate(const std::vector<std::string>& args) {
         "optimizer", po::value<std::string>()->default_value("uniform"), "mapper for --workload")(
         "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers")(
         "out", po::value<std::string>()->default_value("out"), "output directory (validation.json)")(
+        "sensitivity", po::value<double>()->implicit_value(0.005),
+        "also simulate the plan with the router clock, link bandwidth, link latency and chiplet clock each nudged "
+        "down and up by this fraction (default 0.005), and judge each layer's error against the simulation's own "
+        "spread (8 more simulations, in child processes)")(
         "quiet,q", po::bool_switch(), "print only the summary");
     add_model_options(o, "packet",
                       "analytical model granularity to validate: packet (events, closest to the simulation; the default) or "
@@ -111,10 +116,16 @@ int cmd_validate(const std::vector<std::string>& args) {
     po::variables_map vm;
     if (!parse("validate",
                "--arch FILE (--plan FILE | --workload W [--optimizer O]) [--granularity packet|message] [--packets-per-event N] "
-               "[--out DIR]",
+               "[--sensitivity [STEP]] [--out DIR]",
                o, args, vm))
         return kExitOk;
     const EstimateOptions options = read_model_options(vm);
+    std::optional<double> sensitivity;
+    if (vm.count("sensitivity")) {
+        sensitivity = vm["sensitivity"].as<double>();
+        if (!(*sensitivity > 0 && *sensitivity <= 0.1))
+            throw InputError("", "--sensitivity", "a fraction in (0, 0.1], e.g. 0.005", std::to_string(*sensitivity));
+    }
     ArchConfig arch = load_arch_config(required(vm, "arch"));
     Plan plan;
     if (vm.count("plan") && vm.count("workload"))
@@ -140,6 +151,10 @@ int cmd_validate(const std::vector<std::string>& args) {
     PlanIndex index(plan);
     const auto sim_layers = summarize_layers(plan, index, sim.ops);
     const Comparison cmp = compare(plan, index, est, sim, sim_layers);
+    const std::string dir = vm["out"].as<std::string>();
+    std::optional<SimulationSpread> spread;
+    if (sensitivity) spread = simulate_spread(arch, plan, sim_layers, *sensitivity, dir + "/sensitivity");
+    std::vector<double> abs_beyond;
 
     bool quiet = vm["quiet"].as<bool>();
     char line[512];
@@ -160,8 +175,21 @@ int cmd_validate(const std::vector<std::string>& args) {
                             {"analytical_pj", r.model_pj},
                             {"simulated_pj", r.sim_pj},
                             {"energy_error", r.energy_error}};
+        double beyond = r.error;
+        if (spread) {
+            beyond = error_beyond_spread(r.model_ns, spread->min_ns[l], spread->max_ns[l], r.sim_ns);
+            j["simulated_spread_ns"] = {spread->min_ns[l], spread->max_ns[l]};
+            j["error_beyond_spread"] = beyond;
+            abs_beyond.push_back(std::fabs(beyond));
+        }
         if (std::fabs(r.error) > 0.2) {
             std::string why = explain_difference(cmp.model_layers[l], sim_layers[l], index, est.ops, sim.ops);
+            if (spread && beyond == 0) {
+                char band[160];
+                std::snprintf(band, sizeof band, "%swithin the simulation's own spread (%.3f-%.3f us)", why.empty() ? "" : "; ",
+                              spread->min_ns[l] / 1e3, spread->max_ns[l] / 1e3);
+                why += band;
+            }
             j["explanation"] = why;
             if (!why.empty()) notes.push_back(r.name + ": " + why);
         }
@@ -193,7 +221,26 @@ int cmd_validate(const std::vector<std::string>& args) {
         out["search_model"] = search->errors_json();
         out["search_model"]["granularity"] = granularity_name(Granularity::Message);
     }
-    std::string dir = vm["out"].as<std::string>();
+    if (spread) {
+        nlohmann::json runs = nlohmann::json::array();
+        double self_max = 0;
+        for (const NudgedRun& run : spread->runs) {
+            double worst = 0;
+            for (std::size_t l = 0; l < run.layer_ns.size(); ++l)
+                worst = std::max(worst, std::fabs(rel_error(run.layer_ns[l], sim_layers[l].latency_ns)));
+            self_max = std::max(self_max, worst);
+            runs.push_back({{"name", run.name},
+                            {"total_latency_ns", run.total_ns},
+                            {"total_change", rel_error(run.total_ns, sim.simulated_ns)},
+                            {"max_abs_layer_change", worst}});
+        }
+        out["sensitivity"] = {{"step", spread->step},
+                              {"runs", runs},
+                              {"failed_runs", spread->failed},
+                              {"simulation_max_abs_layer_change", self_max},
+                              {"median_abs_error_beyond_spread", median(abs_beyond)},
+                              {"max_abs_error_beyond_spread", max_of(abs_beyond)}};
+    }
     std::filesystem::create_directories(dir);
     write_json_file(out, dir + "/validation.json");
 
@@ -212,12 +259,26 @@ int cmd_validate(const std::vector<std::string>& args) {
         std::printf("search model (message granularity, what the optimisers use): latency error %+.1f%%, per-layer median "
                     "%.1f%%, max %.1f%%\n",
                     100 * search->total_error, 100 * search->median_abs_error, 100 * search->max_abs_error);
+    if (spread) {
+        double total_lo = 0, total_hi = 0, self_max = out["sensitivity"]["simulation_max_abs_layer_change"];
+        for (const NudgedRun& run : spread->runs) {
+            total_lo = std::min(total_lo, rel_error(run.total_ns, sim.simulated_ns));
+            total_hi = std::max(total_hi, rel_error(run.total_ns, sim.simulated_ns));
+        }
+        std::printf("simulation's own spread (router clock, link bandwidth, link latency, chiplet clock each ±%g%%, %zu "
+                    "runs): total %+.2f%% to %+.2f%%, a layer up to %.1f%%\n",
+                    100 * spread->step, spread->runs.size(), 100 * total_lo, 100 * total_hi, 100 * self_max);
+        std::printf("per-layer latency error beyond that spread: median %.1f%%, max %.1f%%\n", 100 * median(abs_beyond),
+                    100 * max_of(abs_beyond));
+        for (const auto& f : spread->failed) std::printf("nudged simulation %s failed\n", f.c_str());
+    }
     if (!notes.empty()) {
         std::printf("\nlayers off by more than 20%%, and what the simulation saw:\n");
         for (const auto& n : notes) std::printf("  %s\n", n.c_str());
     }
     std::printf("wrote %s/validation.json\n", dir.c_str());
-    return sim.conservation_ok ? kExitOk : kExitCheckFailed;
+    const bool nudged_ok = !spread || spread->failed.empty();
+    return sim.conservation_ok && nudged_ok ? kExitOk : kExitCheckFailed;
 }
 
 }  // namespace mcmsim::cli

@@ -146,6 +146,10 @@ expect_error estimate-packets-per-event-without-packets "--packets-per-event" "-
     estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --packets-per-event 2 --out "$TMP/out" -q
 expect_error validate-packets-per-event-for-messages "--packets-per-event" "--granularity packet" "--granularity message" -- \
     validate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity message --packets-per-event 2 --out "$TMP/out" -q
+expect_error validate-zero-sensitivity "--sensitivity" "a fraction in (0, 0.1]" "0.000000" -- \
+    validate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --sensitivity 0 --out "$TMP/out" -q
+expect_error validate-huge-sensitivity "--sensitivity" "a fraction in (0, 0.1]" "0.500000" -- \
+    validate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --sensitivity 0.5 --out "$TMP/out" -q
 expect_ok control-estimate-packets-per-event -- \
     estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity packet --packets-per-event 2 --out "$TMP/out" -q
 

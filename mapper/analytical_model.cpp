@@ -17,6 +17,7 @@ void Estimator::index_plan() {
     ws_.drams.clear();
     grow_to(ws_.sched, n);
     grow_to(ws_.cost, n);
+    grow_to(ws_.first_succ, n);
     ws_.edges.clear();
     ops_ = n;
 }
@@ -34,10 +35,13 @@ void Estimator::price_all() {
             OpSchedule& sc = ws_.sched[i];
             sc.ready = sc.arrival = 0.0;
             sc.pending = static_cast<int>(op.deps.size());
+            ws_.first_succ[i] = kNoEdge;
             for (std::int64_t d : op.deps) {
                 const std::size_t j = ws_.ids.find(d);
                 if (j == KeyIndex::kNone) throw std::out_of_range("analytical model: no op " + std::to_string(d) + " (validate_plan)");
-                ws_.edges.push_back(DepEdge{static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(i)});
+                std::uint32_t& first = ws_.first_succ[j];
+                ws_.edges.push_back(SuccEdge{static_cast<std::uint32_t>(i), first});
+                first = static_cast<std::uint32_t>(ws_.edges.size() - 1);
             }
             price(i, op);
         }
@@ -165,7 +169,7 @@ void Estimator::price_flows(OpCost& c, const Transfer* begin, const Transfer* en
             into[at(peer) * stride] += wire;
             injected += wire;
         } else {
-            out->path = -1 - static_cast<int>(routed_count_++);
+            out->path = static_cast<int>(pp_.pair_count() + routed_count_++);
             book_routed(a, peer, t->route, wire);
         }
         ++t;
@@ -232,18 +236,6 @@ void Estimator::finish_layer(std::size_t layer) {
     layer_acc_->add(EnergyCategory::D2d, d2d);
 }
 
-void Estimator::build_successors() {
-    const std::size_t n = ops_;
-    ws_.succ_begin.assign(n + 1, 0);
-    grow_to(ws_.succ, ws_.edges.size());
-    std::uint32_t* const succ_begin = ws_.succ_begin.data();
-    std::uint32_t* const succ = ws_.succ.data();
-    for (const DepEdge& e : ws_.edges) ++succ_begin[e.from + 1];
-    for (std::size_t i = 0; i < n; ++i) succ_begin[i + 1] += succ_begin[i];
-    ws_.fill.assign(succ_begin, succ_begin + n);
-    for (const DepEdge& e : ws_.edges) succ[ws_.fill[e.from]++] = e.to;
-}
-
 void Estimator::book_energy() {
     const MeshTopology& topo = mc_.topology();
     const double flit_pj = arch_.package.router.energy_pj_per_flit;
@@ -254,57 +246,64 @@ void Estimator::book_energy() {
     for (std::size_t l = 0; l < links_n_; ++l)
         if (enters[l] >= 0) router_wire_[at(enters[l])] += link_wire_[l];
     const PackagePaths::Names& names = pp_.names();
+    est_.ledger.accounts_in_order(names.sorted, accounts_);
     for (int r = 0; r < topo.routers(); ++r)
-        est_.ledger.account(names.router[at(r)])
-            .add(EnergyCategory::Noc, static_cast<double>(router_wire_[at(r)] / flit_) * flit_pj);
+        accounts_[names.router_at[at(r)]]->add(EnergyCategory::Noc, static_cast<double>(router_wire_[at(r)] / flit_) * flit_pj);
     std::vector<EnergyAccount*> link_acc(static_cast<std::size_t>(links_.count()), nullptr);
-    for (int l = 0; l < links_.mesh_slots; ++l) link_acc[static_cast<std::size_t>(l)] = &est_.ledger.account(names.link[at(l)]);
+    for (int l = 0; l < links_.mesh_slots; ++l) link_acc[static_cast<std::size_t>(l)] = accounts_[names.link_at[at(l)]];
     for (int m = 0; m < links_.memories; ++m) {
-        EnergyAccount& phy = est_.ledger.account(names.phy[at(m)]);
-        link_acc[static_cast<std::size_t>(links_.phy_to_noc(m))] = link_acc[static_cast<std::size_t>(links_.phy_from_noc(m))] = &phy;
+        EnergyAccount* phy = accounts_[names.phy_at[at(m)]];
+        link_acc[static_cast<std::size_t>(links_.phy_to_noc(m))] = link_acc[static_cast<std::size_t>(links_.phy_from_noc(m))] = phy;
     }
     for (std::size_t l = 0; l < link_wire_.size(); ++l)
         if (links_.is_d2d[l] && link_wire_[l] > 0)
             link_acc[l]->add(EnergyCategory::D2d, static_cast<double>(link_wire_[l]) * 8.0 * links_.energy_pj_per_bit[l]);
     for (int c = 0; c < n_; ++c) {
-        EnergyAccount& acc = est_.ledger.account(names.chiplet[at(c)]);
+        EnergyAccount& acc = *accounts_[names.chiplet_at[at(c)]];
         for (EnergyCategory cat : {EnergyCategory::Compute, EnergyCategory::Sram})
             acc.add(cat, chiplet_pj_[static_cast<std::size_t>(c)][static_cast<int>(cat)]);
     }
     for (int m = 0; m < links_.memories; ++m)
-        est_.ledger.account(names.dram[at(m)]).add(EnergyCategory::Dram, dram_pj_[static_cast<std::size_t>(m)]);
+        accounts_[names.dram_at[at(m)]]->add(EnergyCategory::Dram, dram_pj_[static_cast<std::size_t>(m)]);
 }
 
 void Estimator::book_static_energy() {
     const double t = est_.latency_ns;
     for (int c = 0; c < links_.chiplets; ++c)
-        est_.ledger.account(pp_.names().chiplet[at(c)]).add(EnergyCategory::Leakage, leakage_energy_pj(arch_.chiplet, t));
+        accounts_[pp_.names().chiplet_at[at(c)]]->add(EnergyCategory::Leakage, leakage_energy_pj(arch_.chiplet, t));
     for (std::size_t m = 0; m < arch_.memories.size(); ++m) {
         const DramConfig& d = arch_.memories[m].dram;
         // Rows stay open while the device is busy (open page) and refresh closes them, so
         // the device is active for about the share of the run its transfers take.
         const double bytes = static_cast<double>(dram_total_[m]);
         double active = t > 0 ? bytes / d.bandwidth_gbps() / t : 0.0;
-        est_.ledger.account(pp_.names().dram[m]).add(EnergyCategory::Dram, dram_background_mw(d, active) * t + dram_refresh_pj(d, t));
+        accounts_[pp_.names().dram_at[m]]->add(EnergyCategory::Dram, dram_background_mw(d, active) * t + dram_refresh_pj(d, t));
     }
 }
 
 void Estimator::layer_stats() {
     nlohmann::json layers = nlohmann::json::array();
-    const MeshTopology& topo = mc_.topology();
+    layers.get_ref<nlohmann::json::array_t&>().reserve(plan_.layers.size());
+    const std::vector<std::string>& link_names = pp_.names().any_link;
     for (std::size_t l = 0; l < plan_.layers.size(); ++l) {
         nlohmann::json& layer = layers.emplace_back(nlohmann::json::object());
         layer["name"] = plan_.layers[l].name;
-        layer["bottleneck_link"] = worst_link_[l] < 0 ? std::string() : link_name(worst_link_[l], topo);
+        layer["bottleneck_link"] = worst_link_[l] < 0 ? std::string() : link_names[at(worst_link_[l])];
         layer["bottleneck_ns"] = worst_ns_[l];
     }
     est_.stats = nlohmann::json::object();
     est_.stats["layers"] = std::move(layers);
 }
 
+const PathRef* Estimator::path_table() {
+    if (routed_count_ == 0) return pp_.paths();
+    all_paths_.assign(pp_.paths(), pp_.paths() + pp_.pair_count());
+    all_paths_.insert(all_paths_.end(), routed_.refs(), routed_.refs() + routed_count_);
+    return all_paths_.data();
+}
+
 Estimator::ScheduleStart Estimator::start_schedule() {
     const std::size_t n = ops_;
-    build_successors();
     ReadyQueue& pq = ws_.ready;
     pq.clear();
     pq.reserve(n);
@@ -316,9 +315,9 @@ Estimator::ScheduleStart Estimator::start_schedule() {
     return ScheduleStart{ws_.cost.data(),
                          ws_.sched.data(),
                          ws_.flows.data(),
-                         ws_.succ_begin.data(),
-                         ws_.succ.data(),
-                         PathTables{pp_.paths(), routed_.refs()},
+                         ws_.first_succ.data(),
+                         ws_.edges.data(),
+                         PathTables{path_table()},
                          ws_.receivers.view(),
                          std::vector<double>(at(std::max(plan_.chiplets, 0)), 0.0),
                          link_free_.data(),

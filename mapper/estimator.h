@@ -39,8 +39,8 @@ struct OpCost {
 struct FlowCost {
     double wire;         ///< bytes on the wire (whole flits), as a double: times are wire x ns/byte
     std::uint32_t slot;  ///< where Workspace::receivers keeps the recv op that waits for it
-    /// >= 0: the node pair whose precomputed path it takes; < 0: -1 - its source route's
-    /// number in routed_.
+    /// Its path in Estimator::PathTables: below nodes^2 the node pair whose precomputed path
+    /// it takes, else nodes^2 + its source route's number in routed_.
     int path;
 };
 
@@ -66,10 +66,16 @@ struct OpSchedule {
     int pending;     ///< dependencies (plus flows, for a recv) not yet done
 };
 
-/// An edge of the dependency graph (dense indices).
-struct DepEdge {
-    std::uint32_t from, to;
+/// An edge of the dependency graph, in its source op's list of successors: the op that
+/// depends on it, and the source's next edge (kNoEdge after the last). Lists are built as the
+/// plan is read, each op's before any op that depends on it (dependencies name earlier ops),
+/// with no pass to count and place them afterwards. They list an op's successors latest
+/// first; the order does not matter: releasing a successor sets its ready time to a maximum
+/// and queues it under a key (time, index) that orders the queue whenever it was pushed.
+struct SuccEdge {
+    std::uint32_t to, next;
 };
+constexpr std::uint32_t kNoEdge = 0xFFFFFFFFu;
 
 /// Storage the estimator reuses from one estimate to the next, one per thread: optimisers
 /// price thousands of plans, and fresh megabytes for each would cost more in page faults than
@@ -83,8 +89,8 @@ struct Workspace {
     std::vector<OpCost> cost;       ///< grows only
     std::vector<OpSchedule> sched;  ///< grows only
     std::vector<FlowCost> flows;    ///< grows only
-    std::vector<DepEdge> edges;
-    std::vector<std::uint32_t> succ_begin, succ, fill;
+    std::vector<SuccEdge> edges;
+    std::vector<std::uint32_t> first_succ;  ///< per op: its first SuccEdge, kNoEdge when none (grows only)
     std::vector<DramCost> drams;
     ReadyQueue ready;
     PacketPool packets;  ///< packet granularity: groups in flight
@@ -189,17 +195,14 @@ private:
         throw std::logic_error("analytical model: flow " + std::to_string(ws_.receivers.flow_of(slot)) + " has no recv (validate_plan)");
     }
 
-    /// Successors of every op in one flat array (CSR): ws_.succ from ws_.succ_begin[i] to
-    /// ws_.succ_begin[i + 1].
-    void build_successors();
-
-    /// Where the scheduler finds a flow's path: the package's node-pair paths (FlowCost::path
-    /// >= 0) or the plan's source routes (< 0). Raw pointers taken once: through the members
-    /// the compiler reloads them for every flow.
+    /// Where the scheduler finds a flow's path: one table, the package's node-pair paths
+    /// (FlowCost::path < nodes^2) and then the plan's source routes, so that a flow's path is
+    /// one load. The package's own table when the plan has no source routes, else both copied
+    /// into all_paths_. A raw pointer taken once: through the members the compiler reloads it
+    /// for every flow.
     struct PathTables {
-        const PathRef* pairs;
-        const PathRef* routed;
-        const PathRef& operator[](int path) const { return path >= 0 ? pairs[path] : routed[-1 - path]; }
+        const PathRef* all;
+        const PathRef& operator[](int path) const { return all[path]; }
     };
 
     /// What both schedules start from: the priced ops, their successors, the paths and
@@ -209,8 +212,8 @@ private:
         const OpCost* cost;
         OpSchedule* sched;
         const FlowCost* flows;
-        const std::uint32_t* succ_begin;
-        const std::uint32_t* succ;
+        const std::uint32_t* first_succ;  ///< per op: its successor list (SuccEdge)
+        const SuccEdge* edges;
         PathTables paths;
         FlowReceivers::View receivers;
         std::vector<double> compute_free;  ///< per chiplet: when its compute unit is free
@@ -218,6 +221,8 @@ private:
         OpTimes* times;                    ///< est_.ops's storage
     };
     ScheduleStart start_schedule();
+    /// PathTables' table, once the plan is priced.
+    const PathRef* path_table();
     /// Checks that all `done` ops ran and sets the estimate's latency (the last op's end).
     void finish_schedule(std::size_t done);
 
@@ -226,6 +231,12 @@ private:
     /// reserve_rest): a send's flows one after another, each on its own path; a DRAM read's
     /// request, its memory, then its data's path; a write's data path, then its memory.
     void schedule();
+    /// schedule()'s send: its flows, one after another from `leave` on, each on its path, and
+    /// their recvs queued once they have all their flows. Returns when its last byte has
+    /// left. A function of its own (not inlined), so that its loop, the estimate's hottest,
+    /// keeps its pointers in registers rather than on the stack of the schedule around it.
+    __attribute__((noinline)) double send_flows(const FlowCost* f, const FlowCost* last, double leave, OpSchedule* sched,
+                                                PathTables paths, FlowReceivers::View receivers, double* link_free);
 
     /// The packet granularity (analytical_model.h): a discrete-event schedule. Ops run as in
     /// schedule() (one compute unit per chiplet, a send's flows leaving its network interface
@@ -252,15 +263,6 @@ private:
     /// value (braced json lists copy each value, and copying the array copies it all again).
     void layer_stats();
 
-    std::string link_name(int k, const MeshTopology& topo) const {
-        if (k < links_.mesh_slots) return "link." + topo.link_name(k);
-        k -= links_.mesh_slots;
-        if (k < 2 * links_.chiplets) return "ni." + std::to_string(k % links_.chiplets) + (k < links_.chiplets ? ".in" : ".out");
-        k -= 2 * links_.chiplets;
-        const std::string& m = arch_.memories[static_cast<std::size_t>(k % links_.memories)].name;
-        return "phy." + m + (k < links_.memories ? ".to_noc" : ".from_noc");
-    }
-
     const ArchConfig& arch_;
     const Plan& plan_;
     const EstimateOptions& options_;
@@ -285,6 +287,7 @@ private:
     std::size_t flow_count_ = 0;               ///< flows priced so far
     PathStore routed_;                         ///< the paths of flows with a source route
     std::size_t routed_count_ = 0;
+    std::vector<PathRef> all_paths_;           ///< PathTables' storage when the plan has source routes
     std::vector<PathStep> route_steps_;        ///< scratch: one source route's steps
     std::int64_t last_bytes_ = -1, last_wire_ = 0;
     // While scheduling: when each link and memory is next free.
@@ -299,6 +302,7 @@ private:
     std::vector<double> worst_ns_;
     std::vector<int> worst_link_;
     EnergyAccount* layer_acc_ = nullptr;
+    std::vector<EnergyAccount*> accounts_;  ///< book_energy: the ledger's accounts, in PackagePaths::Names::sorted order
     Estimate est_;
 };
 

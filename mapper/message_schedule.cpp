@@ -10,8 +10,8 @@ void Estimator::schedule() {
     const OpCost* const cost = s.cost;
     OpSchedule* const sched = s.sched;
     const FlowCost* flows = s.flows;
-    const std::uint32_t* const succ_begin = s.succ_begin;
-    const std::uint32_t* const succ = s.succ;
+    const std::uint32_t* const first_succ = s.first_succ;
+    const SuccEdge* const edges = s.edges;
     const PathTables paths = s.paths;
     const FlowReceivers::View receivers = s.receivers;
     ReadyQueue& pq = ws_.ready;
@@ -49,20 +49,8 @@ void Estimator::schedule() {
                 // flow's departure plus its bytes' time there (reserve_path's first step),
                 // kept here until the last flow has left.
                 double& ni_free = link_free[at(pp_.inject(c.chiplet))];
-                double leave = std::max(t, ni_free);
-                for (const FlowCost* f = flows + c.flows_begin, *last = flows + c.flows_end; f != last; ++f) {
-                    const PathRef& p = paths[f->path];
-                    const std::uint32_t recv = receivers.recv_of(f->slot);
-                    if (recv == FlowReceivers::kNone) no_recv(f->slot);
-                    OpSchedule& r = sched[recv];
-                    const double left = leave + f->wire * p.first_hold;
-                    r.arrival = std::max(r.arrival, reserve_rest(link_free, p.rest, p.records, leave, left, f->wire) + p.head_ns);
-                    leave = left;
-                    // A recv's own start is set by its dependencies.
-                    if (--r.pending == 0) pq.push(std::max(r.ready, r.arrival), recv);
-                }
                 // Done once its last byte has left through the network interface.
-                ni_free = end = leave;
+                ni_free = end = send_flows(flows + c.flows_begin, flows + c.flows_end, std::max(t, ni_free), sched, paths, receivers, link_free);
                 break;
             }
             case OpKind::Recv:
@@ -91,13 +79,30 @@ void Estimator::schedule() {
         }
         ot.end_ns = end;
         ++done;
-        for (std::uint32_t k = succ_begin[i]; k < succ_begin[i + 1]; ++k) {
-            const std::uint32_t s = succ[k];
+        for (std::uint32_t e = first_succ[i]; e != kNoEdge; e = edges[e].next) {
+            const std::uint32_t s = edges[e].to;
             OpSchedule& o = sched[s];
             o.ready = std::max(o.ready, end);
             if (--o.pending == 0) pq.push(std::max(o.ready, cost[s].kind == OpKind::Recv ? o.arrival : 0.0), s);
         }
     }
     finish_schedule(done);
+}
+
+double Estimator::send_flows(const FlowCost* f, const FlowCost* last, double leave, OpSchedule* sched, PathTables paths,
+                             FlowReceivers::View receivers, double* link_free) {
+    ReadyQueue& pq = ws_.ready;
+    for (; f != last; ++f) {
+        const PathRef& p = paths[f->path];
+        const std::uint32_t recv = receivers.recv_of(f->slot);
+        if (recv == FlowReceivers::kNone) no_recv(f->slot);
+        OpSchedule& r = sched[recv];
+        const double left = leave + f->wire * p.first_hold;
+        r.arrival = std::max(r.arrival, reserve_rest(link_free, p.rest, p.records, leave, left, f->wire) + p.head_ns);
+        leave = left;
+        // A recv's own start is set by its dependencies.
+        if (--r.pending == 0) pq.push(std::max(r.ready, r.arrival), recv);
+    }
+    return leave;
 }
 }  // namespace mcmsim::estimator

@@ -1,5 +1,7 @@
 #include "mapper/package_paths.h"
 
+#include <algorithm>
+
 namespace mcmsim {
 
 PackagePaths::PackagePaths(const ArchConfig& arch)
@@ -62,6 +64,34 @@ PackagePaths::PackagePaths(const ArchConfig& arch)
         names_.dram.push_back("dram." + m.name);
     }
     for (int c = 0; c < n_; ++c) names_.chiplet.push_back("chiplet." + std::to_string(c));
+    for (int k = 0; k < links.count(); ++k) {
+        if (k < links.mesh_slots) {
+            names_.any_link.push_back(names_.link[static_cast<std::size_t>(k)]);
+            continue;
+        }
+        const int j = k - links.mesh_slots;
+        if (j < 2 * links.chiplets) {
+            names_.any_link.push_back("ni." + std::to_string(j % links.chiplets) + (j < links.chiplets ? ".in" : ".out"));
+            continue;
+        }
+        const int p = j - 2 * links.chiplets;
+        const std::string& m = arch.memories[static_cast<std::size_t>(p % links.memories)].name;
+        names_.any_link.push_back("phy." + m + (p < links.memories ? ".to_noc" : ".from_noc"));
+    }
+    std::vector<std::string>& sorted = names_.sorted;
+    for (const auto* kind : {&names_.router, &names_.link, &names_.phy, &names_.dram, &names_.chiplet})
+        sorted.insert(sorted.end(), kind->begin(), kind->end());
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    auto place = [&](const std::vector<std::string>& kind, std::vector<std::size_t>& at) {
+        for (const std::string& name : kind)
+            at.push_back(static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), name) - sorted.begin()));
+    };
+    place(names_.router, names_.router_at);
+    place(names_.link, names_.link_at);
+    place(names_.phy, names_.phy_at);
+    place(names_.dram, names_.dram_at);
+    place(names_.chiplet, names_.chiplet_at);
 }
 
 PackagePathsCache::Key PackagePathsCache::key_of(const ArchConfig& arch) {

@@ -67,6 +67,7 @@ public:
 
     int chiplets() const { return n_; }
     int nodes() const { return nodes_; }  ///< chiplets, then memories
+    std::size_t pair_count() const { return static_cast<std::size_t>(nodes_) * static_cast<std::size_t>(nodes_); }
     std::size_t pair(int a, int b) const { return static_cast<std::size_t>(a) * static_cast<std::size_t>(nodes_) + static_cast<std::size_t>(b); }
     int router_of(int node) const { return router_of_[static_cast<std::size_t>(node)]; }
     int inject(int node) const { return inject_[static_cast<std::size_t>(node)]; }
@@ -81,9 +82,15 @@ public:
     double head_control_ns(std::size_t pair) const { return head_control_ns_[pair]; }
 
     /// Ledger account names, built once: per router, per mesh link slot, per memory (PHY and
-    /// DRAM), per chiplet.
+    /// DRAM), per chiplet. And all of them, sorted and each once (`sorted`), with each name's
+    /// place there (`*_at`): a fresh ledger takes them in that order without searching
+    /// (EnergyLedger::accounts_in_order).
     struct Names {
         std::vector<std::string> router, link, phy, dram, chiplet;
+        /// Per link of every kind (PackageLinks numbering), as the statistics name it.
+        std::vector<std::string> any_link;
+        std::vector<std::string> sorted;
+        std::vector<std::size_t> router_at, link_at, phy_at, dram_at, chiplet_at;
     };
     const Names& names() const { return names_; }
 

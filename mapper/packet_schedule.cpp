@@ -11,8 +11,8 @@ void Estimator::schedule_packets() {
     const OpCost* const cost = s.cost;
     OpSchedule* const sched = s.sched;
     const FlowCost* const flows = s.flows;
-    const std::uint32_t* const succ_begin = s.succ_begin;
-    const std::uint32_t* const succ = s.succ;
+    const std::uint32_t* const first_succ = s.first_succ;
+    const SuccEdge* const edges = s.edges;
     const PathTables paths = s.paths;
     const FlowReceivers::View receivers = s.receivers;
     ReadyQueue& pq = ws_.ready;
@@ -33,8 +33,8 @@ void Estimator::schedule_packets() {
 
     // An op has ended at `end`: its successors may become ready.
     const auto release = [&](std::uint32_t i, double end) {
-        for (std::uint32_t k = succ_begin[i]; k < succ_begin[i + 1]; ++k) {
-            const std::uint32_t s = succ[k];
+        for (std::uint32_t e = first_succ[i]; e != kNoEdge; e = edges[e].next) {
+            const std::uint32_t s = edges[e].to;
             OpSchedule& o = sched[s];
             o.ready = std::max(o.ready, end);
             if (--o.pending == 0) pq.push(std::max(o.ready, cost[s].kind == OpKind::Recv ? o.arrival : 0.0), s);

@@ -1,7 +1,9 @@
 // The analytical model's inner pieces against plain references: the two-lane link reservation
 // against one step at a time (the formula in link_reservation.h), the ready queue against a
-// sort, the flow -> recv table against a map. Bit equality throughout: the model's results
-// must not depend on how these are computed.
+// sort, the flow -> recv table against a map, the ledger's accounts opened in order against
+// one by one. Bit equality throughout: the model's results must not depend on how these are
+// computed.
+#include "hw/energy/energy_ledger.h"
 #include "mapper/flow_receivers.h"
 #include "mapper/link_reservation.h"
 #include "mapper/ready_queue.h"
@@ -12,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -170,3 +173,25 @@ TEST(FlowReceivers, AgreesWithAMapOnRandomIds) {
 }
 
 }  // namespace
+
+TEST(EnergyLedgerAccounts, InOrderAreTheAccountsByName) {
+    EnergyLedger ledger;
+    EnergyAccount& before = ledger.account("link.b");  // an account that exists already
+    before.add(EnergyCategory::Noc, 2.0);
+    const std::vector<std::string> names = {"chiplet.0", "link.a", "link.b", "router_0_0"};
+    std::vector<EnergyAccount*> out;
+    ledger.accounts_in_order(names, out);
+    ASSERT_EQ(out.size(), names.size());
+    for (std::size_t k = 0; k < names.size(); ++k) EXPECT_EQ(out[k], &ledger.account(names[k])) << names[k];
+    EXPECT_EQ(out[2], &before);
+    EXPECT_EQ(out[2]->pj[static_cast<int>(EnergyCategory::Noc)], 2.0);  // kept, not replaced
+    // Out of order (a wrong hint) still finds each name's account, and opens no other.
+    const std::vector<std::string> shuffled = {"router_0_0", "chiplet.0", "link.b", "zz"};
+    std::vector<EnergyAccount*> again;
+    ledger.accounts_in_order(shuffled, again);
+    EXPECT_EQ(again[0], out[3]);
+    EXPECT_EQ(again[1], out[0]);
+    EXPECT_EQ(again[2], out[2]);
+    EXPECT_EQ(again[3], &ledger.account("zz"));
+    EXPECT_EQ(ledger.components_json().size(), 1u);  // only link.b has energy
+}

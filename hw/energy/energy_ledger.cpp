@@ -26,6 +26,18 @@ EnergyAccount& EnergyLedger::account(const std::string& component) {
     return *slot;
 }
 
+void EnergyLedger::accounts_in_order(const std::vector<std::string>& components, std::vector<EnergyAccount*>& out) {
+    out.clear();
+    auto next = accounts_.begin();
+    for (const std::string& name : components) {
+        // A hint only saves the search: a wrong one (names out of order) still finds the place.
+        auto it = accounts_.emplace_hint(next, name, nullptr);
+        if (!it->second) it->second = std::make_unique<EnergyAccount>();
+        out.push_back(it->second.get());
+        next = std::next(it);
+    }
+}
+
 EnergyAccount& EnergyLedger::layer_account(std::size_t layer) {
     while (layers_.size() <= layer) layers_.push_back(std::make_unique<EnergyAccount>());
     return *layers_[layer];

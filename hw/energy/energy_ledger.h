@@ -29,6 +29,10 @@ public:
     /// Stable reference to the named account (created on first use). Modules keep it and add
     /// to it directly on their hot paths.
     EnergyAccount& account(const std::string& component);
+    /// account() for each of `components`, given in ascending order (the ledger's own): each
+    /// goes in next to the one before, without a search (the analytical model opens a few
+    /// hundred accounts per estimate). out[k] = &account(components[k]).
+    void accounts_in_order(const std::vector<std::string>& components, std::vector<EnergyAccount*>& out);
 
     /// Energy attributed to plan layer `layer` (a second view of the same bookings).
     EnergyAccount& layer_account(std::size_t layer);

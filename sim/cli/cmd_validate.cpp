@@ -161,7 +161,7 @@ int cmd_validate(const std::vector<std::string>& args) {
     const Comparison cmp = compare(plan, index, est, sim, sim_layers);
     const std::string dir = vm["out"].as<std::string>();
     std::optional<SimulationSpread> spread;
-    if (sensitivity) spread = simulate_spread(arch, plan, sim_layers, *sensitivity, dir + "/sensitivity");
+    if (sensitivity) spread = simulate_spread(arch, plan, sim_layers, sim.simulated_ns, *sensitivity, dir + "/sensitivity");
     const std::vector<double> abs_beyond = spread ? abs_errors_beyond(cmp, *spread) : std::vector<double>{};
 
     bool quiet = vm["quiet"].as<bool>();
@@ -234,24 +234,9 @@ int cmd_validate(const std::vector<std::string>& args) {
         }
     }
     if (spread) {
-        nlohmann::json runs = nlohmann::json::array();
-        double self_max = 0;
-        for (const NudgedRun& run : spread->runs) {
-            double worst = 0;
-            for (std::size_t l = 0; l < run.layer_ns.size(); ++l)
-                worst = std::max(worst, std::fabs(rel_error(run.layer_ns[l], sim_layers[l].latency_ns)));
-            self_max = std::max(self_max, worst);
-            runs.push_back({{"name", run.name},
-                            {"total_latency_ns", run.total_ns},
-                            {"total_change", rel_error(run.total_ns, sim.simulated_ns)},
-                            {"max_abs_layer_change", worst}});
-        }
-        out["sensitivity"] = {{"step", spread->step},
-                              {"runs", runs},
-                              {"failed_runs", spread->failed},
-                              {"simulation_max_abs_layer_change", self_max},
-                              {"median_abs_error_beyond_spread", median(abs_beyond)},
-                              {"max_abs_error_beyond_spread", max_of(abs_beyond)}};
+        out["sensitivity"] = spread->to_json();
+        out["sensitivity"]["median_abs_error_beyond_spread"] = median(abs_beyond);
+        out["sensitivity"]["max_abs_error_beyond_spread"] = max_of(abs_beyond);
     }
     std::filesystem::create_directories(dir);
     write_json_file(out, dir + "/validation.json");
@@ -272,14 +257,10 @@ int cmd_validate(const std::vector<std::string>& args) {
                     "%.1f%%, max %.1f%%\n",
                     100 * search->total_error, 100 * search->median_abs_error, 100 * search->max_abs_error);
     if (spread) {
-        double total_lo = 0, total_hi = 0, self_max = out["sensitivity"]["simulation_max_abs_layer_change"];
-        for (const NudgedRun& run : spread->runs) {
-            total_lo = std::min(total_lo, rel_error(run.total_ns, sim.simulated_ns));
-            total_hi = std::max(total_hi, rel_error(run.total_ns, sim.simulated_ns));
-        }
         std::printf("simulation's own spread (router clock, link bandwidth, link latency, chiplet clock each ±%g%%, %zu "
                     "runs): total %+.2f%% to %+.2f%%, a layer up to %.1f%%\n",
-                    100 * spread->step, spread->runs.size(), 100 * total_lo, 100 * total_hi, 100 * self_max);
+                    100 * spread->step, spread->runs.size(), 100 * spread->min_total_change,
+                    100 * spread->max_total_change, 100 * spread->max_abs_layer_change);
         std::printf("per-layer latency error beyond that spread: median %.1f%%, max %.1f%%", 100 * median(abs_beyond),
                     100 * max_of(abs_beyond));
         if (search)

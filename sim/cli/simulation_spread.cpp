@@ -2,8 +2,10 @@
 
 #include "sim/cli/child_simulation.h"
 #include "sim/report.h"
+#include "traces/layer_comparison.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -36,7 +38,7 @@ std::string nudge_name(const char* knob, double signed_step) {
 }  // namespace
 
 SimulationSpread simulate_spread(const ArchConfig& arch, const Plan& plan, const std::vector<LayerSummary>& nominal,
-                                 double step, const std::string& dir) {
+                                 double nominal_total_ns, double step, const std::string& dir) {
     namespace fs = std::filesystem;
     SimulationSpread s;
     s.step = step;
@@ -70,15 +72,30 @@ SimulationSpread simulate_spread(const ArchConfig& arch, const Plan& plan, const
         NudgedRun run;
         run.name = names[j];
         run.total_ns = (*r)["latency_ns"].get<double>();
+        run.total_change = rel_error(run.total_ns, nominal_total_ns);
         for (std::size_t l = 0; l < nominal.size(); ++l) {
             double v = (*r)["layers"][l]["latency_ns"].get<double>();
             run.layer_ns.push_back(v);
+            run.max_abs_layer_change = std::max(run.max_abs_layer_change, std::fabs(rel_error(v, nominal[l].latency_ns)));
             s.min_ns[l] = std::min(s.min_ns[l], v);
             s.max_ns[l] = std::max(s.max_ns[l], v);
         }
+        s.min_total_change = std::min(s.min_total_change, run.total_change);
+        s.max_total_change = std::max(s.max_total_change, run.total_change);
+        s.max_abs_layer_change = std::max(s.max_abs_layer_change, run.max_abs_layer_change);
         s.runs.push_back(std::move(run));
     }
     return s;
+}
+
+nlohmann::json SimulationSpread::to_json() const {
+    nlohmann::json r = nlohmann::json::array();
+    for (const NudgedRun& run : runs)
+        r.push_back({{"name", run.name},
+                     {"total_latency_ns", run.total_ns},
+                     {"total_change", run.total_change},
+                     {"max_abs_layer_change", run.max_abs_layer_change}});
+    return {{"step", step}, {"runs", r}, {"failed_runs", failed}, {"simulation_max_abs_layer_change", max_abs_layer_change}};
 }
 
 double error_beyond_spread(double model_ns, double lo, double hi, double sim_ns) {

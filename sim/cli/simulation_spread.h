@@ -10,6 +10,8 @@
 #include "traces/layer_summary.h"
 #include "traces/plan.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -20,6 +22,8 @@ struct NudgedRun {
     std::string name;          ///< e.g. "router_clock+0.5%"
     double total_ns = 0;       ///< simulated latency
     std::vector<double> layer_ns;  ///< per-layer latency, as summarize_layers defines it
+    double total_change = 0;       ///< relative to the nominal simulation's total
+    double max_abs_layer_change = 0;  ///< the largest relative change of one layer
 };
 
 struct SimulationSpread {
@@ -29,12 +33,18 @@ struct SimulationSpread {
     std::vector<double> min_ns, max_ns;
     /// Runs whose child simulation failed (a self-check, or it did not run): named here.
     std::vector<std::string> failed;
+    double min_total_change = 0, max_total_change = 0;  ///< over the runs (0 included)
+    double max_abs_layer_change = 0;                    ///< over the runs
+
+    /// validation.json's "sensitivity": the step, each run, the failed ones, the extremes.
+    nlohmann::json to_json() const;
 };
 
 /// The knobs nudged, each down and up by `step`: router clock, link bandwidth, link latency and
 /// the chiplets' clock. Each nudged package is written into `dir` and simulated there.
+/// `nominal`, `nominal_total_ns`: the simulation of the package as given.
 SimulationSpread simulate_spread(const ArchConfig& arch, const Plan& plan, const std::vector<LayerSummary>& nominal,
-                                 double step, const std::string& dir);
+                                 double nominal_total_ns, double step, const std::string& dir);
 
 /// How far `model_ns` lies outside [lo, hi], relative to the nominal simulation `sim_ns`
 /// (0 inside; negative below, positive above).

@@ -31,6 +31,8 @@ v = json.load(open(sys.argv[1]))
 s = v["search_model"]
 n = v["sensitivity"]
 inside = all(l["simulated_spread_ns"][0] <= l["simulated_ns"] <= l["simulated_spread_ns"][1] for l in v["layers"])
+# The band holds the nominal simulation, so no layer can be further from it than from that.
+closer = all(abs(l["error_beyond_spread"]) <= abs(l["error"]) + 1e-12 for l in v["layers"])
 checks = [
     ("packet granularity validated", v["granularity"] == "packet"),
     ("54 layers compared", len(v["layers"]) == 54),
@@ -40,6 +42,7 @@ checks = [
     ("search model's total latency |error| <= 10 %", abs(s["total_error"]) <= 0.10),
     ("8 nudged simulations ran", len(n["runs"]) == 8 and not n["failed_runs"]),
     ("each layer's band holds its nominal simulation", inside),
+    ("no layer's error beyond its band exceeds its error", closer),
     ("a 0.5 % nudge moves the simulated total by <= 1 %", all(abs(r["total_change"]) <= 0.01 for r in n["runs"])),
     ("per-layer max |error| beyond the simulation's own spread <= 30 %", n["max_abs_error_beyond_spread"] <= 0.30),
     ("simulation conserves everything and runs every op", v["simulation_checks"]["conservation_ok"]

@@ -45,7 +45,7 @@
 //    data leaves as soon as it is served and crosses back; a write's data crosses the same
 //    way and is acknowledged once served. On simba-6x6 ResNet-50 (uniform, direct) the
 //    per-layer latency error against the simulation falls from median 14 % / max 299 % to
-//    3.2 % / 37 % (README, "Packet granularity"), at ~20x the cost: ~0.7 M events, ~70 ms.
+//    3.0 % / 44 % (README, "Packet granularity"), at ~20x the cost: ~0.7 M events, ~70 ms.
 //  Energy, link loads and statistics are the same at both granularities: only times differ.
 // Pure C++.
 #include "hw/config/arch_config.h"

@@ -246,8 +246,9 @@ private:
     /// their path (cut-through, as in reserve_rest), and a group reaches the next link the
     /// next link's head time after it started on this one: a wait here is a wait there too.
     /// DRAM traffic is events as well: the memory is one more server, in order of arrival.
-    /// Events share the ready queue with ops (group slot s has index ops + s), so ties break
-    /// by index: ops first, in plan order, then groups by slot.
+    /// Events share the ready queue with ops (group slot s has index ops + s). Ties: ops first,
+    /// in plan order, then groups in the order their events were pushed (ReadyQueue::push's
+    /// sequence number), as the simulator's routers serve heads that arrive in the same tick.
     void schedule_packets();
 
     /// Component accounts: every router, link, PHY, memory and chiplet has one, idle or not,

@@ -6,9 +6,9 @@
 // link of its path at the time of its event, and the link serves it after every group that
 // reached it earlier. That is what orders traffic by arrival rather than by issue. The pool
 // hands freed slots out again, last freed first, so that a ResNet-50 estimate (~0.7 M events)
-// keeps a few thousand groups' storage hot and allocates nothing per event. Which slot a group
-// gets is part of the event order (equal times pop in order of index), so the pool's order is
-// fixed: the schedule is deterministic. Pure C++.
+// keeps a few thousand groups' storage hot and allocates nothing per event. Group events of
+// equal time pop in the order they were pushed (a sequence number, packet_schedule.cpp), not
+// by slot; the pool's order is fixed all the same: the schedule is deterministic. Pure C++.
 #include "mapper/link_reservation.h"
 
 #include <cstdint>

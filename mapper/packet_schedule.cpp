@@ -30,6 +30,12 @@ void Estimator::schedule_packets() {
     const double request_wire = static_cast<double>(mc_.control_wire_bytes());
     const auto groups_of = [&](double wire) { return std::max(1, static_cast<int>(std::ceil(wire / group_wire - 1e-9))); };
     std::size_t done = 0;
+    // Group events are numbered in the order they are pushed: among equal times the queue
+    // serves the earlier push first (ReadyQueue::push), as the simulator's routers serve
+    // packets whose heads arrive in the same tick. Saturates rather than wraps (past 2^32
+    // pushes, ties fall back to slot order).
+    std::uint32_t pushes = 0;
+    const auto next_push = [&pushes] { return pushes == UINT32_MAX ? pushes : ++pushes; };
 
     // An op has ended at `end`: its successors may become ready.
     const auto release = [&](std::uint32_t i, double end) {
@@ -72,7 +78,7 @@ void Estimator::schedule_packets() {
             return;
         }
         const std::uint32_t slot = pool.add(g);
-        pq.push(p.records ? t + p.rest->z[0] : tail + p.head_ns, static_cast<std::uint32_t>(n + slot));
+        pq.push(p.records ? t + p.rest->z[0] : tail + p.head_ns, static_cast<std::uint32_t>(n + slot), next_push());
     };
     // A DRAM group at its memory at `t`: served in order of arrival, at the memory's
     // bandwidth for its share of the op's bytes. A read's data leaves once served (and
@@ -123,9 +129,9 @@ void Estimator::schedule_packets() {
             if (g.step != g.end) {
                 // Its head reaches the next link as long after starting here as on a free
                 // network: a wait here delays it there.
-                pq.push(start + (g.step->z[g.lane] - z), i);
+                pq.push(start + (g.step->z[g.lane] - z), i, next_push());
             } else if (g.kind == PacketGroupKind::ReadRequest || g.kind == PacketGroupKind::WriteData) {
-                pq.push(g.tail + g.head_ns, i);  // the memory serves it once it has arrived
+                pq.push(g.tail + g.head_ns, i, next_push());  // the memory serves it once it has arrived
             } else {
                 arrived(g);
                 pool.remove(slot);

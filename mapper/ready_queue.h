@@ -1,6 +1,6 @@
 #pragma once
 // The analytical model's list of ops ready to run: earliest ready time first, equal times in
-// plan order. Pure C++.
+// order of a sequence number the caller gives (0 by default), then in plan order. Pure C++.
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -18,7 +18,8 @@ namespace mcmsim {
 /// waits beside the heap, in `first_`, and costs no comparisons until something smaller comes.
 ///
 /// Times are never negative, and the bits of a non-negative double order like the double, so
-/// an item is one integer key (time bits, then index) and comparing two is one compare.
+/// an item is one integer key (time bits, then sequence number, then index) and comparing two
+/// is one compare.
 class ReadyQueue {
 public:
     struct Item {
@@ -33,8 +34,13 @@ public:
     /// Index of the item pop() would return next (the queue must not be empty).
     std::uint32_t next_index() const { return item(has_first_ ? first_ : h_.front()).i; }
 
-    void push(double t, std::uint32_t i) {
-        Key x = key(t, i);
+    /// Queues item `i` at `t`. Among items of equal time, those with the smaller `seq` come
+    /// first, then the smaller index: the packet schedule numbers its group events in the
+    /// order it pushes them, so that groups due at a link at the same time are served in
+    /// the order they were sent on from the link before, as the simulator's routers do
+    /// (their agendas are first in, first out among equal times).
+    void push(double t, std::uint32_t i, std::uint32_t seq = 0) {
+        Key x = key(t, i, seq);
         if (!has_first_) {
             if (h_.empty() || x < h_.front()) {
                 first_ = x;
@@ -74,13 +80,13 @@ public:
 private:
 #ifdef __SIZEOF_INT128__
     using Key = unsigned __int128;
-    static Key key(double t, std::uint32_t i) {
+    static Key key(double t, std::uint32_t i, std::uint32_t seq) {
         std::uint64_t bits;
         std::memcpy(&bits, &t, sizeof bits);
-        return (static_cast<Key>(bits) << 32) | i;
+        return (static_cast<Key>(bits) << 64) | (static_cast<Key>(seq) << 32) | i;
     }
     static Item item(Key k) {
-        const auto bits = static_cast<std::uint64_t>(k >> 32);
+        const auto bits = static_cast<std::uint64_t>(k >> 64);
         double t;
         std::memcpy(&t, &bits, sizeof t);
         return Item{t, static_cast<std::uint32_t>(k)};
@@ -88,10 +94,12 @@ private:
 #else
     struct Key {
         double t;
-        std::uint32_t i;
-        bool operator<(const Key& o) const { return t < o.t || (t == o.t && i < o.i); }
+        std::uint32_t seq, i;
+        bool operator<(const Key& o) const {
+            return t < o.t || (t == o.t && (seq < o.seq || (seq == o.seq && i < o.i)));
+        }
     };
-    static Key key(double t, std::uint32_t i) { return Key{t, i}; }
+    static Key key(double t, std::uint32_t i, std::uint32_t seq) { return Key{t, seq, i}; }
     static Item item(Key k) { return Item{k.t, k.i}; }
 #endif
     /// Moves the item at `k` up to where its parent is smaller.

@@ -15,6 +15,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -105,6 +106,41 @@ TEST(ReadyQueue, PopsInTimeThenIndexOrder) {
         pending.erase(least);
     }
     EXPECT_TRUE(q.empty());
+}
+
+// Among equal times the sequence number decides before the index (the packet schedule's group
+// events, numbered in push order); items pushed without one (0) keep time-then-index order.
+TEST(ReadyQueue, EqualTimesPopInSequenceThenIndexOrder) {
+    std::mt19937_64 rng(12);
+    ReadyQueue q;
+    std::vector<std::tuple<double, std::uint32_t, std::uint32_t>> pending;  // (t, seq, i)
+    std::uint32_t next = 0;
+    for (int step = 0; step < 20000; ++step) {
+        if (pending.empty() || rng() % 3 != 0) {
+            const double t = static_cast<double>(rng() % 8);  // many ties
+            const std::uint32_t seq = rng() % 2 == 0 ? 0 : static_cast<std::uint32_t>(rng() % 50);
+            const std::uint32_t i = (next++ * 2654435761u) % 1000003u;
+            q.push(t, i, seq);
+            pending.emplace_back(t, seq, i);
+        } else {
+            auto least = std::min_element(pending.begin(), pending.end());
+            const ReadyQueue::Item got = q.pop();
+            EXPECT_EQ(got.t, std::get<0>(*least));
+            EXPECT_EQ(got.i, std::get<2>(*least));
+            pending.erase(least);
+        }
+    }
+    // A later push with a smaller sequence number still waits for an earlier time.
+    ReadyQueue r;
+    r.push(2.0, 7, 1);
+    r.push(1.0, 9, 5);
+    r.push(1.0, 3, 6);
+    r.push(1.0, 8, 5);
+    EXPECT_EQ(r.pop().i, 8u);  // t 1, seq 5, index 8 before index 9
+    EXPECT_EQ(r.pop().i, 9u);
+    EXPECT_EQ(r.pop().i, 3u);  // seq 6
+    EXPECT_EQ(r.pop().i, 7u);  // t 2
+    EXPECT_TRUE(r.empty());
 }
 
 TEST(FlowReceivers, DenseAndSparseIdsFindTheirRecv) {

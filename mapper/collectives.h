@@ -20,6 +20,7 @@
 #include "mapper/chiplet_group.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mcmsim {
@@ -61,5 +62,41 @@ std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int c
 /// gives exactly the hops of the overload above.
 std::vector<CollectiveHop> collective_hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group,
                                            int root, const std::vector<int>& dests);
+
+/// collective_hops() for a caller that asks thousands of times (the plan builder): keeps its
+/// working memory and the last grid's ring order from one call to the next.
+class CollectivePlanner {
+public:
+    /// The hops of collective_hops(algorithm, pkg_rows, pkg_cols, group, root, dests), valid
+    /// until the next call.
+    const std::vector<CollectiveHop>& hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group,
+                                           int root, const std::vector<int>& dests);
+    /// The same on the whole rows x cols grid (collective_hops() without a group).
+    const std::vector<CollectiveHop>& hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests);
+
+private:
+    void grid_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests,
+                   std::vector<CollectiveHop>& out);
+    // The forwarding edges of one call, in the order added per chiplet.
+    void add(int from, int to, bool consumer);
+    void chain(int from, const std::vector<int>& seq);  ///< from -> seq[0] -> seq[1] -> ...
+    /// The edges breadth first from the root: every hop after the hop that feeds it.
+    void list_hops(int root, std::vector<CollectiveHop>& out);
+
+    struct Edge {
+        int to;
+        bool consumer;
+        int next;  ///< the next edge of the same chiplet, -1: none
+    };
+    std::vector<Edge> edges_;
+    std::vector<int> first_, last_;  ///< per chiplet: its first and last edge (-1: none)
+    std::vector<char> is_dest_, column_needed_;
+    int ring_rows_ = -1, ring_cols_ = -1;  ///< the grid ring_ and pos_ are for
+    RingOrder ring_;
+    std::vector<int> pos_;  ///< [chiplet] its place in ring_.order
+    std::vector<int> seq_, one_way_, other_way_, right_, left_, down_, up_, local_;
+    std::vector<std::pair<int, int>> ranges_, frontier_, next_;
+    std::vector<CollectiveHop> out_, group_hops_;
+};
 
 }  // namespace mcmsim

@@ -19,6 +19,9 @@ std::vector<std::vector<std::int64_t>> InputDelivery::gather(PlanLayer& layer, c
     info_ = &info;
     direct_inputs_ = 0;
     std::vector<std::vector<std::int64_t>> deps(static_cast<std::size_t>(n_));
+    // A compute waits for a handful to a dozen or so ops: room for them at once, not by doubling.
+    for (int c = 0; c < n_; ++c)
+        if (!boxes[static_cast<std::size_t>(c)].empty()) deps[static_cast<std::size_t>(c)].reserve(16);
     for (const Operand& op : operands_of(L)) {
         if (op.producers.empty()) {
             read_from_dram(layer, L, boxes, op, start, deps);
@@ -162,20 +165,29 @@ void InputDelivery::send_exact(const Layer& L, const std::vector<WorkBox>& boxes
     auto same = [](const Part& a, const Part& b) {
         return a.need.n == b.need.n && a.need.c == b.need.c && a.need.h == b.need.h && a.need.w == b.need.w;
     };
+    // What each consumer needs does not depend on the owner: once per chiplet with work.
+    needs_.resize(static_cast<std::size_t>(n_));
+    for (int c = 0; c < n_; ++c) {
+        const WorkBox& b = boxes[static_cast<std::size_t>(c)];
+        if (!b.empty()) needs_[static_cast<std::size_t>(c)] = input_need(L, b);
+    }
     for (int o = 0; o < n_; ++o) {
         const bool spilled = spilled_by(group, o);
         for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
             const WorkBox& own = owners[static_cast<std::size_t>(o)][pi].box;
-            const std::vector<std::int64_t> ready = ready_ops(group, o, pi);
+            const std::vector<std::int64_t>& ready = ready_ops(group, o, pi);
+            const Range own_h = scale(own.p, P.p, L.h), own_w = scale(own.q, P.q, L.w);
             // Per consumer, the part of this piece it needs (empty if none).
             parts_.clear();
             for (int c = 0; c < n_; ++c) {
-                const WorkBox& b = boxes[static_cast<std::size_t>(c)];
-                if (b.empty()) continue;
-                InputNeed need = input_need(L, b);
-                InputNeed part{intersect(own.n, need.n), intersect(own.k, need.c),
-                               intersect(scale(own.p, P.p, L.h), need.h), intersect(scale(own.q, P.q, L.w), need.w)};
-                if (part.volume() == 0) continue;
+                if (boxes[static_cast<std::size_t>(c)].empty()) continue;
+                const InputNeed& need = needs_[static_cast<std::size_t>(c)];
+                // Most consumers need nothing of a piece under a row or column split: leave
+                // at the first dimension without overlap.
+                InputNeed part;
+                if ((part.n = intersect(own.n, need.n)).empty() || (part.c = intersect(own.k, need.c)).empty() ||
+                    (part.h = intersect(own_h, need.h)).empty() || (part.w = intersect(own_w, need.w)).empty())
+                    continue;
                 parts_.push_back(Part{c, part, part.volume() * L.bytes_per_element});
                 // In DRAM the piece lies n, k, p, q: the part starts at its first (n, k) plane.
                 if (spilled)
@@ -189,10 +201,10 @@ void InputDelivery::send_exact(const Layer& L, const std::vector<WorkBox>& boxes
 }
 
 /// The ops after which piece `pi` on owner `o` is ready, one per producer of the group.
-std::vector<std::int64_t> InputDelivery::ready_ops(const std::vector<int>& group, int o, std::size_t pi) const {
-    std::vector<std::int64_t> ready;
-    for (int p : group) ready.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
-    return ready;
+const std::vector<std::int64_t>& InputDelivery::ready_ops(const std::vector<int>& group, int o, std::size_t pi) {
+    ready_.clear();
+    for (int p : group) ready_.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
+    return ready_;
 }
 
 /// When layouts do not line up element by element, an owner holding share g of the
@@ -207,7 +219,7 @@ void InputDelivery::send_proportional(const Layer& L, const std::vector<WorkBox>
     for (int o = 0; o < n_; ++o) {
         for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
             const double g = static_cast<double>(box_output_volume(owners[static_cast<std::size_t>(o)][pi].box)) / total;
-            const std::vector<std::int64_t> ready = ready_ops(group, o, pi);
+            const std::vector<std::int64_t>& ready = ready_ops(group, o, pi);
             parts_.clear();
             for (int c = 0; c < n_; ++c) {
                 const WorkBox& b = boxes[static_cast<std::size_t>(c)];

@@ -96,7 +96,9 @@ private:
     void send_copies(int from, const std::vector<int>& dests, std::int64_t bytes, std::int64_t read);
 
     bool same_ownership(const std::vector<int>& producers) const;
-    std::vector<std::int64_t> ready_ops(const std::vector<int>& group, int o, std::size_t pi) const;
+    /// The ops after which piece `pi` on owner `o` is ready, one per producer of `group`
+    /// (in ready_, valid until the next call).
+    const std::vector<std::int64_t>& ready_ops(const std::vector<int>& group, int o, std::size_t pi);
     void read_from_dram(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes, const Operand& op,
                         const std::vector<std::int64_t>& start, std::vector<std::vector<std::int64_t>>& deps);
     void send_exact(const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,
@@ -129,6 +131,8 @@ private:
     std::vector<Part> parts_;
     std::vector<int> dests_;
     std::vector<int> reader_;  ///< [chiplet] read_from_dram: who reads its input for it (-1: nobody)
+    std::vector<InputNeed> needs_;          ///< [chiplet] send_exact: the input its box needs
+    std::vector<std::int64_t> ready_;       ///< ready_ops()' answer
 };
 
 }  // namespace mcmsim

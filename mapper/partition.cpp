@@ -26,8 +26,6 @@ Dim dim_from_string(const std::string& s) {
     throw std::invalid_argument("unknown dimension " + s);
 }
 
-Range intersect(Range a, Range b) { return Range{std::max(a.lo, b.lo), std::min(a.hi, b.hi)}; }
-
 std::string Partition::describe() const {
     std::string s = to_string(rows_dim);
     if (!one_dimensional()) s += std::string(" x ") + to_string(cols_dim);

@@ -30,7 +30,8 @@ struct Range {
     bool empty() const { return hi <= lo; }
     bool operator==(const Range& o) const { return lo == o.lo && hi == o.hi; }
 };
-Range intersect(Range a, Range b);
+/// Inline: the plan builder intersects ranges millions of times per optimisation.
+inline Range intersect(Range a, Range b) { return Range{a.lo > b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi}; }
 
 /// The part of a layer one chiplet computes.
 struct WorkBox {

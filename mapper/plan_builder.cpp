@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -163,15 +164,16 @@ private:
     }
 
     PlanOp& add(PlanLayer& layer, int chiplet, OpKind kind, std::vector<std::int64_t> deps) {
-        PlanOp op;
+        if (deps.size() > 1) {
+            std::sort(deps.begin(), deps.end());
+            deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+        }
+        PlanOp& op = layer.ops.emplace_back();  // made in place: an op record is large
         op.id = next_id_++;
         op.chiplet = chiplet;
         op.kind = kind;
-        std::sort(deps.begin(), deps.end());
-        deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
         op.deps = std::move(deps);
-        layer.ops.push_back(std::move(op));
-        return layer.ops.back();
+        return op;
     }
 
     // OpSink: how the helpers (transfer batching, output spills, input delivery) make ops,
@@ -240,9 +242,9 @@ private:
         std::vector<WorkBox> boxes = boxes_of(L, lm);
         PlanLayer layer;
         // Room for a typical layer's ops (per chiplet: DRAM reads, sends, recvs and the
-        // compute): op records are large, and growing the vector one doubling at a time
-        // copies them over and over.
-        layer.ops.reserve(static_cast<std::size_t>(4 * n_));
+        // compute), or for as many as the previous layer made: op records are large, and
+        // growing the vector one doubling at a time copies them over and over.
+        layer.ops.reserve(std::max(static_cast<std::size_t>(4 * n_), last_layer_ops_));
         layer.name = micro_batches_ > 1 ? L.name + "/mb" + std::to_string(mb_) : L.name;
         layer.macs = L.macs();
         const RoutePolicy policy = lm.route;
@@ -253,6 +255,7 @@ private:
         const std::vector<bool> weights_multicast = multicast_weights(layer, L, lm, l, boxes, policy, deps);
         const std::int64_t input_package_bytes = batch_.package_bytes();
         const double out_total = static_cast<double>(output_volume(L));
+        const std::vector<Operand> operands = operands_of(L);
 
         for (int c = 0; c < n_; ++c) {
             const WorkBox& b = boxes[static_cast<std::size_t>(c)];
@@ -295,10 +298,10 @@ private:
                 d.push_back(wr.id);
             }
             std::int64_t in_bytes = 0;
-            for (const Operand& op : operands_of(L))
+            for (const Operand& op : operands)
                 in_bytes += static_cast<std::int64_t>(std::llround(need_fraction(L, b, op) * static_cast<double>(op.bytes)));
             std::int64_t out_bytes = box_output_volume(b) * L.bytes_per_element;
-            PlanOp& cp = add(layer, c, OpKind::Compute, d);
+            PlanOp& cp = add(layer, c, OpKind::Compute, std::move(d));  // d is done with
             cp.shape = shape;
             cp.macs = shape.macs();
             cp.vector_ops = vector_ops;
@@ -313,6 +316,7 @@ private:
         if (consumed_[l]) spill_outputs(layer, L, l);
         if (is_output) write_outputs(layer, L, l);
         describe(layer, lm, L, batch_.package_bytes() > input_package_bytes);
+        last_layer_ops_ = layer.ops.size();
         plan_.layers.push_back(std::move(layer));
     }
 
@@ -408,7 +412,8 @@ private:
         for (int c = 0; c < n_; ++c) {
             const WorkBox& b = boxes[static_cast<std::size_t>(c)];
             if (b.empty() || done[static_cast<std::size_t>(c)]) continue;
-            std::vector<int> group;
+            std::vector<int>& group = group_;
+            group.clear();
             for (int o = c; o < n_; ++o)
                 if (!boxes[static_cast<std::size_t>(o)].empty() && boxes[static_cast<std::size_t>(o)].same_output(b)) {
                     group.push_back(o);
@@ -433,12 +438,15 @@ private:
                 sums.push_back(Slice{owner, piece, static_cast<std::int64_t>(group.size()), plane});
             }
         }
-        std::vector<std::vector<std::int64_t>> recv = batch_.flush(layer, policy, *this);
+        std::vector<std::vector<std::int64_t>>& recv = recv_;
+        recv.resize(static_cast<std::size_t>(n_));
+        for (auto& r : recv) r.clear();
+        batch_.flush_into(layer, policy, *this, recv);
         for (const Slice& s : sums) {
             std::vector<std::int64_t> deps = recv[static_cast<std::size_t>(s.owner)];
             deps.push_back(compute_[l][static_cast<std::size_t>(s.owner)]);
             const std::int64_t k = s.piece.k.size();
-            PlanOp& sum = add(layer, s.owner, OpKind::Compute, deps);
+            PlanOp& sum = add(layer, s.owner, OpKind::Compute, std::move(deps));
             sum.vector_ops = (s.members - 1) * s.plane * k;
             sum.sram_bytes = s.members * s.plane * k * kPartialSumBytes;
             sum.tile = "reduce k[" + std::to_string(s.piece.k.lo) + ":" + std::to_string(s.piece.k.hi) + ")";
@@ -478,17 +486,26 @@ private:
     }
 
     static std::string tile_label(const WorkBox& b, const Layer& L) {
-        std::string s;
-        auto part = [&](const char* name, Range r, std::int64_t full) {
+        // Written into a buffer, the string made once: every compute op has a label.
+        char buf[5 * 48];  // per dimension: " x[" + two 20-character numbers + ":)"
+        char* at = buf;
+        char* const end = buf + sizeof buf;
+        auto part = [&](char name, Range r, std::int64_t full) {
             if (r.lo == 0 && r.hi == full) return;
-            s += (s.empty() ? "" : " ") + std::string(name) + "[" + std::to_string(r.lo) + ":" + std::to_string(r.hi) + ")";
+            if (at != buf) *at++ = ' ';
+            *at++ = name;
+            *at++ = '[';
+            at = std::to_chars(at, end, r.lo).ptr;
+            *at++ = ':';
+            at = std::to_chars(at, end, r.hi).ptr;
+            *at++ = ')';
         };
-        part("n", b.n, L.n * L.heads);
-        part("k", b.k, L.k);
-        part("c", b.c, L.kind == LayerKind::Vector ? 1 : L.c / L.groups);
-        part("p", b.p, L.p);
-        part("q", b.q, L.q);
-        return s.empty() ? "all" : s;
+        part('n', b.n, L.n * L.heads);
+        part('k', b.k, L.k);
+        part('c', b.c, L.kind == LayerKind::Vector ? 1 : L.c / L.groups);
+        part('p', b.p, L.p);
+        part('q', b.q, L.q);
+        return at == buf ? std::string("all") : std::string(buf, at);
     }
 
     const ArchConfig& arch_;
@@ -514,8 +531,11 @@ private:
     std::vector<std::vector<std::int64_t>> layer_last_;   ///< [layer][chiplet] last compute op, any micro-batch
     Plan plan_;
     std::int64_t next_id_ = 0, next_flow_ = 0;
+    std::size_t last_layer_ops_ = 0;  ///< ops of the plan layer made last
 
     std::vector<int> dests_;  ///< scratch of multicast_weights
+    std::vector<int> group_;  ///< scratch of reduce: the chiplets holding partial sums of one output region
+    std::vector<std::vector<std::int64_t>> recv_;  ///< scratch of reduce: per chiplet, the recvs of its partial sums
 
     // The layer being built.
     std::size_t step_ = 0;

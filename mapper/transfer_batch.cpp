@@ -130,16 +130,12 @@ int TransferBatch::paths(RoutePolicy policy, int from, int to, Path (&out)[2]) c
 /// whose bytes it needs.
 std::vector<std::vector<std::int64_t>> TransferBatch::flush(PlanLayer& layer, RoutePolicy policy, OpSink& sink) {
     std::vector<std::vector<std::int64_t>> needed(static_cast<std::size_t>(n_));
-    emit(layer, policy, sink, needed);
+    flush_into(layer, policy, sink, needed);
     return needed;
 }
 
 void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sink,
-                               std::vector<std::vector<std::int64_t>>& deps) {
-    emit(layer, policy, sink, deps);
-}
-
-void TransferBatch::emit(PlanLayer& layer, RoutePolicy policy, OpSink& sink, std::vector<std::vector<std::int64_t>>& needed) {
+                               std::vector<std::vector<std::int64_t>>& needed) {
     if (pending_.empty()) return;
     int max_depth = 0;
     for (const Pending& p : pending_) max_depth = std::max(max_depth, p.depth);

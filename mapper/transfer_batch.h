@@ -73,8 +73,6 @@ private:
     const std::vector<int>& links_of(RouteKind kind, int from, int to);
     /// Adds one flow's bytes to the layer's package bytes, crossing `links`.
     void account_links(std::int64_t bytes, const std::vector<int>& links);
-    /// flush(): appends each chiplet's recvs to `needed`.
-    void emit(PlanLayer& layer, RoutePolicy policy, OpSink& sink, std::vector<std::vector<std::int64_t>>& needed);
     /// One recv op for `in` (emptied, its memory kept for the next); returns its id.
     static std::int64_t make_recv(PlanLayer& layer, OpSink& sink, int chiplet, std::vector<Transfer>& in);
 

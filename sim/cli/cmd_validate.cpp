@@ -87,12 +87,17 @@ Comparison compare(const Plan& plan, const PlanIndex& index, const Estimate& est
     return c;
 }
 
-/// Each layer's |error| measured from the simulation's band rather than its nominal value.
-std::vector<double> abs_errors_beyond(const Comparison& c, const SimulationSpread& spread) {
+/// Each layer's error measured from the simulation's band rather than its nominal value.
+std::vector<double> errors_beyond(const Comparison& c, const SimulationSpread& spread) {
     std::vector<double> out;
     for (std::size_t l = 0; l < c.rows.size(); ++l)
-        out.push_back(std::fabs(error_beyond_spread(c.rows[l].model_ns, spread.min_ns[l], spread.max_ns[l], c.rows[l].sim_ns)));
+        out.push_back(error_beyond_spread(c.rows[l].model_ns, spread.min_ns[l], spread.max_ns[l], c.rows[l].sim_ns));
     return out;
+}
+
+std::vector<double> abs_of(std::vector<double> v) {
+    for (double& x : v) x = std::fabs(x);
+    return v;
 }
 
 }  // namespace
@@ -162,7 +167,8 @@ int cmd_validate(const std::vector<std::string>& args) {
     const std::string dir = vm["out"].as<std::string>();
     std::optional<SimulationSpread> spread;
     if (sensitivity) spread = simulate_spread(arch, plan, sim_layers, sim.simulated_ns, *sensitivity, dir + "/sensitivity");
-    const std::vector<double> abs_beyond = spread ? abs_errors_beyond(cmp, *spread) : std::vector<double>{};
+    const std::vector<double> beyond = spread ? errors_beyond(cmp, *spread) : std::vector<double>{};
+    const std::vector<double> abs_beyond = abs_of(beyond);
 
     bool quiet = vm["quiet"].as<bool>();
     char line[512];
@@ -183,15 +189,13 @@ int cmd_validate(const std::vector<std::string>& args) {
                             {"analytical_pj", r.model_pj},
                             {"simulated_pj", r.sim_pj},
                             {"energy_error", r.energy_error}};
-        double beyond = r.error;
         if (spread) {
-            beyond = error_beyond_spread(r.model_ns, spread->min_ns[l], spread->max_ns[l], r.sim_ns);
             j["simulated_spread_ns"] = {spread->min_ns[l], spread->max_ns[l]};
-            j["error_beyond_spread"] = beyond;
+            j["error_beyond_spread"] = beyond[l];
         }
         if (std::fabs(r.error) > 0.2) {
             std::string why = explain_difference(cmp.model_layers[l], sim_layers[l], index, est.ops, sim.ops);
-            if (spread && beyond == 0) {
+            if (spread && beyond[l] == 0) {
                 char band[160];
                 std::snprintf(band, sizeof band, "%swithin the simulation's own spread (%.3f-%.3f us)", why.empty() ? "" : "; ",
                               spread->min_ns[l] / 1e3, spread->max_ns[l] / 1e3);
@@ -228,9 +232,9 @@ int cmd_validate(const std::vector<std::string>& args) {
         out["search_model"] = search->errors_json();
         out["search_model"]["granularity"] = granularity_name(Granularity::Message);
         if (spread) {
-            const auto beyond = abs_errors_beyond(*search, *spread);
-            out["search_model"]["median_abs_error_beyond_spread"] = median(beyond);
-            out["search_model"]["max_abs_error_beyond_spread"] = max_of(beyond);
+            const auto search_beyond = abs_of(errors_beyond(*search, *spread));
+            out["search_model"]["median_abs_error_beyond_spread"] = median(search_beyond);
+            out["search_model"]["max_abs_error_beyond_spread"] = max_of(search_beyond);
         }
     }
     if (spread) {

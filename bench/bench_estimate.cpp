@@ -10,9 +10,9 @@
 // The machine is shared (other builds, two cores): read the CPU time column, and the median of
 // the repetitions rather than one run.
 #include "hw/config/arch_config.h"
-#include "mapper/analytical_model.h"
-#include "mapper/mapper.h"
-#include "mapper/workload.h"
+#include "mapper/model/analytical_model.h"
+#include "mapper/optimize/map_options.h"
+#include "mapper/workload/workload.h"
 
 #include <benchmark/benchmark.h>
 

@@ -3,9 +3,9 @@
 // edge-HBM 4x4 package. Prints one line per case: wall seconds, plans scored, EdP gain.
 // usage: bench_ga [simba|organic|all]
 #include "hw/config/arch_config.h"
-#include "mapper/mapper.h"
+#include "mapper/optimize/map_options.h"
 #include "mapper/optimize/optimize.h"
-#include "mapper/workload.h"
+#include "mapper/workload/workload.h"
 
 #include <chrono>
 #include <cstdio>

@@ -131,7 +131,7 @@ void Chiplet::try_compute(Tick now) {
     compute_busy_now_ = true;
     o.started = true;
     timing_[o.global].start = now;
-    const ComputeCost cost = compute_cost(cfg_, op);
+    const ComputeCost cost = compute_cost(cfg_, op.work());
     const Tick dur = static_cast<Tick>(cycles_to_ps(cfg_, cost.cycles));  // a tick is 1 ps
     compute_busy_ += dur;
     compute_cycles_ += cost.cycles;

@@ -18,7 +18,7 @@
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/timed_queue.h"
 #include "noc/network.h"
-#include "traces/plan_index.h"
+#include "traces/plan/plan_index.h"
 
 #include <systemc>
 

@@ -22,10 +22,10 @@
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
 #include "hw/topology/mesh_topology.h"
-#include "noc/link.h"
-#include "noc/packet.h"
-#include "noc/router.h"
-#include "noc/vc_network.h"
+#include "noc/packet/link.h"
+#include "noc/packet/packet.h"
+#include "noc/packet/router.h"
+#include "noc/vc/vc_network.h"
 
 #include <systemc>
 

@@ -46,10 +46,10 @@ ComputeCost compute_cost(const ChipletConfig& chip, const TileShape& shape, std:
     return c;
 }
 
-ComputeCost compute_cost(const ChipletConfig& chip, const PlanOp& op) {
-    if (!op.shape.empty()) return compute_cost(chip, op.shape, op.vector_ops);
-    ComputeCost c = unshaped(chip, op.macs, op.vector_ops);
-    c.sram_energy_pj = static_cast<double>(op.sram_bytes) * chip.sram_energy_pj_per_byte;
+ComputeCost compute_cost(const ChipletConfig& chip, const ComputeWork& work) {
+    if (!work.shape.empty()) return compute_cost(chip, work.shape, work.vector_ops);
+    ComputeCost c = unshaped(chip, work.macs, work.vector_ops);
+    c.sram_energy_pj = static_cast<double>(work.sram_bytes) * chip.sram_energy_pj_per_byte;
     return c;
 }
 

@@ -2,7 +2,7 @@
 // The one cost function for compute ops: the SystemC chiplet, the analytical model and the
 // mapper all call it, so simulation and model agree by construction.
 //
-// With a shape (traces/plan.h TileShape):
+// With a shape (TileShape, hw/compute/compute_work.h):
 //   cycles     = array cycles (pe_array_model.h) + vector cycles
 //   energy     = MACs x mac_energy_pj + vector_ops x vector_op_energy_pj      (Compute)
 //              + sum over buffers of accesses x energy per access             (Sram)
@@ -10,7 +10,7 @@
 //   (tiling.h); the op's DRAM reads in the plan should grow by this much.
 // Without a shape (only a MAC count known):
 //   cycles = ceil(MACs / (pes x macs_per_pe)) + vector cycles; SRAM energy is the op's
-//   sram_bytes x sram_energy_pj_per_byte (PlanOp overload only).
+//   sram_bytes x sram_energy_pj_per_byte (ComputeWork overload only).
 // vector cycles = ceil(vector_ops / vector_lanes): element-wise work after the MACs on the
 // same unit. Leakage is per second of the run, not per op: leakage_energy_pj().
 // Pure C++.
@@ -18,7 +18,7 @@
 #include "hw/compute/pe_array_model.h"
 #include "hw/compute/tiling.h"
 #include "hw/config/chiplet_config.h"
-#include "traces/plan.h"
+#include "hw/compute/compute_work.h"
 
 #include <cstdint>
 
@@ -47,9 +47,9 @@ struct ComputeCost {
 /// Cost of a tile of `shape` (empty shape: no MACs) plus `vector_ops` element-wise operations.
 ComputeCost compute_cost(const ChipletConfig& chip, const TileShape& shape, std::int64_t vector_ops);
 
-/// Cost of a plan compute op: its shape when it has one (op.sram_bytes is then ignored: the
-/// buffer model counts the accesses), else the MAC-count fallback with op.sram_bytes.
-ComputeCost compute_cost(const ChipletConfig& chip, const PlanOp& op);
+/// Cost of a compute op's work: its shape when it has one (sram_bytes is then ignored: the
+/// buffer model counts the accesses), else the MAC-count fallback with sram_bytes.
+ComputeCost compute_cost(const ChipletConfig& chip, const ComputeWork& work);
 
 /// Picoseconds of `cycles` at the chiplet clock, rounded to the nearest picosecond (the
 /// simulator's tick; the analytical model uses the same rounding).

@@ -28,7 +28,7 @@
 // More PEs never make a tile slower: rounds cannot grow and a pass does not depend on pes.
 // Pure C++.
 #include "hw/config/chiplet_config.h"
-#include "traces/plan.h"
+#include "hw/compute/compute_work.h"
 
 #include <cstdint>
 

@@ -16,7 +16,7 @@
 // Smaller buffers never reduce the traffic: every count above grows as a capacity shrinks.
 // Pure C++.
 #include "hw/config/chiplet_config.h"
-#include "traces/plan.h"
+#include "hw/compute/compute_work.h"
 
 #include <cstdint>
 

@@ -24,7 +24,7 @@ struct RouterConfig {
     std::int64_t flit_bytes = 32;
     double energy_pj_per_flit = 1.0;
     /// "packet": the fast packet-level model (virtual cut-through, unbounded buffers);
-    /// "vc": the flit-level VC router (noc/vc_router.h) with the fields below.
+    /// "vc": the flit-level VC router (noc/vc/vc_router.h) with the fields below.
     std::string model = "packet";
     std::int64_t vcs = 8;           ///< vc model only
     std::int64_t buffer_depth = 8;  ///< vc model only: flits per VC

@@ -36,7 +36,7 @@
 #include "mapper/optimize/genome.h"
 #include "mapper/optimize/objective.h"
 #include "mapper/optimize/problem.h"
-#include "mapper/workload.h"
+#include "mapper/workload/workload.h"
 
 #include <string>
 #include <vector>

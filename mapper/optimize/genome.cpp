@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "mapper/collectives.h"
-#include "mapper/pipeline_placement.h"
-#include "mapper/optimize/route_policy.h"
+#include "mapper/plan_builder/collectives.h"
+#include "mapper/mapping/pipeline_placement.h"
+#include "mapper/mapping/mapping.h"
 
 namespace mcmsim {
 

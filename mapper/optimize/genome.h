@@ -3,8 +3,8 @@
 // part, a route policy, a collective algorithm, a weight and a network-input delivery. Every optimiser produces one; `to_mapping` turns it into the plan
 // builder's input. Pure C++.
 #include "mapper/optimize/search_space.h"
-#include "mapper/plan_builder.h"
-#include "mapper/workload.h"
+#include "mapper/mapping/mapping.h"
+#include "mapper/workload/workload.h"
 
 #include <cstdint>
 #include <string>
@@ -53,7 +53,7 @@ LayerGene uniform_gene(const MappingSpace& s, int option, int rows, int cols);
 Genome uniform_genome(const MappingSpace& s, std::size_t layers, int option, int rows, int cols);
 
 /// The plan builder's input for a genome. A genome with more than one pipeline segment is
-/// placed on column bands of the package (mapper/pipeline_placement.h) — the MAC-balanced
+/// placed on column bands of the package (mapper/mapping/pipeline_placement.h) — the MAC-balanced
 /// cut with its boundaries moved by `boundary_shift` — one sample per micro-batch, each layer
 /// split uniformly over its band.
 Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, int rows, int cols);

@@ -1,13 +1,13 @@
 #include "mapper/optimize/optimize.h"
 
 #include "hw/common/input_error.h"
-#include "mapper/analytical_model.h"
+#include "mapper/model/analytical_model.h"
 #include "mapper/optimize/exhaustive.h"
 #include "mapper/optimize/formulation.h"
 #include "mapper/optimize/genetic.h"
 #include "mapper/optimize/milp.h"
 #include "mapper/optimize/problem.h"
-#include "mapper/plan_builder.h"
+#include "mapper/plan_builder/plan_builder.h"
 
 #include <algorithm>
 #include <functional>

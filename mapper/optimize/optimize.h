@@ -2,11 +2,11 @@
 // The optimisers behind `mcmsim map --optimizer NAME --objective ...`: each returns its plan
 // and the scores needed to print the improvement over the uniform baseline. Pure C++.
 #include "hw/config/arch_config.h"
-#include "mapper/mapper.h"
+#include "mapper/optimize/map_options.h"
 #include "mapper/optimize/genome.h"
 #include "mapper/optimize/objective.h"
 #include "mapper/optimize/search_space.h"
-#include "traces/plan.h"
+#include "traces/plan/plan.h"
 
 #include <optional>
 #include <string>

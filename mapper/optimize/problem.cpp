@@ -1,8 +1,8 @@
 #include "mapper/optimize/problem.h"
 
-#include "mapper/analytical_model.h"
-#include "mapper/input_need.h"
-#include "mapper/plan_builder.h"
+#include "mapper/model/analytical_model.h"
+#include "mapper/mapping/input_need.h"
+#include "mapper/plan_builder/plan_builder.h"
 
 #include <algorithm>
 

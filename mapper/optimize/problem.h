@@ -6,7 +6,7 @@
 #include "hw/config/arch_config.h"
 #include "mapper/optimize/genome.h"
 #include "mapper/optimize/objective.h"
-#include "mapper/workload.h"
+#include "mapper/workload/workload.h"
 
 #include <utility>
 #include <vector>

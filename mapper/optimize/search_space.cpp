@@ -2,8 +2,8 @@
 
 #include "hw/config/json_input.h"
 #include "hw/config/presets.h"
-#include "mapper/collectives.h"
-#include "mapper/optimize/route_policy.h"
+#include "mapper/plan_builder/collectives.h"
+#include "mapper/mapping/mapping.h"
 
 #include <algorithm>
 #include <filesystem>

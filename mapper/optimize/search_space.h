@@ -11,7 +11,7 @@
 //  - a route policy for the layer's flows (the plan builder's: xy, yx, split, and diagonal —
 //    the package's own diagonal-first routing — on packages with diagonal links);
 //  - a collective algorithm for the layer's one-to-many input redistribution (the plan
-//    builder's: direct, ring, 2d, tree; mapper/collectives.h). All four by default: a relayed
+//    builder's: direct, ring, 2d, tree; mapper/plan_builder/collectives.h). All four by default: a relayed
 //    all-gather is often the single biggest saving on a mesh (README: optimiser results);
 //  - weight delivery: "unicast" (every chiplet reads its weight slice from DRAM) or
 //    "multicast" (chiplets sharing a slice — P, Q, N splits replicate filters — get it from
@@ -20,7 +20,7 @@
 // every layer on all chiplets; S > 1 cuts the network into S segments — the MAC-balanced cut,
 // each boundary moved by whole layers as the genome says (Genome::boundary_shift) — on bands
 // of grid columns with the batch streamed through them one sample at a time,
-// mapper/pipeline_placement.h; a pipelined plan splits each layer uniformly over its band,
+// mapper/mapping/pipeline_placement.h; a pipelined plan splits each layer uniformly over its band,
 // so the units of the genome matter only when sequential). Default: 1 for batch 1 (nothing
 // to stream), 1 to 4 (at most the package's columns) for a batch.
 // Hardware part (co-design only): diagonal links, link preset (packaging), link bandwidth per
@@ -38,7 +38,7 @@
 //                 "dram_placement": ["west", "corners"] }
 // }
 #include "hw/config/arch_config.h"
-#include "mapper/partition.h"
+#include "mapper/mapping/partition.h"
 
 #include <nlohmann/json.hpp>
 
@@ -57,7 +57,7 @@ struct MappingSpace {
     std::vector<PartitionOption> partitions;
     int units_per_part = 4;
     std::vector<std::string> routes{"xy"};
-    std::vector<std::string> collectives{"direct"};  ///< names as in mapper/collectives.h
+    std::vector<std::string> collectives{"direct"};  ///< names as in mapper/plan_builder/collectives.h
     /// How chiplets that share a weight slice get it: "unicast" (each from DRAM), "multicast"
     /// (read once, forwarded by the layer's collective; LayerMapping::weight_multicast).
     std::vector<std::string> weights{"unicast"};

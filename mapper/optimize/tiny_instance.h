@@ -5,7 +5,7 @@
 // The same seed always gives the same instance. Pure C++.
 #include "hw/config/arch_config.h"
 #include "mapper/optimize/search_space.h"
-#include "mapper/workload.h"
+#include "mapper/workload/workload.h"
 
 #include <cstdint>
 

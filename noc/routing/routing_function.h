@@ -3,7 +3,7 @@
 // VC class it may use downstream. All are minimal. Deadlock freedom comes from the turn
 // rules of each algorithm, and on tori from dateline VC classes.
 #include "hw/topology/noc_topology.h"
-#include "noc/flit.h"
+#include "noc/vc/flit.h"
 
 #include <memory>
 #include <string>

@@ -1,10 +1,10 @@
 #include "sim/cli/cli_common.h"
 
 #include "hw/common/input_error.h"
-#include "mapper/analytical_model.h"
-#include "sim/report.h"
-#include "sim/system.h"
-#include "traces/plan_routes.h"
+#include "mapper/model/analytical_model.h"
+#include "traces/report/report.h"
+#include "sim/system/system.h"
+#include "traces/plan/plan_routes.h"
 
 #include <chrono>
 #include <iostream>

@@ -1,10 +1,10 @@
 #pragma once
 // Shared pieces of the `mcmsim` subcommands: option parsing, loading inputs, writing outputs.
 #include "hw/config/arch_config.h"
-#include "mapper/analytical_model.h"
-#include "mapper/mapper.h"
-#include "mapper/workload.h"
-#include "traces/plan.h"
+#include "mapper/model/analytical_model.h"
+#include "mapper/optimize/map_options.h"
+#include "mapper/workload/workload.h"
+#include "traces/plan/plan.h"
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>

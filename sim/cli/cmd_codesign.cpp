@@ -2,7 +2,7 @@
 // arch config (written beside the results) and its best mapping from the chosen optimiser;
 // the latency-energy Pareto front and the best-EdP point are printed and written as CSV and
 // JSON. --confirm N simulates the N best points in SystemC, each in a child `mcmsim simulate`
-// (sim/cli/child_simulation.h), and says whether the simulated ranking agrees with
+// (traces/report/child_simulation.h), and says whether the simulated ranking agrees with
 // the analytical one.
 #include "hw/common/input_error.h"
 #include "hw/config/json_input.h"
@@ -10,10 +10,10 @@
 #include "mapper/optimize/optimize.h"
 #include "mapper/optimize/pareto.h"
 #include "mapper/optimize/progress.h"
-#include "sim/cli/child_simulation.h"
+#include "traces/report/child_simulation.h"
 #include "sim/cli/cli_common.h"
-#include "sim/report.h"
-#include "traces/plan.h"
+#include "traces/report/report.h"
+#include "traces/plan/plan.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -4,9 +4,9 @@
 //   mcmsim noc --config ... --rates 0.02:0.5:0.04 --out curve.csv
 //
 // Latency is counted from packet creation (entry into the source queue) to the ejection of
-// the tail flit, in router cycles; see noc/zero_load_model.h for the analytical reference.
+// the tail flit, in router cycles; see noc/synthetic/zero_load_model.h for the analytical reference.
 #include "hw/common/input_error.h"
-#include "noc/synthetic_traffic.h"
+#include "noc/synthetic/synthetic_traffic.h"
 #include "sim/cli/cli_common.h"
 
 #include <fstream>

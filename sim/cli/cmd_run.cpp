@@ -1,11 +1,11 @@
 // mcmsim run | map | simulate | estimate
 #include "hw/common/input_error.h"
-#include "mapper/mapper.h"
+#include "mapper/optimize/map_options.h"
 #include "mapper/optimize/optimize.h"
 #include "mapper/optimize/progress.h"
-#include "mapper/analytical_model.h"
+#include "mapper/model/analytical_model.h"
 #include "sim/cli/cli_common.h"
-#include "sim/cli/map_summary.h"
+#include "traces/report/map_summary.h"
 
 #include <filesystem>
 #include <iostream>

@@ -1,14 +1,14 @@
 // mcmsim validate: the analytical model and the SystemC simulation on the same plan, layer by
 // layer, with the reasons for large differences.
 #include "hw/common/input_error.h"
-#include "mapper/analytical_model.h"
-#include "mapper/mapper.h"
+#include "mapper/model/analytical_model.h"
+#include "mapper/optimize/map_options.h"
 #include "sim/cli/cli_common.h"
-#include "sim/cli/simulation_spread.h"
-#include "sim/report.h"
-#include "sim/system.h"
-#include "traces/layer_comparison.h"
-#include "traces/layer_summary.h"
+#include "traces/report/simulation_spread.h"
+#include "traces/report/report.h"
+#include "sim/system/system.h"
+#include "traces/report/layer_comparison.h"
+#include "traces/report/layer_summary.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 // mcmsim workload (--model NAME | --onnx FILE | --scalesim-csv FILE) [--batch N] [--json]
 // Prints the layer table of a zoo model or an imported one, or its summary and layers as JSON.
 #include "hw/common/input_error.h"
-#include "mapper/import/onnx_importer.h"
-#include "mapper/import/scalesim_importer.h"
+#include "mapper/workload/import/onnx_importer.h"
+#include "mapper/workload/import/scalesim_importer.h"
 #include "sim/cli/cli_common.h"
 
 #include <nlohmann/json.hpp>

@@ -37,22 +37,8 @@ int sc_main(int argc, char** argv) {
     using namespace mcmsim::cli;
     std::map<std::string, int (*)(const std::vector<std::string>&)> commands = {
         {"run", cmd_run}, {"map", cmd_map}, {"simulate", cmd_simulate},
-        {"estimate", cmd_estimate}, {"config", cmd_config}};
-#ifdef MCMSIM_HAVE_CMD_DRAM
-    commands["dram"] = cmd_dram;
-#endif
-#ifdef MCMSIM_HAVE_CMD_NOC
-    commands["noc"] = cmd_noc;
-#endif
-#ifdef MCMSIM_HAVE_CMD_WORKLOAD
-    commands["workload"] = cmd_workload;
-#endif
-#ifdef MCMSIM_HAVE_CMD_VALIDATE
-    commands["validate"] = cmd_validate;
-#endif
-#ifdef MCMSIM_HAVE_CMD_CODESIGN
-    commands["codesign"] = cmd_codesign;
-#endif
+        {"estimate", cmd_estimate}, {"config", cmd_config}, {"dram", cmd_dram}, {"noc", cmd_noc},
+        {"workload", cmd_workload}, {"validate", cmd_validate}, {"codesign", cmd_codesign}};
     if (argc < 2) {
         std::cerr << kUsage;
         return kExitBadInput;

@@ -1,7 +1,7 @@
 #pragma once
 // Plans the analytical-model tests build op by op (with tests/support/hand_arch.h packages):
 // an op maker, and the two-flows case several tests work out by hand under different rules.
-#include "traces/plan.h"
+#include "traces/plan/plan.h"
 
 #include <cstdint>
 

@@ -6,9 +6,9 @@
 //   input  N x C x H x W = 1 x 4 x 8 x 8 = 256 bytes,
 //   filter K x C x R x S = 8 x 4 x 3 x 3 = 288 bytes.
 #include "hw/config/arch_config.h"
-#include "mapper/partition.h"
-#include "mapper/workload.h"
-#include "traces/plan.h"
+#include "mapper/mapping/partition.h"
+#include "mapper/workload/workload.h"
+#include "traces/plan/plan.h"
 
 #include <cstdint>
 #include <map>

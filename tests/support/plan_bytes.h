@@ -1,6 +1,6 @@
 #pragma once
 // What a plan asks of its DRAMs: the simulation's served bytes must equal it.
-#include "traces/plan.h"
+#include "traces/plan/plan.h"
 
 #include <cstdint>
 

@@ -1,0 +1,88 @@
+#pragma once
+// The mapping vocabulary: what the mapper decides per layer (partition, route policy,
+// collective, weight and input delivery, chiplet group) before any plan exists. The plan
+// builder turns a Mapping into an execution plan; the optimisers search over Mappings.
+// Pure C++.
+#include "hw/config/package_config.h"
+#include "mapper/mapping/chiplet_group.h"
+#include "mapper/mapping/partition.h"
+#include "mapper/workload/workload.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mcmsim {
+
+/// How one chiplet's bytes reach several chiplets that all need them (the plan builder's
+/// algorithms: mapper/plan_builder/collectives.h).
+enum class Collective { Direct, Ring, TwoD, Tree };
+const char* to_string(Collective c);                  ///< "direct", "ring", "2d", "tree"
+Collective collective_from_string(const std::string& s);  ///< throws std::invalid_argument
+std::vector<std::string> collective_names();
+
+/// Which package paths a layer's flows take.
+enum class RoutePolicy {
+    XY,     ///< dimension order, columns first (the default)
+    YX,     ///< dimension order, rows first
+    Split,  ///< each flow halved over its XY and its YX path (one path when they coincide)
+    /// Diagonal hops first, then the package's dimension order (a mesh_diagonal package's own
+    /// routing); on a package without diagonal links the package's routing.
+    Diagonal,
+};
+const char* to_string(RoutePolicy p);
+/// The policy that lets the package route every flow itself (no source routes): xy or yx as
+/// the package's dimension order, diagonal on a mesh_diagonal package. The baselines use it.
+RoutePolicy package_route_policy(const PackageConfig& p);
+RoutePolicy route_policy_from_string(const std::string& s);  ///< throws std::invalid_argument
+
+struct LayerMapping {
+    Partition partition;
+    /// Paths of the layer's flows. Routes are written into the plan (and followed by both
+    /// evaluators) only where the policy's path differs from the package's own routing.
+    RoutePolicy route = RoutePolicy::XY;
+    /// How an input part that several chiplets need reaches them (mapper/plan_builder/collectives.h):
+    /// direct sends, or relayed along a ring, rows then columns, or a binomial tree. Parts
+    /// needed by one other chiplet and reductions always go direct.
+    Collective collective = Collective::Direct;
+    /// Chiplets the layer runs on (default: the whole package). The partition's shares, if
+    /// any, are per chiplet (row, column) of the group.
+    ChipletGroup group;
+    /// Pipeline segment of a layer-pipelined placement (-1: layer-sequential).
+    int segment = -1;
+    /// Weights of chiplets that hold the same weight slice (a P, Q or N split replicates the
+    /// filters): each reads its own copy from DRAM (false), or the one nearest its memory
+    /// reads it once and the layer's collective delivers it to the others (true: fewer DRAM
+    /// bytes, more package bytes).
+    bool weight_multicast = false;
+    /// A network input (an operand without a producer) that several chiplets need: each reads
+    /// its region from its nearest memory (false), or chiplets needing exactly the same region
+    /// from the same memory share one read by the member nearest it, the layer's collective
+    /// forwarding the bytes to the others (true; mapper/plan_builder/input_delivery.h).
+    bool input_multicast = false;
+};
+
+struct Mapping {
+    std::string optimizer = "uniform";
+    std::uint64_t seed = 0;
+    std::vector<LayerMapping> layers;  ///< one per workload layer
+    /// Samples per micro-batch (the last may have fewer); 0: the whole batch at once. Only
+    /// layer-pipelined placement uses micro-batches.
+    std::int64_t micro_batch = 0;
+};
+
+/// The same partition for every layer (e.g. all K).
+Mapping uniform_mapping(const Workload& w, const Partition& p);
+
+/// Route policies a layer's flows can follow in a built plan ("xy": the package default;
+/// "diagonal": the package's own routing, diagonal hops first on a mesh_diagonal package).
+std::vector<std::string> route_policies();
+
+/// The policies worth searching on a package: xy, yx, split, and diagonal only when the
+/// package has diagonal links (elsewhere it is the package's dimension order again).
+std::vector<std::string> searched_route_policies(bool diagonal_links);
+
+/// Sets layer mapping `lm`'s route policy; "xy" is always accepted.
+void set_route_policy(LayerMapping& lm, const std::string& policy);
+
+}  // namespace mcmsim

@@ -1,0 +1,99 @@
+#pragma once
+// Collective algorithms for one-to-many data movement: how one chiplet's bytes reach several
+// chiplets that all need the same bytes (the all-gather and multicast patterns of a layer's
+// input redistribution). Pure C++, no plan types: the plan builder turns the hops into
+// send/recv transfers, a relay forwarding only after its own recv (store and forward).
+//
+//  direct  the root sends every destination its own copy (one hop each, routed by the package).
+//  ring    a Hamiltonian ring of the grid in snake order, so that neighbours on the ring are
+//          neighbours in the package (rows x cols with an even side; otherwise, e.g. 1 x n or
+//          3 x 3, the snake path). The bytes travel both ways round from the root, about half
+//          of the destinations each way, each destination forwarding to the next one on its
+//          side. In a full all-gather every hop is one package link.
+//  2d      along the root's grid row first (a chain each way from the root, through every
+//          column that holds a destination), then each chiplet of that row along its column
+//          (a chain each way). A row chiplet relays even when it needs nothing itself.
+//  tree    a binomial tree over the destinations in ring order from the root: a chiplet that
+//          holds the bytes for a range of the order sends them to the first chiplet of the
+//          range's second half, which becomes responsible for that half (ceil(log2(n + 1))
+//          rounds for n destinations).
+#include "mapper/mapping/chiplet_group.h"
+#include "mapper/mapping/mapping.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mcmsim {
+
+
+/// One forwarding step: `from` sends the bytes to `to`. `parent` indexes the hop that brought
+/// them to `from` (-1: `from` is the root); `depth` is the number of hops before this one.
+struct CollectiveHop {
+    int from = 0, to = 0;
+    int parent = -1;
+    int depth = 0;
+    bool consumer = true;  ///< `to` needs the bytes (false: a 2d row relay that only forwards)
+};
+
+/// The grid's chiplets (row-major ids) in ring order starting at chiplet 0, and whether the
+/// order closes into a cycle of one-link hops (false: a path, e.g. a 1 x n line or an
+/// odd x odd grid).
+struct RingOrder {
+    std::vector<int> order;
+    bool cyclic = false;
+};
+RingOrder ring_order(int rows, int cols);
+
+/// The hops by which `root`'s bytes reach every chiplet of `dests` (distinct, root excluded)
+/// under `algorithm` on a rows x cols grid. Every destination is the `to` of exactly one hop;
+/// a hop's parent comes before it. Direct gives one depth-0 hop per destination.
+std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int cols, int root,
+                                           const std::vector<int>& dests);
+
+/// The same on a group of a pkg_rows x pkg_cols package (package ids): the rings, rows and
+/// columns are the group's own, so a layer placed on a band of the package keeps its relays
+/// inside the band. `dests` lie in the group. A root outside the group (a producer placed
+/// on another group) sends once to the destination nearest to it (fewest grid steps, then
+/// the lowest id), which then acts as the root for the rest. The whole package as the group
+/// gives exactly the hops of the overload above.
+std::vector<CollectiveHop> collective_hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group,
+                                           int root, const std::vector<int>& dests);
+
+/// collective_hops() for a caller that asks thousands of times (the plan builder): keeps its
+/// working memory and the last grid's ring order from one call to the next.
+class CollectivePlanner {
+public:
+    /// The hops of collective_hops(algorithm, pkg_rows, pkg_cols, group, root, dests), valid
+    /// until the next call.
+    const std::vector<CollectiveHop>& hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group,
+                                           int root, const std::vector<int>& dests);
+    /// The same on the whole rows x cols grid (collective_hops() without a group).
+    const std::vector<CollectiveHop>& hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests);
+
+private:
+    void grid_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests,
+                   std::vector<CollectiveHop>& out);
+    // The forwarding edges of one call, in the order added per chiplet.
+    void add(int from, int to, bool consumer);
+    void chain(int from, const std::vector<int>& seq);  ///< from -> seq[0] -> seq[1] -> ...
+    /// The edges breadth first from the root: every hop after the hop that feeds it.
+    void list_hops(int root, std::vector<CollectiveHop>& out);
+
+    struct Edge {
+        int to;
+        bool consumer;
+        int next;  ///< the next edge of the same chiplet, -1: none
+    };
+    std::vector<Edge> edges_;
+    std::vector<int> first_, last_;  ///< per chiplet: its first and last edge (-1: none)
+    std::vector<char> is_dest_, column_needed_;
+    int ring_rows_ = -1, ring_cols_ = -1;  ///< the grid ring_ and pos_ are for
+    RingOrder ring_;
+    std::vector<int> pos_;  ///< [chiplet] its place in ring_.order
+    std::vector<int> seq_, one_way_, other_way_, right_, left_, down_, up_, local_;
+    std::vector<std::pair<int, int>> ranges_, frontier_, next_;
+    std::vector<CollectiveHop> out_, group_hops_;
+};
+
+}  // namespace mcmsim

@@ -1,0 +1,240 @@
+#include "mapper/plan_builder/transfer_batch.h"
+
+#include <algorithm>
+
+namespace mcmsim {
+
+TransferBatch::TransferBatch(const PackageConfig& package)
+    : rows_(package.rows), cols_(package.cols), n_(package.rows * package.cols),
+      topo_(package.rows, package.cols, Routing::XY),
+      topo_yx_(package.rows, package.cols, Routing::YX),
+      topo_package_(MeshTopology::of_package(package)),
+      package_topo_(topo_package_.diagonals() ? &topo_package_ : (package.routing == "yx" ? &topo_yx_ : &topo_)),
+      link_load_(static_cast<std::size_t>(topo_package_.link_slots()), 0) {
+    const auto pairs = static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_);
+    for (RouteKind k : {RouteKind::XY, RouteKind::YX}) routes_[static_cast<int>(k)].resize(pairs);
+    for (auto& links : links_) links.resize(pairs);
+}
+
+void TransferBatch::begin_layer(Collective collective, const ChipletGroup& group) {
+    collective_ = collective;
+    group_ = group;
+    package_bytes_ = package_link_bytes_ = 0;
+    std::fill(link_load_.begin(), link_load_.end(), 0);
+}
+
+std::int64_t TransferBatch::max_link_bytes() const { return *std::max_element(link_load_.begin(), link_load_.end()); }
+
+std::size_t TransferBatch::add_deps(OpIds ids, std::size_t& n) {
+    const std::size_t at = deps_.size();
+    for (std::size_t i = 0; i < ids.size; ++i) deps_.push_back(ids.data[i]);  // a few ids: no range insert
+    n = ids.size;
+    if (n <= 1) return at;
+    const auto first = deps_.begin() + static_cast<std::ptrdiff_t>(at);
+    std::sort(first, deps_.end());
+    deps_.erase(std::unique(first, deps_.end()), deps_.end());
+    n = deps_.size() - at;
+    return at;
+}
+
+bool TransferBatch::same_deps(const Pending& a, const Pending& b) const {
+    if (a.deps_n != b.deps_n) return false;
+    if (a.deps_at == b.deps_at) return true;
+    const auto first = deps_.begin() + static_cast<std::ptrdiff_t>(a.deps_at);
+    return std::equal(first, first + static_cast<std::ptrdiff_t>(a.deps_n), deps_.begin() + static_cast<std::ptrdiff_t>(b.deps_at));
+}
+
+void TransferBatch::transfer(int from, int to, std::int64_t bytes, OpIds deps) {
+    Pending p{from, to, bytes};
+    p.deps_at = add_deps(deps, p.deps_n);
+    pending_.push_back(p);
+}
+
+void TransferBatch::multicast(int from, const std::vector<int>& dests, std::int64_t bytes, OpIds ready) {
+    const std::vector<CollectiveHop>& hops = collectives_.hops(collective_, rows_, cols_, group_, from, dests);
+    const std::size_t base = pending_.size();
+    std::size_t ready_n = 0;
+    const std::size_t ready_at = add_deps(ready, ready_n);  // shared by the first hops
+    for (const CollectiveHop& h : hops) {
+        Pending p{h.from, h.to, bytes};
+        if (h.parent < 0) {
+            p.deps_at = ready_at, p.deps_n = ready_n;
+        } else {
+            const std::size_t parent = base + static_cast<std::size_t>(h.parent);
+            pending_[parent].relays = true;
+            p.parent = static_cast<std::int64_t>(parent);
+        }
+        p.depth = h.depth;
+        p.consumed = h.consumer;
+        pending_.push_back(p);
+    }
+}
+
+void TransferBatch::account_links(std::int64_t bytes, const std::vector<int>& links) {
+    package_bytes_ += bytes;
+    for (int link : links) {
+        package_link_bytes_ += bytes;
+        link_load_[static_cast<std::size_t>(link)] += bytes;
+    }
+}
+
+void TransferBatch::account_flow(int from, int to, std::int64_t bytes, const std::vector<int>& route) {
+    if (route.empty()) account_links(bytes, links_of(RouteKind::Package, from, to));
+    else account_links(bytes, topo_package_.route_links(route));
+}
+
+const std::vector<int>& TransferBatch::route_of(RouteKind kind, int from, int to) {
+    static const std::vector<int> none;
+    if (kind == RouteKind::Package) return none;
+    auto& r = routes_[static_cast<int>(kind)][static_cast<std::size_t>(from) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(to)];
+    if (r.empty()) r = (kind == RouteKind::XY ? topo_ : topo_yx_).path(from, to);
+    return r;
+}
+
+const std::vector<int>& TransferBatch::links_of(RouteKind kind, int from, int to) {
+    auto& l = links_[static_cast<int>(kind)][static_cast<std::size_t>(from) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(to)];
+    if (l.empty() && from != to)
+        l = kind == RouteKind::Package ? topo_package_.path_links(from, to) : topo_package_.route_links(route_of(kind, from, to));
+    return l;
+}
+
+int TransferBatch::paths(RoutePolicy policy, int from, int to, Path (&out)[2]) const {
+    const bool straight = topo_.row_of(from) == topo_.row_of(to) || topo_.col_of(from) == topo_.col_of(to);
+    auto route = [&](const MeshTopology& t, RouteKind kind) {
+        // The package routes this way itself: leave the route out.
+        return straight || &t == package_topo_ ? RouteKind::Package : kind;
+    };
+    switch (policy) {
+        case RoutePolicy::XY: out[0] = {route(topo_, RouteKind::XY), 1}; return 1;
+        case RoutePolicy::YX: out[0] = {route(topo_yx_, RouteKind::YX), 1}; return 1;
+        case RoutePolicy::Diagonal: out[0] = {RouteKind::Package, 1}; return 1;  // the package routes so
+        case RoutePolicy::Split:
+            if (straight) {
+                out[0] = {RouteKind::Package, 1};
+                return 1;
+            }
+            out[0] = {route(topo_, RouteKind::XY), 2};
+            out[1] = {route(topo_yx_, RouteKind::YX), 2};
+            return 2;
+    }
+    return 0;
+}
+
+/// Emits the transfers collected since the last flush, relay stage by relay stage (depth
+/// 0: the transfers that wait for computed data; depth d: hops forwarded by a chiplet that
+/// received them at depth d - 1). Per depth: one send op per (source chiplet,
+/// dependencies), in order of first appearance, listing its transfers in the order they
+/// were made (the order the chiplet injects them); then, per relay chiplet, one recv op for
+/// the bytes it forwards, which its forwarding sends wait for. Last, one recv op per
+/// destination chiplet for all the bytes it only keeps. Returns, per chiplet, the recv ops
+/// whose bytes it needs.
+std::vector<std::vector<std::int64_t>> TransferBatch::flush(PlanLayer& layer, RoutePolicy policy, OpSink& sink) {
+    std::vector<std::vector<std::int64_t>> needed(static_cast<std::size_t>(n_));
+    flush_into(layer, policy, sink, needed);
+    return needed;
+}
+
+void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sink,
+                               std::vector<std::vector<std::int64_t>>& needed) {
+    if (pending_.empty()) return;
+    int max_depth = 0;
+    for (const Pending& p : pending_) max_depth = std::max(max_depth, p.depth);
+    FlushScratch& sc = scratch_;
+    const auto n = static_cast<std::size_t>(n_);
+    sc.relay_recv.assign(pending_.size(), -1);  // per relayed hop: the recv at its destination
+    sc.kept.resize(n);                          // per destination (emptied by make_recv)
+    sc.relayed.resize(n);
+    sc.relayed_hops.resize(n);
+    sc.groups_of.resize(n);
+    auto& kept = sc.kept;
+    auto& relayed = sc.relayed;
+    auto& relayed_hops = sc.relayed_hops;
+    auto& members = sc.members;  // group -> pending indices (the first sc.groups)
+    // The pending hops stage by stage, each stage's in the order made (a counting sort: a
+    // ring's stages are many).
+    auto& first = sc.stage_first;
+    first.assign(static_cast<std::size_t>(max_depth) + 2, 0);
+    for (const Pending& p : pending_) ++first[static_cast<std::size_t>(p.depth) + 1];
+    for (std::size_t d = 1; d < first.size(); ++d) first[d] += first[d - 1];
+    sc.by_stage.resize(pending_.size());
+    for (std::size_t i = 0; i < pending_.size(); ++i) sc.by_stage[first[static_cast<std::size_t>(pending_[i].depth)]++] = i;
+    for (std::size_t d = first.size() - 1; d > 0; --d) first[d] = first[d - 1];  // back to each stage's start
+    first[0] = 0;
+    for (int depth = 0; depth <= max_depth; ++depth) {
+        // Group the sends; a source usually has one dependency set per stage, so a linear
+        // scan over its groups is enough.
+        for (auto& g : sc.groups_of) g.clear();
+        for (std::size_t g = 0; g < sc.groups; ++g) members[g].clear();
+        sc.groups = 0;
+        for (std::size_t k = first[static_cast<std::size_t>(depth)]; k < first[static_cast<std::size_t>(depth) + 1]; ++k) {
+            const std::size_t i = sc.by_stage[k];
+            Pending& p = pending_[i];
+            if (p.parent >= 0) p.deps_at = add_deps({sc.relay_recv[static_cast<std::size_t>(p.parent)]}, p.deps_n);
+            auto& mine = sc.groups_of[static_cast<std::size_t>(p.from)];
+            std::size_t g = sc.groups;
+            for (std::size_t cand : mine)
+                if (same_deps(pending_[members[cand].front()], p)) g = cand;
+            if (g == sc.groups) {
+                mine.push_back(g);
+                if (members.size() == sc.groups) members.emplace_back();
+                ++sc.groups;
+            }
+            members[g].push_back(i);
+        }
+        for (std::size_t gi = 0; gi < sc.groups; ++gi) {
+            const auto& g = members[gi];
+            const Pending& head = pending_[g.front()];
+            const auto deps_first = deps_.begin() + static_cast<std::ptrdiff_t>(head.deps_at);
+            PlanOp& s = sink.add_op(layer, head.from, OpKind::Send,
+                                    std::vector<std::int64_t>(deps_first, deps_first + static_cast<std::ptrdiff_t>(head.deps_n)));
+            // One transfer per hop, two for a split route.
+            s.transfers.reserve(policy == RoutePolicy::Split ? 2 * g.size() : g.size());
+            for (std::size_t i : g) {
+                const Pending& p = pending_[i];
+                Path routes[2];
+                const int count = paths(policy, p.from, p.to, routes);
+                std::int64_t left = p.bytes;
+                for (int r = 0; r < count && left > 0; ++r) {
+                    // Split halves: the first path takes the rounded-down half.
+                    std::int64_t bytes = r + 1 == count ? left : p.bytes / routes[r].share;
+                    if (bytes <= 0) continue;
+                    left -= bytes;
+                    const std::int64_t flow = sink.new_flow();
+                    account_links(bytes, links_of(routes[r].kind, p.from, p.to));
+                    const auto to = static_cast<std::size_t>(p.to);
+                    (p.relays ? relayed : kept)[to].push_back(Transfer{p.from, bytes, flow, {}});
+                    s.bytes += bytes;
+                    s.transfers.push_back(Transfer{p.to, bytes, flow, route_of(routes[r].kind, p.from, p.to)});
+                }
+                if (p.relays) relayed_hops[static_cast<std::size_t>(p.to)].push_back(i);
+            }
+        }
+        for (int c = 0; c < n_; ++c) {
+            auto& in = relayed[static_cast<std::size_t>(c)];
+            if (in.empty()) continue;
+            const std::int64_t id = make_recv(layer, sink, c, in);
+            bool consumed = false;
+            for (std::size_t i : relayed_hops[static_cast<std::size_t>(c)]) {
+                sc.relay_recv[i] = id;
+                consumed = consumed || pending_[i].consumed;
+            }
+            relayed_hops[static_cast<std::size_t>(c)].clear();
+            if (consumed) needed[static_cast<std::size_t>(c)].push_back(id);
+        }
+    }
+    for (int c = 0; c < n_; ++c)
+        if (!kept[static_cast<std::size_t>(c)].empty())
+            needed[static_cast<std::size_t>(c)].push_back(make_recv(layer, sink, c, kept[static_cast<std::size_t>(c)]));
+    pending_.clear();
+    deps_.clear();
+}
+
+std::int64_t TransferBatch::make_recv(PlanLayer& layer, OpSink& sink, int chiplet, std::vector<Transfer>& in) {
+    PlanOp& r = sink.add_op(layer, chiplet, OpKind::Recv, {});
+    for (const Transfer& t : in) r.bytes += t.bytes;
+    r.transfers.assign(in.begin(), in.end());  // exactly its size; `in` keeps its memory
+    in.clear();
+    return r.id;
+}
+
+}  // namespace mcmsim

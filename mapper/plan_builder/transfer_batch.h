@@ -1,0 +1,123 @@
+#pragma once
+// The plan builder's transfers between chiplets: held as they are made during a phase of a
+// plan layer (its input redistribution, its weight multicast, its reduction), then grouped
+// into send and recv ops by flush(); and the layer's package byte accounting (bytes, bytes x
+// links, per-link loads). Pure C++.
+#include "hw/config/package_config.h"
+#include "hw/topology/mesh_topology.h"
+#include "mapper/mapping/chiplet_group.h"
+#include "mapper/plan_builder/collectives.h"
+#include "mapper/plan_builder/op_sink.h"
+#include "mapper/mapping/mapping.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace mcmsim {
+
+/// Op ids a transfer waits for, borrowed from a vector or a single id for the length of a
+/// call (the callee copies them): one id then needs no vector of its own.
+struct OpIds {
+    OpIds(const std::vector<std::int64_t>& v) : data(v.data()), size(v.size()) {}
+    OpIds(const std::int64_t& one) : data(&one), size(1) {}
+    const std::int64_t* data;
+    std::size_t size;
+};
+
+class TransferBatch {
+public:
+    explicit TransferBatch(const PackageConfig& package);
+
+    /// The package's own routing (diagonal-first if it has diagonals): hops and link paths.
+    const MeshTopology& package_topology() const { return topo_package_; }
+
+    /// A new plan layer: collectives relay inside `group`; the byte counts restart.
+    void begin_layer(Collective collective, const ChipletGroup& group);
+
+    /// A point-to-point transfer, held until flush() groups it with the phase's others.
+    void transfer(int from, int to, std::int64_t bytes, OpIds deps);
+    /// `bytes` that every chiplet of `dests` (two or more, `from` excluded) needs, moved by the
+    /// layer's collective: its first hops wait for `ready`, every relayed hop for the recv
+    /// that brought the bytes to its source (flush() makes those recvs).
+    void multicast(int from, const std::vector<int>& dests, std::int64_t bytes, OpIds ready);
+
+    /// Emits the transfers held since the last flush into `layer`; returns, per chiplet, the
+    /// recv ops whose bytes it needs (details in transfer_batch.cpp).
+    std::vector<std::vector<std::int64_t>> flush(PlanLayer& layer, RoutePolicy policy, OpSink& sink);
+    /// flush(), with each chiplet's recvs added to what its compute waits for.
+    void flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sink, std::vector<std::vector<std::int64_t>>& deps);
+
+    /// Counts one flow (an empty route: the package's routing) in the layer's package bytes.
+    void account_flow(int from, int to, std::int64_t bytes, const std::vector<int>& route);
+
+    /// This layer so far: bytes sent between chiplets, bytes x package links crossed, and the
+    /// busiest directed package link's bytes.
+    std::int64_t package_bytes() const { return package_bytes_; }
+    std::int64_t package_link_bytes() const { return package_link_bytes_; }
+    std::int64_t max_link_bytes() const;
+
+private:
+    /// A source route a flow takes: the package's own routing (no route), or the XY or YX
+    /// path; `share`: the flow's bytes divided by it go this way (the last path: what is left).
+    enum class RouteKind { Package, XY, YX };
+    struct Path {
+        RouteKind kind;
+        int share;
+    };
+    /// The paths a flow from `from` to `to` takes under `policy` (one or two); returns how many.
+    int paths(RoutePolicy policy, int from, int to, Path (&out)[2]) const;
+    /// The routers of a path (empty for the package's routing) and the package links it
+    /// crosses, computed once per plan and pair.
+    const std::vector<int>& route_of(RouteKind kind, int from, int to);
+    const std::vector<int>& links_of(RouteKind kind, int from, int to);
+    /// Adds one flow's bytes to the layer's package bytes, crossing `links`.
+    void account_links(std::int64_t bytes, const std::vector<int>& links);
+    /// One recv op for `in` (emptied, its memory kept for the next); returns its id.
+    static std::int64_t make_recv(PlanLayer& layer, OpSink& sink, int chiplet, std::vector<Transfer>& in);
+
+    int rows_, cols_, n_;
+    MeshTopology topo_;
+    MeshTopology topo_yx_;
+    MeshTopology topo_package_;         ///< the package's own routing (diagonal-first if it has diagonals)
+    const MeshTopology* package_topo_;  ///< whichever of the above the package routes like
+    Collective collective_ = Collective::Direct;
+    ChipletGroup group_;
+
+    struct Pending {
+        int from, to;
+        std::int64_t bytes;
+        std::size_t deps_at = 0;   ///< its dependencies: deps_[deps_at, deps_at + deps_n), sorted, unique
+        std::size_t deps_n = 0;    ///< (a relayed hop: set by flush())
+        std::int64_t parent = -1;  ///< relayed hop: the pending hop that brings the bytes to `from`
+        int depth = 0;             ///< relay stage (0: not relayed)
+        bool relays = false;       ///< `to` forwards these bytes
+        bool consumed = true;      ///< `to` needs these bytes (not only forwards them)
+    };
+    std::vector<Pending> pending_;    ///< transfers of the current phase, in the order made
+    std::vector<std::int64_t> deps_;  ///< the pending transfers' dependency lists, back to back
+    /// Appends `ids` to deps_ sorted and unique; returns where they start (their count in `n`).
+    std::size_t add_deps(OpIds ids, std::size_t& n);
+    bool same_deps(const Pending& a, const Pending& b) const;
+
+    /// flush()'s working storage, kept from one flush to the next (a plan makes thousands):
+    /// per pending hop its relay recv; per chiplet the transfers it keeps or relays, its
+    /// relayed hops and its send groups; per group its pending hops (the first groups_ in use).
+    struct FlushScratch {
+        std::vector<std::int64_t> relay_recv;
+        std::vector<std::vector<Transfer>> kept, relayed;
+        std::vector<std::vector<std::size_t>> relayed_hops, groups_of, members;
+        std::size_t groups = 0;
+        std::vector<std::size_t> stage_first, by_stage;  ///< pending hops by relay stage
+    } scratch_;
+    CollectivePlanner collectives_;  ///< multicast()'s hops
+
+    std::int64_t package_bytes_ = 0, package_link_bytes_ = 0;
+    /// Per RouteKind, [from * n + to]: the path's routers (XY, YX) and its package links,
+    /// filled lazily (a routed path is computed once per plan, not once per flow).
+    std::vector<std::vector<int>> routes_[3];
+    std::vector<std::vector<int>> links_[3];
+    std::vector<std::int64_t> link_load_;       ///< bytes per directed package link, this layer
+};
+
+}  // namespace mcmsim

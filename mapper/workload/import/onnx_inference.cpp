@@ -1,0 +1,152 @@
+// ONNX shape inference over a payload-free copy of the model (see onnx_inference.h).
+// The copy is made at the wire level with the importer's own reader: ModelProto field 7
+// (graph) is rebuilt with GraphProto field 5 (initializer) stripped of its data fields
+// (TensorProto 4 float_data, 5 int32_data, 6 string_data, 7 int64_data, 9 raw_data,
+// 10 double_data, 11 uint64_data) unless it is a small integer tensor; everything else is
+// copied byte for byte. Only that copy is handed to protobuf.
+#include "mapper/workload/import/onnx_inference.h"
+
+#include "mapper/workload/import/protobuf_wire.h"
+
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <set>
+
+namespace mcmsim::onnx {
+
+namespace {
+
+using pb::Field;
+using pb::Reader;
+
+// Integer tensors up to this many payload bytes keep their data (shape inference reads
+// Reshape / Slice / Unsqueeze targets from them); everything else loses it.
+constexpr std::size_t kKeptIntBytes = 4096;
+
+void put_varint(std::string& out, std::uint64_t v) {
+    while (v >= 0x80) {
+        out += static_cast<char>((v & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out += static_cast<char>(v);
+}
+
+void put_bytes(std::string& out, std::uint32_t number, const std::uint8_t* data, std::size_t size) {
+    put_varint(out, static_cast<std::uint64_t>(number) << 3 | pb::kBytes);
+    put_varint(out, size);
+    out.append(reinterpret_cast<const char*>(data), size);
+}
+
+void put_field(std::string& out, const Field& f) {
+    if (f.wire == pb::kBytes) return put_bytes(out, f.number, f.data, f.size);
+    put_varint(out, static_cast<std::uint64_t>(f.number) << 3 | static_cast<unsigned>(f.wire));
+    if (f.wire == pb::kVarint) return put_varint(out, f.value);
+    const int n = f.wire == pb::kFixed64 ? 8 : 4;
+    for (int i = 0; i < n; ++i) out += static_cast<char>((f.value >> (8 * i)) & 0xff);
+}
+
+std::string strip_tensor(const Field& t, const std::string& file) {
+    static const std::set<std::uint32_t> payload = {4, 5, 6, 7, 9, 10, 11};
+    int data_type = 0;
+    std::size_t payload_bytes = 0;
+    {
+        Reader r(t, file, "TensorProto");
+        Field x;
+        while (r.next(x)) {
+            if (x.number == 2 && x.wire == pb::kVarint) data_type = static_cast<int>(x.value);
+            if (payload.count(x.number)) payload_bytes += x.wire == pb::kBytes ? x.size : 8;
+        }
+    }
+    const bool keep = (data_type == 6 || data_type == 7) && payload_bytes <= kKeptIntBytes;
+    std::string out;
+    Reader r(t, file, "TensorProto");
+    Field x;
+    while (r.next(x))
+        if (keep || !payload.count(x.number)) put_field(out, x);
+    return out;
+}
+
+std::string strip_graph(const Field& g, const std::string& file) {
+    std::string out;
+    Reader r(g, file, "GraphProto");
+    Field x;
+    while (r.next(x)) {
+        if (x.number == 5 && x.wire == pb::kBytes) {
+            const std::string t = strip_tensor(x, file);
+            put_bytes(out, 5, reinterpret_cast<const std::uint8_t*>(t.data()), t.size());
+        } else {
+            put_field(out, x);
+        }
+    }
+    return out;
+}
+
+Shape to_shape(const ::onnx::ValueInfoProto& vi, bool* has_shape) {
+    Shape s;
+    *has_shape = vi.type().has_tensor_type() && vi.type().tensor_type().has_shape();
+    if (!*has_shape) return s;
+    for (const auto& d : vi.type().tensor_type().shape().dim())
+        s.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+    return s;
+}
+
+}  // namespace
+
+InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, std::int64_t batch,
+                                  const std::string& file) {
+    InferredShapes result;
+    std::string stripped;
+    {
+        Reader r(data, size, 0, file, "ModelProto");
+        Field x;
+        while (r.next(x)) {
+            if (x.number == 7 && x.wire == pb::kBytes) {
+                const std::string g = strip_graph(x, file);
+                put_bytes(stripped, 7, reinterpret_cast<const std::uint8_t*>(g.data()), g.size());
+            } else {
+                put_field(stripped, x);
+            }
+        }
+    }
+    ::onnx::ModelProto model;
+    if (!model.ParseFromString(stripped)) {
+        result.error = "protobuf could not parse the model";
+        return result;
+    }
+    std::string().swap(stripped);
+    auto* graph = model.mutable_graph();
+    if (batch > 0) {
+        std::set<std::string> initializers;
+        for (const auto& t : graph->initializer()) initializers.insert(t.name());
+        for (auto& in : *graph->mutable_input()) {
+            if (initializers.count(in.name()) || !in.type().has_tensor_type() ||
+                !in.type().tensor_type().has_shape() || in.type().tensor_type().shape().dim_size() == 0)
+                continue;
+            auto* d0 = in.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
+            d0->clear_dim_param();
+            d0->set_dim_value(batch);
+        }
+    }
+    try {
+        ::onnx::ShapeInferenceOptions options;
+        options.check_type = false;
+        options.error_mode = 0;  // best effort: nodes that fail inference are skipped
+        options.enable_data_propagation = true;  // Shape -> Gather -> Concat -> Reshape chains
+        ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(), options);
+    } catch (const std::exception& e) {
+        result.error = e.what();
+        return result;
+    }
+    auto add = [&](const ::onnx::ValueInfoProto& vi) {
+        bool has = false;
+        Shape s = to_shape(vi, &has);
+        if (has && !vi.name().empty()) result.shapes[vi.name()] = std::move(s);
+    };
+    for (const auto& vi : graph->input()) add(vi);
+    for (const auto& vi : graph->output()) add(vi);
+    for (const auto& vi : graph->value_info()) add(vi);
+    return result;
+}
+
+}  // namespace mcmsim::onnx

@@ -1,0 +1,274 @@
+// ONNX shape rules for the ops the importer propagates (see onnx_shapes.h). Everything here
+// works on fully known shapes only: an unknown input makes the output unknown.
+#include "mapper/workload/import/onnx_shapes.h"
+
+#include <algorithm>
+#include <set>
+
+namespace mcmsim::onnx {
+
+namespace {
+
+std::int64_t attr_i(const Node& n, const std::string& name, std::int64_t def) {
+    auto it = n.attrs.find(name);
+    return it != n.attrs.end() && it->second.i ? *it->second.i : def;
+}
+
+const std::vector<std::int64_t>* attr_ints(const Node& n, const std::string& name) {
+    auto it = n.attrs.find(name);
+    return it != n.attrs.end() && !it->second.ints.empty() ? &it->second.ints : nullptr;
+}
+
+std::string attr_s(const Node& n, const std::string& name) {
+    auto it = n.attrs.find(name);
+    return it != n.attrs.end() ? it->second.s : std::string();
+}
+
+std::int64_t product(const Shape& s, std::size_t from, std::size_t to) {
+    std::int64_t p = 1;
+    for (std::size_t i = from; i < to && i < s.size(); ++i) p *= s[i];
+    return p;
+}
+
+// Normalises a possibly negative axis against `rank`; -1 when out of range.
+std::int64_t axis_of(std::int64_t axis, std::size_t rank) {
+    const auto r = static_cast<std::int64_t>(rank);
+    if (axis < 0) axis += r;
+    return axis >= 0 && axis < r ? axis : -1;
+}
+
+std::optional<Shape> broadcast(const std::vector<InputFacts>& in) {
+    Shape out;
+    for (const auto& f : in) {
+        if (!f.shape) return std::nullopt;
+        const Shape& s = *f.shape;
+        if (s.size() > out.size()) out.insert(out.begin(), s.size() - out.size(), 1);
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            std::int64_t& o = out[out.size() - s.size() + i];
+            if (o == 1) o = s[i];
+            else if (s[i] != 1 && s[i] != o) return std::nullopt;
+        }
+    }
+    return out;
+}
+
+// Axes from the attribute (older opsets) or the second input (opset 13+).
+std::optional<std::vector<std::int64_t>> axes_of(const Node& n, const std::vector<InputFacts>& in) {
+    if (const auto* a = attr_ints(n, "axes")) return *a;
+    if (in.size() > 1 && in[1].ints) return *in[1].ints;
+    return std::nullopt;
+}
+
+std::optional<Shape> reshape(const Shape& in, const std::vector<std::int64_t>& target) {
+    Shape out;
+    int infer = -1;
+    std::int64_t known = 1;
+    for (std::size_t i = 0; i < target.size(); ++i) {
+        std::int64_t d = target[i];
+        if (d == 0) d = i < in.size() ? in[i] : -2;  // 0 copies the input dim
+        if (d == -1) {
+            if (infer >= 0) return std::nullopt;
+            infer = static_cast<int>(i);
+        } else if (d < 0) {
+            return std::nullopt;
+        } else {
+            known *= d;
+        }
+        out.push_back(d);
+    }
+    const std::int64_t total = product(in, 0, in.size());
+    if (infer >= 0) {
+        if (known == 0 || total % known != 0) return std::nullopt;
+        out[static_cast<std::size_t>(infer)] = total / known;
+    } else if (known != total) {
+        return std::nullopt;
+    }
+    return out;
+}
+
+}  // namespace
+
+bool is_shape_keeping(const std::string& op) {
+    static const std::set<std::string> ops = {
+        "Relu", "LeakyRelu", "PRelu", "Sigmoid", "Tanh", "Gelu", "Erf", "Exp", "Log", "Sqrt", "Reciprocal",
+        "Neg", "Abs", "Clip", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Elu", "Selu", "Celu",
+        "Mish", "Identity", "Dropout", "Cast", "Softmax", "LogSoftmax", "LayerNormalization",
+        "BatchNormalization", "InstanceNormalization", "GroupNormalization", "LpNormalization",
+        "Not", "Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "QuantizeLinear", "DequantizeLinear",
+        "IsNaN", "IsInf", "CumSum", "Hardmax", "LRN", "MeanVarianceNormalization", "Trilu"};
+    return ops.count(op) > 0;
+}
+
+std::int64_t conv_out(const Node& node, std::int64_t in, std::int64_t kernel, std::size_t axis,
+                      std::size_t spatial_rank) {
+    const auto* strides = attr_ints(node, "strides");
+    const auto* pads = attr_ints(node, "pads");
+    const auto* dil = attr_ints(node, "dilations");
+    const std::int64_t s = strides && axis < strides->size() ? (*strides)[axis] : 1;
+    const std::int64_t d = dil && axis < dil->size() ? (*dil)[axis] : 1;
+    const std::int64_t eff = (kernel - 1) * d + 1;
+    const std::string auto_pad = attr_s(node, "auto_pad");
+    if (s < 1) return -1;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") return (in + s - 1) / s;
+    std::int64_t total = in - eff;
+    if (auto_pad != "VALID" && pads && pads->size() == 2 * spatial_rank)
+        total += (*pads)[axis] + (*pads)[axis + spatial_rank];
+    if (total < 0) return -1;
+    if (attr_i(node, "ceil_mode", 0)) return (total + s - 1) / s + 1;
+    return total / s + 1;
+}
+
+std::optional<Shape> infer_shape(const Node& n, const std::vector<InputFacts>& in) {
+    const std::string& op = n.op_type;
+    if (in.empty() || !in[0].shape) return std::nullopt;
+    const Shape& x = *in[0].shape;
+    if (is_shape_keeping(op)) return x;
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow" || op == "Max" || op == "Min" ||
+        op == "Sum" || op == "Mean" || op == "Equal" || op == "Less" || op == "Greater" || op == "Where" ||
+        op == "And" || op == "Or" || op == "Xor" || op == "Mod" || op == "LessOrEqual" || op == "GreaterOrEqual")
+        return broadcast(in);
+    if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op == "GlobalLpPool") {
+        Shape out = x;
+        for (std::size_t i = 2; i < out.size(); ++i) out[i] = 1;
+        return out;
+    }
+    if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") {
+        const auto* k = attr_ints(n, "kernel_shape");
+        if (!k || x.size() != k->size() + 2) return std::nullopt;
+        Shape out = {x[0], x[1]};
+        for (std::size_t i = 0; i < k->size(); ++i) {
+            const std::int64_t o = conv_out(n, x[i + 2], (*k)[i], i, k->size());
+            if (o < 1) return std::nullopt;
+            out.push_back(o);
+        }
+        return out;
+    }
+    if (op == "Flatten") {
+        const std::int64_t axis = attr_i(n, "axis", 1);
+        const std::int64_t a = axis < 0 ? axis + static_cast<std::int64_t>(x.size()) : axis;
+        if (a < 0 || a > static_cast<std::int64_t>(x.size())) return std::nullopt;
+        return Shape{product(x, 0, static_cast<std::size_t>(a)), product(x, static_cast<std::size_t>(a), x.size())};
+    }
+    if (op == "Reshape") {
+        if (in.size() < 2 || !in[1].ints) return std::nullopt;
+        return reshape(x, *in[1].ints);
+    }
+    if (op == "Transpose") {
+        Shape out;
+        const auto* perm = attr_ints(n, "perm");
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const std::int64_t src = perm ? (i < perm->size() ? (*perm)[i] : -1) : static_cast<std::int64_t>(x.size() - 1 - i);
+            if (src < 0 || src >= static_cast<std::int64_t>(x.size())) return std::nullopt;
+            out.push_back(x[static_cast<std::size_t>(src)]);
+        }
+        return out;
+    }
+    if (op == "Concat") {
+        const std::int64_t axis = axis_of(attr_i(n, "axis", 0), x.size());
+        if (axis < 0) return std::nullopt;
+        Shape out = x;
+        out[static_cast<std::size_t>(axis)] = 0;
+        for (const auto& f : in) {
+            if (!f.shape || f.shape->size() != x.size()) return std::nullopt;
+            out[static_cast<std::size_t>(axis)] += (*f.shape)[static_cast<std::size_t>(axis)];
+        }
+        return out;
+    }
+    if (op == "Squeeze") {
+        auto axes = axes_of(n, in);
+        Shape out;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            bool drop = false;
+            if (axes) {
+                for (std::int64_t a : *axes) drop |= axis_of(a, x.size()) == static_cast<std::int64_t>(i);
+            } else {
+                drop = x[i] == 1;
+            }
+            if (!drop) out.push_back(x[i]);
+        }
+        return out;
+    }
+    if (op == "Unsqueeze") {
+        auto axes = axes_of(n, in);
+        if (!axes) return std::nullopt;
+        const std::size_t rank = x.size() + axes->size();
+        std::vector<bool> inserted(rank, false);
+        for (std::int64_t a : *axes) {
+            const std::int64_t ax = axis_of(a, rank);
+            if (ax < 0) return std::nullopt;
+            inserted[static_cast<std::size_t>(ax)] = true;
+        }
+        Shape out;
+        std::size_t j = 0;
+        for (std::size_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? 1 : (j < x.size() ? x[j++] : -1));
+        if (j != x.size()) return std::nullopt;
+        return out;
+    }
+    if (op.rfind("Reduce", 0) == 0 || op == "ArgMax" || op == "ArgMin") {
+        std::optional<std::vector<std::int64_t>> axes;
+        if (op == "ArgMax" || op == "ArgMin") axes = std::vector<std::int64_t>{attr_i(n, "axis", 0)};
+        else axes = axes_of(n, in);
+        const bool keep = attr_i(n, "keepdims", 1) != 0;
+        Shape out;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            bool reduced = !axes || axes->empty();
+            if (axes)
+                for (std::int64_t a : *axes) reduced |= axis_of(a, x.size()) == static_cast<std::int64_t>(i);
+            if (!reduced) out.push_back(x[i]);
+            else if (keep) out.push_back(1);
+        }
+        return out;
+    }
+    if (op == "Gather") {
+        if (in.size() < 2 || !in[1].shape) return std::nullopt;
+        const std::int64_t axis = axis_of(attr_i(n, "axis", 0), x.size());
+        if (axis < 0) return std::nullopt;
+        Shape out(x.begin(), x.begin() + axis);
+        out.insert(out.end(), in[1].shape->begin(), in[1].shape->end());
+        out.insert(out.end(), x.begin() + axis + 1, x.end());
+        return out;
+    }
+    if (op == "Shape") return Shape{static_cast<std::int64_t>(x.size())};
+    return std::nullopt;
+}
+
+std::optional<std::vector<std::int64_t>> fold_ints(const Node& n, const std::vector<InputFacts>& in) {
+    const std::string& op = n.op_type;
+    if (op == "Shape") {
+        if (in.empty() || !in[0].shape) return std::nullopt;
+        return *in[0].shape;  // start/end attributes (opset 15) are rare in exports; not applied
+    }
+    if (in.empty() || !in[0].ints) return std::nullopt;
+    const auto& v = *in[0].ints;
+    if (op == "Identity" || op == "Cast" || op == "Unsqueeze" || op == "Squeeze") return v;
+    if (op == "Concat") {
+        std::vector<std::int64_t> out;
+        for (const auto& f : in) {
+            if (!f.ints) return std::nullopt;
+            out.insert(out.end(), f.ints->begin(), f.ints->end());
+        }
+        return out;
+    }
+    if (op == "Gather") {
+        if (in.size() < 2 || !in[1].ints || attr_i(n, "axis", 0) != 0) return std::nullopt;
+        std::vector<std::int64_t> out;
+        for (std::int64_t i : *in[1].ints) {
+            const std::int64_t j = i < 0 ? i + static_cast<std::int64_t>(v.size()) : i;
+            if (j < 0 || j >= static_cast<std::int64_t>(v.size())) return std::nullopt;
+            out.push_back(v[static_cast<std::size_t>(j)]);
+        }
+        return out;
+    }
+    if (op == "Slice") {
+        if (in.size() < 3 || !in[1].ints || !in[2].ints || in[1].ints->size() != 1 || in[2].ints->size() != 1)
+            return std::nullopt;
+        const auto size = static_cast<std::int64_t>(v.size());
+        auto clamp = [&](std::int64_t i) { return std::clamp<std::int64_t>(i < 0 ? i + size : i, 0, size); };
+        const std::int64_t b = clamp((*in[1].ints)[0]), e = clamp((*in[2].ints)[0]);
+        if (in.size() > 4 && in[4].ints && (in[4].ints->size() != 1 || (*in[4].ints)[0] != 1)) return std::nullopt;
+        return std::vector<std::int64_t>(v.begin() + b, v.begin() + std::max(b, e));
+    }
+    return std::nullopt;
+}
+
+}  // namespace mcmsim::onnx

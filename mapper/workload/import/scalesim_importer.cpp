@@ -1,0 +1,222 @@
+// SCALE-Sim topology CSV -> Workload (see scalesim_importer.h for the conventions).
+#include "mapper/workload/import/scalesim_importer.h"
+
+#include "hw/common/input_error.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <set>
+
+namespace mcmsim {
+
+namespace {
+
+std::string trim(const std::string& s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    return s.substr(b, e - b);
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+}
+
+// Comma-separated fields, trimmed; trailing empty fields and a trailing "#comment" dropped.
+std::vector<std::string> split_row(const std::string& line) {
+    std::vector<std::string> fields;
+    std::size_t pos = 0;
+    while (true) {
+        const std::size_t comma = line.find(',', pos);
+        fields.push_back(trim(line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    while (!fields.empty() && (fields.back().empty() || fields.back()[0] == '#')) fields.pop_back();
+    return fields;
+}
+
+constexpr std::int64_t kMaxDim = std::int64_t(1) << 30;
+
+const char* const kConvFields[] = {"Layer name",   "IFMAP Height", "IFMAP Width", "Filter Height", "Filter Width",
+                                   "Channels",     "Num Filter",   "Strides",     "Stride Width"};
+const char* const kGemmFields[] = {"Layer", "M", "N", "K"};
+
+class CsvReader {
+public:
+    CsvReader(const std::string& path, std::int64_t batch) : path_(path), batch_(batch) {}
+
+    Workload read() {
+        if (batch_ < 1) throw InputError(path_, "", "a batch size >= 1", std::to_string(batch_));
+        std::ifstream in(path_);
+        if (!in) throw InputError(path_, "", "a readable SCALE-Sim topology file", "a file that cannot be opened");
+        std::string base = path_.substr(path_.find_last_of('/') + 1);
+        wl_.name = base.substr(0, base.rfind('.'));
+        wl_.batch = batch_;
+
+        std::string line;
+        bool header = false;
+        std::vector<int> blank;
+        while (std::getline(in, line)) {
+            ++line_no_;
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            const std::string text = trim(line);
+            if (text.empty()) {
+                blank.push_back(line_no_);
+                continue;
+            }
+            if (!header) {
+                read_header(split_row(text));
+                header = true;
+                continue;
+            }
+            const auto fields = split_row(text);
+            const bool no_numbers = std::all_of(fields.begin() + (fields.empty() ? 0 : 1), fields.end(),
+                                                [](const std::string& f) { return f.empty(); });
+            if (text[0] == '#' || no_numbers) {
+                wl_.notes.push_back("line " + std::to_string(line_no_) + ": section row \"" + text + "\" skipped");
+                continue;
+            }
+            gemm_ ? read_gemm(fields) : read_conv(fields);
+        }
+        if (!header) throw InputError(path_, "line " + std::to_string(line_no_ + 1), "a SCALE-Sim header row", "the end of the file");
+        if (wl_.layers.empty())
+            throw InputError(path_, "line " + std::to_string(line_no_ + 1), "at least one layer row", "the end of the file");
+        if (!blank.empty()) {
+            std::string list;
+            for (int b : blank) list += (list.empty() ? "" : ", ") + std::to_string(b);
+            wl_.notes.push_back("blank rows skipped (line " + list + ")");
+        }
+        if (from_dram_count_ > 0)
+            wl_.notes.push_back(std::to_string(from_dram_count_) + " layers do not take the previous layer's channels "
+                                "and read their input from DRAM (" + from_dram_ + ")");
+        validate_workload(wl_, path_);
+        return std::move(wl_);
+    }
+
+private:
+    [[noreturn]] void bad(const std::string& expected, const std::string& found) const {
+        throw InputError(path_, "line " + std::to_string(line_no_), expected, found);
+    }
+
+    void read_header(const std::vector<std::string>& f) {
+        if (f.size() >= 4 && lower(f[1]) == "m" && lower(f[2]) == "n" && lower(f[3]) == "k") {
+            gemm_ = true;
+        } else if (f.size() >= 8 && lower(f[1]).find("ifmap") != std::string::npos) {
+            gemm_ = false;
+        } else {
+            bad("a SCALE-Sim header (\"Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, "
+                "Num Filter, Strides,\" or \"Layer, M, N, K,\")",
+                "\"" + (f.empty() ? std::string() : f[0]) + (f.size() > 1 ? ", " + f[1] : "") + "...\"");
+        }
+    }
+
+    std::int64_t number(const std::vector<std::string>& f, std::size_t i, const char* field) const {
+        const std::string& text = f[i];
+        std::size_t used = 0;
+        long long v = 0;
+        try {
+            v = std::stoll(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (text.empty() || used != text.size() || v < 1 || v > kMaxDim)
+            bad(std::string(field) + " (column " + std::to_string(i + 1) + "): a positive integer", "\"" + text + "\"");
+        return v;
+    }
+
+    std::string name_of(const std::vector<std::string>& f) {
+        std::string name = f[0].empty() ? "layer" + std::to_string(wl_.layers.size()) : f[0];
+        if (!names_.insert(name).second) {
+            name += "@line" + std::to_string(line_no_);
+            names_.insert(name);
+            wl_.notes.push_back("line " + std::to_string(line_no_) + ": repeated layer name renamed \"" + name + "\"");
+        }
+        return name;
+    }
+
+    void read_conv(const std::vector<std::string>& f) {
+        if (f.size() < 8 || f.size() > 9)
+            bad("8 fields (Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, "
+                "Strides) or 9 (with Stride Width)" + std::string(f.size() < 8 ? "; missing " + std::string(kConvFields[f.size()]) : ""),
+                std::to_string(f.size()) + " fields");
+        std::int64_t v[9] = {};
+        for (std::size_t i = 1; i < f.size(); ++i) v[i] = number(f, i, kConvFields[i]);
+        const std::int64_t H = v[1], W = v[2], R = v[3], S = v[4], C = v[5], M = v[6], stride = v[7];
+        if (f.size() == 9 && v[8] != stride)
+            bad("Stride Width (column 9) equal to Strides (mcmsim models one stride)", std::to_string(v[8]));
+        if (R > H) bad("Filter Height (column 4): at most IFMAP Height " + std::to_string(H), std::to_string(R));
+        if (S > W) bad("Filter Width (column 5): at most IFMAP Width " + std::to_string(W), std::to_string(S));
+        Layer l;
+        l.name = name_of(f);
+        l.n = batch_;
+        l.h = H;
+        l.w = W;
+        l.r = R;
+        l.s = S;
+        l.stride = stride;
+        // SCALE-Sim: ceil((H - R + stride) / stride).
+        l.p = (H - R + stride + stride - 1) / stride;
+        l.q = (W - S + stride + stride - 1) / stride;
+        // The smallest symmetric pad with which (h + 2·pad − r)/stride + 1 gives the same sizes.
+        while ((H + 2 * l.pad - R) / stride + 1 != l.p || (W + 2 * l.pad - S) / stride + 1 != l.q) ++l.pad;
+        if (f[0].find("DP") != std::string::npos) {  // SCALE-Sim's depthwise marker
+            l.c = C;
+            l.k = C * M;
+            l.groups = C;
+        } else {
+            l.c = C;
+            l.k = M;
+        }
+        if (H == 1 && W == 1 && R == 1 && S == 1 && l.groups == 1) l.kind = LayerKind::FullyConnected;
+        chain(l);
+        wl_.layers.push_back(std::move(l));
+    }
+
+    void read_gemm(const std::vector<std::string>& f) {
+        if (f.size() != 4)
+            bad("4 fields (Layer, M, N, K)" + std::string(f.size() < 4 ? "; missing " + std::string(kGemmFields[f.size()]) : ""),
+                std::to_string(f.size()) + " fields");
+        Layer l;
+        l.name = name_of(f);
+        l.kind = LayerKind::FullyConnected;
+        l.n = batch_;
+        l.h = l.p = number(f, 1, "M");
+        l.k = number(f, 2, "N");
+        l.c = number(f, 3, "K");
+        chain(l);
+        wl_.layers.push_back(std::move(l));
+    }
+
+    // Reads the previous layer when its output channels are this layer's input channels.
+    void chain(Layer& l) {
+        if (wl_.layers.empty()) return;
+        const Layer& prev = wl_.layers.back();
+        const bool fits = prev.k == l.c;
+        if (fits) {
+            l.inputs = {static_cast<int>(wl_.layers.size()) - 1};
+        } else {
+            from_dram_ += (from_dram_.empty() ? "line " : ", ") + std::to_string(line_no_);
+            ++from_dram_count_;
+        }
+    }
+
+    const std::string& path_;
+    std::int64_t batch_;
+    Workload wl_;
+    int line_no_ = 0;
+    bool gemm_ = false;
+    std::set<std::string> names_;
+    std::string from_dram_;
+    int from_dram_count_ = 0;
+};
+
+}  // namespace
+
+Workload import_scalesim_csv(const std::string& path, std::int64_t batch) {
+    return CsvReader(path, batch).read();
+}
+
+}  // namespace mcmsim

@@ -1,0 +1,97 @@
+// Zoo dispatch: one table of names and builders so zoo_names() and zoo_workload() agree.
+// Entries with options (the gpt2 pair) accept "name:key=value,key=value".
+#include "hw/common/input_error.h"
+#include "mapper/workload/workload.h"
+#include "mapper/workload/zoo/zoo_models.h"
+
+#include <string>
+#include <vector>
+
+namespace mcmsim {
+
+namespace {
+
+Workload gpt2_with(std::int64_t batch, Gpt2Phase phase, const std::string& options);
+
+struct ZooEntry {
+    const char* name;
+    Workload (*build)(std::int64_t batch);
+    Workload (*build_with)(std::int64_t batch, const std::string& options);  ///< null: no options
+};
+
+const ZooEntry kZoo[] = {
+    {"resnet50", build_resnet50, nullptr},
+    {"vgg16", build_vgg16, nullptr},
+    {"mobilenet_v2", build_mobilenet_v2, nullptr},
+    {"vit_b16", build_vit_b16, nullptr},
+    {"gpt2_prefill", nullptr, [](std::int64_t b, const std::string& o) { return gpt2_with(b, Gpt2Phase::Prefill, o); }},
+    {"gpt2_decode", nullptr, [](std::int64_t b, const std::string& o) { return gpt2_with(b, Gpt2Phase::Decode, o); }},
+};
+
+[[noreturn]] void bad_option(const std::string& expected, const std::string& found) {
+    throw InputError("", "--workload", expected, found);
+}
+
+// "seq=2048,layers=24" -> options; every value a positive integer, every key known.
+Workload gpt2_with(std::int64_t batch, Gpt2Phase phase, const std::string& options) {
+    Gpt2Options o;
+    o.phase = phase;
+    struct Key { const char* name; std::int64_t* field; };
+    const Key keys[] = {{"seq", &o.seq},       {"layers", &o.layers}, {"hidden", &o.hidden},
+                        {"heads", &o.heads},   {"mlp", &o.mlp},       {"vocab", &o.vocab}};
+    std::size_t pos = 0;
+    while (pos < options.size()) {
+        std::size_t end = options.find(',', pos);
+        if (end == std::string::npos) end = options.size();
+        const std::string item = options.substr(pos, end - pos);
+        pos = end + 1;
+        const std::size_t eq = item.find('=');
+        const std::string key = item.substr(0, eq);
+        std::int64_t* field = nullptr;
+        for (const Key& k : keys)
+            if (key == k.name) field = k.field;
+        if (!field || eq == std::string::npos)
+            bad_option("gpt2 options key=value with keys seq, layers, hidden, heads, mlp, vocab", "\"" + item + "\"");
+        const std::string value = item.substr(eq + 1);
+        std::size_t used = 0;
+        long long v = 0;
+        try {
+            v = std::stoll(value, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != value.size() || value.empty() || v < 1 || v > (1LL << 30))
+            bad_option("a positive integer for " + key, "\"" + value + "\"");
+        *field = v;
+    }
+    if (o.hidden % o.heads != 0)
+        bad_option("hidden divisible by heads", "hidden " + std::to_string(o.hidden) + ", heads " + std::to_string(o.heads));
+    return build_gpt2(batch, o);
+}
+
+}  // namespace
+
+std::vector<std::string> zoo_names() {
+    std::vector<std::string> names;
+    for (const auto& e : kZoo) names.push_back(e.name);
+    return names;
+}
+
+Workload zoo_workload(const std::string& spec, std::int64_t batch) {
+    if (batch < 1)
+        throw InputError("", "--batch", "a batch size of at least 1", std::to_string(batch));
+    const std::size_t colon = spec.find(':');
+    const std::string name = spec.substr(0, colon);
+    const std::string options = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    for (const auto& e : kZoo) {
+        if (name != e.name) continue;
+        if (e.build_with) return e.build_with(batch, options);
+        if (colon != std::string::npos) bad_option("no options for " + name, "\"" + spec + "\"");
+        return e.build(batch);
+    }
+    std::string list;
+    for (const auto& n : zoo_names()) list += (list.empty() ? "" : ", ") + n;
+    throw InputError("", "--workload", "one of the zoo models (" + list + ")", "\"" + spec + "\"");
+}
+
+}  // namespace mcmsim

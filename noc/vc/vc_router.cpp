@@ -1,0 +1,444 @@
+#include "noc/vc/vc_router.h"
+
+#include "noc/packet/packet.h"
+#include "noc/vc/vc_network.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace mcmsim {
+
+namespace {
+EnergyAccount* payload_energy(Packet* p) { return p->layer_energy; }
+constexpr Cycle kNoWake = std::numeric_limits<Cycle>::max();
+
+/// VCs [lo, hi) a VC class may use: dateline / escape classes split the VCs in halves.
+std::pair<int, int> class_range(VcClass c, int vcs) {
+    switch (c) {
+        case VcClass::Lower: return {0, vcs / 2};
+        case VcClass::Upper: return {vcs / 2, vcs};
+        case VcClass::Any: break;
+    }
+    return {0, vcs};
+}
+
+/// Bits [lo, hi) set (hi <= 64).
+std::uint64_t bit_range(int lo, int hi) {
+    const std::uint64_t below_hi = hi >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << hi) - 1;
+    return below_hi & (~std::uint64_t{0} << lo);
+}
+}  // namespace
+
+VcRouter::VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const NocConfig& cfg, int ports)
+    : sc_core::sc_module(name), net_(net), ports_(ports), vcs_(cfg.router.vcs), depth_(cfg.router.buffer_depth), id_(id),
+      route_cycles_(static_cast<std::int16_t>(cfg.router.lookahead ? 0 : cfg.router.stages.route)),
+      va_cycles_(static_cast<std::int16_t>(cfg.router.stages.vc_alloc)),
+      traversal_cycles_(static_cast<std::int16_t>(cfg.router.stages.switch_alloc + cfg.router.stages.switch_traversal)),
+      cfg_(cfg) {
+    if (vcs_ > 64) throw std::invalid_argument(std::string(this->name()) + ": at most 64 VCs per port");
+    if (ports > 64) throw std::invalid_argument(std::string(this->name()) + ": at most 64 ports");  // port bit masks
+    const auto vcs = static_cast<std::size_t>(ports * vcs_);
+    in_ = std::make_unique<InputPort[]>(static_cast<std::size_t>(ports));
+    ivc_ = std::make_unique<InputVc[]>(vcs);
+    out_ = std::make_unique<OutputPort[]>(static_cast<std::size_t>(ports));
+    if (depth_ > std::numeric_limits<std::int16_t>::max())
+        throw std::invalid_argument(std::string(this->name()) + ": at most 32767 flits per VC buffer");
+    credits_ = std::make_unique<std::int16_t[]>(vcs);  // value-initialised: 0
+    va_last_ = std::make_unique<std::int16_t[]>(vcs);
+    std::fill_n(va_last_.get(), vcs, std::int16_t{-1});
+    slots_ = std::make_unique<BufferedFlit[]>(vcs * static_cast<std::size_t>(depth_));
+    // Port 0 ejects into the local sink: always room, no VCs to allocate.
+    out_[kLocalPort].eject = true;
+    out_[kLocalPort].connected = true;
+    connected_ = std::uint64_t{1} << kLocalPort;
+}
+
+void VcRouter::connect_output(int port, VcRouter* down, int down_port, const NocLinkConfig& link, int channel) {
+    OutputPort& o = out_[port];
+    o.connected = true;
+    connected_ |= std::uint64_t{1} << port;
+    o.down = down;
+    o.down_port = down_port;
+    o.channel = channel;
+    o.latency = link.latency_cycles;
+    o.cycles_per_flit = link.cycles_per_flit;
+    for (int v = 0; v < vcs_; ++v) {
+        credits(port, v) = static_cast<std::int16_t>(depth_);
+        va_last(port, v) = -1;
+    }
+    o.owned = 0;
+    o.pending.clear();
+}
+
+void VcRouter::connect_input(int port, VcRouter* up, int up_port, int credit_delay) {
+    if (credit_delay > std::numeric_limits<std::int16_t>::max())
+        throw std::invalid_argument(std::string(name()) + ": credit delay above 32767 cycles");
+    in_[port].up = up;
+    in_[port].up_port = static_cast<std::int16_t>(up_port);
+    in_[port].credit_delay = static_cast<std::int16_t>(credit_delay);
+}
+
+void VcRouter::mark_links_to_other_lanes() {
+    for (int p = 0; p < ports_; ++p) {
+        in_[p].up_elsewhere = in_[p].up && in_[p].up->lane_ != lane_;
+        out_[p].down_elsewhere = out_[p].down && out_[p].down->lane_ != lane_;
+    }
+}
+
+void VcRouter::push(int port, int v, const BufferedFlit& f) {
+    InputVc& q = vc(port, v);
+    if (q.size++ == 0) {  // the new flit is the front: it lives in the record, no slot
+        in_[port].occupied |= std::uint64_t{1} << v;
+        ports_occupied_ |= std::uint64_t{1} << port;
+        q.front = f.flit;
+        q.due = f.arrival;  // the previous flit left before it arrived (see InputVc::due)
+        return;
+    }
+    int at = q.head + q.size - 2;  // behind the front and the size - 2 flits queued before
+    if (at >= depth_) at -= depth_;
+    slot(port, v, at) = f;
+}
+
+void VcRouter::receive(int port, int vc, const Flit& f, Cycle arrival) {
+    push(port, vc, BufferedFlit{f, arrival});
+    net_.schedule(this, arrival);
+}
+
+void VcRouter::credit(int port, int vc, Cycle at) {
+    OutputPort& o = out_[port];
+    o.pending.push_back(PendingCredit{at, vc});
+    credits_pending_ |= std::uint64_t{1} << port;
+    net_.schedule(this, at);
+}
+
+int VcRouter::buffered_flits() const {
+    int n = 0;
+    for (int i = 0; i < ports_ * vcs_; ++i) n += ivc_[i].size;
+    return n;
+}
+
+int VcRouter::free_slots(int port) const {
+    int n = 0;
+    for (int v = 0; v < vcs_; ++v) n += credits_[static_cast<std::size_t>(port * vcs_ + v)];
+    return n;
+}
+
+void VcRouter::step(Cycle now) {
+    next_wake_ = kNoWake;
+    va_blocked_ = ni_blocked_ = moved_ = false;
+    if (credits_pending_) apply_credits(now);
+    if (queued_) inject_from_source(now);
+    compute_routes_and_request_vcs(now);
+    if (!lane_->va_requests.empty()) allocate_vcs(now);
+    allocate_switch(now);
+    // A flit that left may have freed what a blocked VC or the NI waits for: look again.
+    if (moved_) {
+        lane_->last_progress = now;  // the watchdog's evidence (once per step, not per flit)
+        if (va_blocked_ || ni_blocked_) wake_no_later_than(now + 1);
+    }
+    if (next_wake_ != kNoWake) net_.schedule(this, next_wake_);
+}
+
+void VcRouter::apply_credits(Cycle now) {
+    for (std::uint64_t m = credits_pending_; m; m &= m - 1) {
+        const int port = __builtin_ctzll(m);
+        OutputPort& o = out_[port];
+        while (!o.pending.empty() && o.pending.front().at <= now) {
+            ++credits(port, o.pending.front().vc);
+            o.pending.pop_front();
+        }
+        if (!o.pending.empty()) wake_no_later_than(o.pending.front().at);
+        else credits_pending_ &= ~(std::uint64_t{1} << port);
+    }
+}
+
+// The network interface: one flit per cycle into a local input VC. A packet takes an empty
+// VC so that it never queues behind another packet's blocked tail.
+void VcRouter::inject_from_source(Cycle now) {
+    InputPort& local = in_[kLocalPort];
+    if (ni_vc_ < 0) {
+        // Empty and idle: no flits and no output VC held (a VC waiting for VA holds a flit).
+        const std::uint64_t empty = ~(local.occupied | local.active) & bit_range(0, vcs_);
+        ni_vc_ = round_robin_pick(empty, ni_last_, vcs_);
+        if (ni_vc_ < 0) {  // a flit leaving this router frees one
+            ni_blocked_ = true;
+            return;
+        }
+        ni_last_ = ni_vc_;
+    }
+    if (vc(kLocalPort, ni_vc_).size >= depth_) {
+        ni_blocked_ = true;
+        return;
+    }
+    std::uint32_t id = source_.front();
+    FlitPacket& p = net_.packets()[id];
+    Flit f;
+    f.packet = id;
+    f.index = static_cast<std::uint16_t>(p.injected);
+    f.head = p.injected == 0;
+    f.tail = p.injected + 1 == p.flits;
+    if (f.head) {  // the head enters the network: it carries what RC needs of the packet
+        f.dst = static_cast<std::uint16_t>(p.dst);
+        f.hops = static_cast<std::uint16_t>(p.hops);
+        f.route = p.route;
+        f.vc_class = p.vc_class;
+        f.has_path = p.path != nullptr;
+    }
+    ++p.injected;
+    const Cycle arrival = now + cfg_.ni_latency_cycles;
+    push(kLocalPort, ni_vc_, BufferedFlit{f, arrival});
+    ++stats_.injected_flits;
+    ++lane_->flits_injected;
+    lane_->last_progress = now;
+    wake_no_later_than(arrival);
+    if (f.tail) {
+        source_.pop_front();
+        --queued_;
+        ni_vc_ = -1;
+    }
+    if (queued_) wake_no_later_than(now + 1);
+}
+
+RouteDecision VcRouter::follow_path(const FlitPacket& p, int hops) const {
+    const std::vector<int>& path = *p.path;
+    const std::size_t next = static_cast<std::size_t>(hops) + 1;
+    if (next >= path.size()) return {kLocalPort, VcClass::Any};
+    const NocTopology& t = net_.topology();
+    for (int port = 1; port < ports_; ++port) {
+        const int ch = t.out_channel(id_, port);
+        if (ch >= 0 && t.channel(ch).dst == path[next]) return {port, VcClass::Any};
+    }
+    throw std::logic_error(std::string(name()) + ": source route leads to " + t.router_name(path[next]) +
+                           ", not a neighbour");
+}
+
+// RC for heads that reached the front of their VC, then VA requests for routed heads.
+void VcRouter::compute_routes_and_request_vcs(Cycle now) {
+    std::vector<VaRequest>& requests = lane_->va_requests;
+    requests.clear();
+    for (std::uint64_t pm = ports_occupied_; pm; pm &= pm - 1) {
+        const int i = __builtin_ctzll(pm);
+        InputPort& port = in_[i];
+        for (std::uint64_t m = port.occupied & ~port.active; m; m &= m - 1) {
+            const int v = __builtin_ctzll(m);
+            InputVc& q = vc(i, v);
+            if (q.due > now) {
+                wake_no_later_than(q.due);
+                continue;
+            }
+            if (q.state == VcState::Idle) {
+                Flit& h = q.front;
+                if (!h.head) throw std::logic_error(std::string(name()) + ": body flit without a head");
+                RouteDecision d;
+                if (h.has_path) d = follow_path(net_.packets()[h.packet], h.hops);
+                else if (route_table_) d.port = route_table_[h.dst];
+                else d = routing_->route(id_, h.dst, h.route, this);
+                if (d.vc_class == VcClass::Any) d.vc_class = static_cast<VcClass>(h.vc_class);
+                if (!(connected_ >> d.port & 1))
+                    throw std::logic_error(std::string(name()) + ": routed to unconnected port " + std::to_string(d.port));
+                // The head will cross the link behind this port (counted here, where the
+                // head is at hand anyway; follow_path reads hops before this).
+                if (d.port != kLocalPort && ++h.hops == 0)
+                    throw std::logic_error(std::string(name()) + ": a packet took more than 65535 hops");
+                q.out_port = static_cast<std::int8_t>(d.port);
+                q.vc_class = d.vc_class;
+                q.state = VcState::WaitingForVc;
+                q.due += route_cycles_;  // due was max(arrival, previous tail + 1)
+                ++stats_.packets;
+                if (q.due > now) {
+                    wake_no_later_than(q.due);
+                    continue;
+                }
+            }
+            if (q.out_port == kLocalPort) {  // the sink has no VCs: straight to SA
+                q.out_vc = 0;
+                q.state = VcState::Active;
+                port.active |= std::uint64_t{1} << v;
+                q.due = now + va_cycles_;  // the front has arrived
+                wake_no_later_than(q.due);
+                continue;
+            }
+            // Input stage of the separable allocator: each VC asks for one free output VC.
+            int ovc = pick_output_vc(i, v, out_[q.out_port]);
+            if (ovc < 0) {  // all taken: a tail leaving this router frees one
+                va_blocked_ = true;
+                continue;
+            }
+            requests.push_back(VaRequest{q.out_port, ovc, i, v, 0});
+        }
+    }
+}
+
+// The first free output VC of the packet's class at or after the one it had last.
+int VcRouter::pick_output_vc(int port, int v, const OutputPort& o) {
+    const InputVc& q = vc(port, v);
+    auto [lo, hi] = class_range(q.vc_class, vcs_);
+    const std::uint64_t free = ~o.owned & bit_range(lo, hi);
+    if (!free) return -1;
+    int start = q.ovc_last + 1;
+    if (start < lo || start >= hi) start = lo;
+    const std::uint64_t upper = free & (~std::uint64_t{0} << start);
+    return __builtin_ctzll(upper ? upper : free);
+}
+
+// Output stage of the separable VC allocator: each requested output VC grants one request,
+// round-robin over input VCs: the one closest after its last winner. Only the pointers are
+// per router (2 bytes each); the shortest distance of each output VC this round is kept in
+// the lane's scratch array, shared by the lane's routers and so always in cache.
+void VcRouter::allocate_vcs(Cycle now) {
+    const int inputs = ports_ * vcs_;
+    std::vector<VaRequest>& requests = lane_->va_requests;
+    std::vector<int>& shortest = lane_->va_shortest;  // INT_MAX except during this call
+    if (requests.size() == 1) {  // the common case: a lone request wins
+        grant_vc(requests.front(), now);
+        return;
+    }
+    for (VaRequest& r : requests) {
+        int d = r.port * vcs_ + r.vc - va_last(r.out_port, r.out_vc) - 1;
+        if (d < 0) d += inputs;
+        r.distance = d;
+        int& s = shortest[static_cast<std::size_t>(r.out_port * vcs_ + r.out_vc)];
+        if (d < s) s = d;
+    }
+    for (const VaRequest& r : requests) {
+        if (r.distance != shortest[static_cast<std::size_t>(r.out_port * vcs_ + r.out_vc)]) {
+            ++stats_.va_conflicts;
+            wake_no_later_than(now + 1);
+            continue;
+        }
+        grant_vc(r, now);
+    }
+    for (const VaRequest& r : requests)
+        shortest[static_cast<std::size_t>(r.out_port * vcs_ + r.out_vc)] = std::numeric_limits<int>::max();
+}
+
+void VcRouter::grant_vc(const VaRequest& r, Cycle now) {
+    va_last(r.out_port, r.out_vc) = static_cast<std::int16_t>(r.port * vcs_ + r.vc);
+    out_[r.out_port].owned |= std::uint64_t{1} << r.out_vc;
+    InputVc& q = vc(r.port, r.vc);
+    q.out_vc = static_cast<std::int8_t>(r.out_vc);
+    q.ovc_last = static_cast<std::int8_t>(r.out_vc);
+    q.state = VcState::Active;
+    in_[r.port].active |= std::uint64_t{1} << r.vc;
+    q.due = now + va_cycles_;  // the front (a head) has arrived
+    wake_no_later_than(q.due);
+}
+
+// Separable input-first switch allocation: each input port puts forward one VC whose front
+// flit is ready, holds a VC downstream and has a credit for it; each output port grants one.
+void VcRouter::allocate_switch(Cycle now) {
+    std::uint64_t requested = 0, chosen = 0;  // output ports asked for, input ports that asked
+    std::int8_t choice[64];                   // per input port in `chosen`: the VC it put forward
+    for (std::uint64_t pm = ports_occupied_; pm; pm &= pm - 1) {
+        const int i = __builtin_ctzll(pm);
+        InputPort& port = in_[i];
+        std::uint64_t ready = 0;
+        for (std::uint64_t m = port.occupied & port.active; m; m &= m - 1) {
+            const int v = __builtin_ctzll(m);
+            const InputVc& q = vc(i, v);
+            if (q.due > now) {
+                wake_no_later_than(q.due);
+                continue;
+            }
+            const OutputPort& o = out_[q.out_port];
+            if (o.free_at > now) {
+                wake_no_later_than(o.free_at);
+                continue;
+            }
+            if (!o.eject && credits(q.out_port, q.out_vc) == 0) continue;  // the credit wakes us
+            ready |= std::uint64_t{1} << v;
+        }
+        if (!ready) continue;
+        if (ready & (ready - 1)) wake_no_later_than(now + 1);  // the others retry next cycle
+        const int v = round_robin_pick(ready, port.sa_last, vcs_);
+        choice[i] = static_cast<std::int8_t>(v);
+        chosen |= std::uint64_t{1} << i;
+        const InputVc& q = vc(i, v);
+        const int op = q.out_port;
+        OutputPort& o = out_[op];
+        o.sa_arbiter.request(i, ports_);
+        requested |= std::uint64_t{1} << op;
+        // Cache hints for traverse() below, if this request wins: the lines the flit and its
+        // credit will touch in the neighbours (their state is not in the L1 cache by now).
+        // (Not for a neighbour in another lane: its thread may be using those lines.)
+        if (!o.eject && !o.down_elsewhere) o.down->prefetch_receive(o.down_port, q.out_vc);
+        if (port.up && !port.up_elsewhere) port.up->prefetch_credit(port.up_port);
+    }
+    // Outputs in port order: each one's winner goes (different outputs touch different
+    // downstream routers, so the order is immaterial).
+    for (; requested; requested &= requested - 1) {
+        RoundRobinArbiter& arb = out_[__builtin_ctzll(requested)].sa_arbiter;
+        const int i = arb.winner();
+        arb.grant(i);
+        arb.reset();
+        in_[i].sa_last = static_cast<std::int16_t>(choice[i]);
+        chosen &= ~(std::uint64_t{1} << i);
+        traverse(i, choice[i], now);
+    }
+    for (; chosen; chosen &= chosen - 1) {  // lost at the output
+        ++stats_.sa_conflicts;
+        wake_no_later_than(now + 1);
+    }
+}
+
+void VcRouter::book_energy(const Flit& f, const OutputPort& o) {
+    energy_->add(EnergyCategory::Noc, pj_per_flit_);
+    EnergyAccount* layer = nullptr;
+    if (Packet* payload = net_.packets()[f.packet].payload) layer = payload_energy(payload);
+    if (layer) layer->add(EnergyCategory::Noc, pj_per_flit_);
+    if (o.energy) {
+        o.energy->add(o.category, o.pj_per_flit);
+        if (layer) layer->add(o.category, o.pj_per_flit);
+    }
+}
+
+void VcRouter::traverse(int in_port, int v, Cycle now) {
+    InputPort& port = in_[in_port];
+    InputVc& q = vc(in_port, v);
+    const Flit f = q.front;
+    if (--q.size == 0) {
+        port.occupied &= ~(std::uint64_t{1} << v);
+        if (!port.occupied) ports_occupied_ &= ~(std::uint64_t{1} << in_port);
+    }
+    if (port.up) {
+        if (!port.up_elsewhere) port.up->credit(port.up_port, v, now + port.credit_delay);
+        else lane_->credits_out.push_back(PostedCredit{port.up, port.up_port, v, now + port.credit_delay});
+    }
+    ++stats_.flits;
+    OutputPort& o = out_[q.out_port];
+    if (energy_) book_energy(f, o);
+    const Cycle departs = now + traversal_cycles_;
+    if (o.eject) {
+        ++stats_.ejected_flits;
+        if (!lane_->posts) net_.eject(f, departs + cfg_.ni_latency_cycles);
+        else lane_->ejections.push_back(LoggedEjection{f, departs + cfg_.ni_latency_cycles});
+    } else {
+        --credits(q.out_port, q.out_vc);
+        o.free_at = now + o.cycles_per_flit;
+        ++o.flits;
+        // The head of a flit is received after the link latency; a serialising link needs
+        // cycles_per_flit cycles for the whole flit (latency already includes one).
+        const Cycle arrival = departs + o.latency + o.cycles_per_flit - 1;
+        if (!o.down_elsewhere) o.down->receive(o.down_port, q.out_vc, f, arrival);
+        else lane_->flits_out.push_back(PostedFlit{o.down, o.down_port, q.out_vc, f, arrival});
+    }
+    if (f.tail) {
+        if (!o.eject) o.owned &= ~(std::uint64_t{1} << q.out_vc);
+        q.state = VcState::Idle;
+        port.active &= ~(std::uint64_t{1} << v);
+    }
+    if (q.size) {  // the first queued flit moves into the record
+        const BufferedFlit& next = slot(in_port, v, q.head);
+        q.front = next.flit;
+        // Idle: the next packet's head may start RC the cycle after this tail; Active: the
+        // next flit may start SA next cycle.
+        q.due = std::max(next.arrival, now + 1);
+        if (q.size == 1) q.head = 0;  // queue emptied: restart at slot 0 (see slot())
+        else if (++q.head == depth_) q.head = 0;
+        wake_no_later_than(q.due);
+    }
+    moved_ = true;
+}
+
+}  // namespace mcmsim

@@ -1,0 +1,633 @@
+// Collective algorithms of the plan builder's input redistribution (direct, ring, 2d, tree)
+// and the per-layer mapping record with its byte accounting. Expected hop lists, link loads
+// and byte counts are derived by hand in the comments.
+#include "hw/common/input_error.h"
+#include "hw/config/arch_config.h"
+#include "mapper/model/analytical_model.h"
+#include "mapper/plan_builder/collectives.h"
+#include "mapper/optimize/map_options.h"
+#include "mapper/plan_builder/plan_builder.h"
+#include "mapper/workload/workload.h"
+#include "traces/plan/plan.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/support/hand_arch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+using namespace mcmsim;
+
+namespace {
+
+ArchConfig arch_2x2() { return load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json"); }
+ArchConfig arch_1x4() {
+    ArchConfig a = arch_2x2();
+    a.package.rows = 1, a.package.cols = 4;  // the memory stays on chiplet 0
+    return a;
+}
+ArchConfig arch_4x4() { return load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-4x4-organic-hbm-edge.json"); }
+
+// fc1 (C = 16, K = k1) feeds fc2 (C = k1, K = 16). Under a K split of both, every chiplet
+// computes a slice of fc1's outputs and fc2 needs all of them on every chiplet: an
+// all-gather of fc1's output (k1 bytes, 1 byte per element).
+Workload two_fc(std::int64_t k1) {
+    Workload w;
+    w.name = "two-fc";
+    Layer a;
+    a.name = "fc1";
+    a.kind = LayerKind::FullyConnected;
+    a.c = 16;
+    a.k = k1;
+    Layer b = a;
+    b.name = "fc2";
+    b.c = k1;
+    b.k = 16;  // work for every chiplet of a 4 x 4 package
+    b.inputs = {0};
+    w.layers = {a, b};
+    return w;
+}
+
+Mapping with(const Workload& w, Collective c, Partition fc2 = Partition{}, std::vector<double> fc1_shares = {}) {
+    Mapping m = uniform_mapping(w, Partition{});
+    m.layers[0].partition.shares = std::move(fc1_shares);
+    m.layers[1].partition = fc2;
+    for (auto& l : m.layers) l.collective = c;
+    return m;
+}
+
+struct Flow {
+    int from, to;
+    std::int64_t bytes;
+    bool operator<(const Flow& o) const { return std::tie(from, to, bytes) < std::tie(o.from, o.to, o.bytes); }
+    bool operator==(const Flow& o) const { return from == o.from && to == o.to && bytes == o.bytes; }
+};
+
+std::vector<Flow> flows_of(const PlanLayer& l) {
+    std::vector<Flow> out;
+    for (const PlanOp& op : l.ops)
+        if (op.kind == OpKind::Send)
+            for (std::size_t t = 0; t < op.transfer_count(); ++t) {
+                TransferRef x = op.transfer(t);
+                EXPECT_EQ(x.route, nullptr);  // XY policy on an XY package: no source routes
+                out.push_back(Flow{op.chiplet, x.peer, x.bytes});
+            }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/// Columns first, then rows (the package's XY routing), as (router, next router) steps.
+std::vector<std::pair<int, int>> xy_links(int cols, int from, int to) {
+    std::vector<std::pair<int, int>> out;
+    int r = from / cols, c = from % cols;
+    const int tr = to / cols, tc = to % cols;
+    while (c != tc) {
+        int nc = c + (tc > c ? 1 : -1);
+        out.push_back({r * cols + c, r * cols + nc});
+        c = nc;
+    }
+    while (r != tr) {
+        int nr = r + (tr > r ? 1 : -1);
+        out.push_back({r * cols + c, nr * cols + c});
+        r = nr;
+    }
+    return out;
+}
+
+std::map<std::pair<int, int>, std::int64_t> link_loads(int cols, const std::vector<Flow>& flows) {
+    std::map<std::pair<int, int>, std::int64_t> load;
+    for (const Flow& f : flows)
+        for (auto l : xy_links(cols, f.from, f.to)) load[l] += f.bytes;
+    return load;
+}
+
+/// The same flows built from a hand-written hop list, every hop carrying `bytes`.
+std::vector<Flow> hops_to_flows(const std::vector<std::pair<int, int>>& hops, std::int64_t bytes) {
+    std::vector<Flow> out;
+    for (auto [a, b] : hops) out.push_back(Flow{a, b, bytes});
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool neighbours(int cols, int a, int b) { return std::abs(a / cols - b / cols) + std::abs(a % cols - b % cols) == 1; }
+
+}  // namespace
+
+// ---- the algorithms on their own ----------------------------------------------------------
+
+TEST(CollectiveNames, RoundTrip) {
+    for (const std::string& s : collective_names()) EXPECT_EQ(to_string(collective_from_string(s)), s);
+    EXPECT_EQ(to_string(LayerMapping{}.collective), std::string("direct"));
+    EXPECT_THROW(collective_from_string("butterfly"), std::invalid_argument);
+}
+
+TEST(RingOrder, SmallGridsByHand) {
+    RingOrder r = ring_order(2, 2);  // (0,0) (0,1) (1,1) (1,0)
+    EXPECT_EQ(r.order, (std::vector<int>{0, 1, 3, 2}));
+    EXPECT_TRUE(r.cyclic);
+    r = ring_order(1, 4);  // a line has no cycle
+    EXPECT_EQ(r.order, (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_FALSE(r.cyclic);
+    r = ring_order(3, 3);  // odd x odd: no Hamiltonian cycle, the snake path
+    EXPECT_EQ(r.order, (std::vector<int>{0, 1, 2, 5, 4, 3, 6, 7, 8}));
+    EXPECT_FALSE(r.cyclic);
+    r = ring_order(3, 2);  // odd rows, even columns: the same along the columns, back along row 0
+    EXPECT_EQ(r.order, (std::vector<int>{0, 2, 4, 5, 3, 1}));
+    EXPECT_TRUE(r.cyclic);
+}
+
+// With an even side the order is a Hamiltonian cycle: every chiplet once, each step (the
+// closing one included) between package neighbours.
+TEST(RingOrder, EvenGridsCloseIntoOneLinkCycles) {
+    for (auto [rows, cols] : std::vector<std::pair<int, int>>{{2, 3}, {3, 2}, {4, 4}, {6, 6}, {3, 4}, {5, 2}, {2, 7}}) {
+        RingOrder r = ring_order(rows, cols);
+        ASSERT_TRUE(r.cyclic) << rows << "x" << cols;
+        const int n = rows * cols;
+        ASSERT_EQ(static_cast<int>(r.order.size()), n);
+        EXPECT_EQ(std::set<int>(r.order.begin(), r.order.end()).size(), static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i)
+            EXPECT_TRUE(neighbours(cols, r.order[static_cast<std::size_t>(i)], r.order[static_cast<std::size_t>((i + 1) % n)]))
+                << rows << "x" << cols << " step " << i;
+    }
+}
+
+// Whatever the algorithm, grid, root and destinations: every destination is reached by
+// exactly one hop, a hop leaves the root or the chiplet its parent reached, parents come
+// first and depths count the hops before.
+TEST(CollectiveHops, EveryDestinationOnceAndParentsFirst) {
+    for (auto [rows, cols] : std::vector<std::pair<int, int>>{{1, 4}, {2, 2}, {3, 3}, {4, 4}, {6, 6}})
+        for (Collective alg : {Collective::Direct, Collective::Ring, Collective::TwoD, Collective::Tree})
+            for (int root = 0; root < rows * cols; ++root) {
+                const int n = rows * cols;
+                std::vector<std::vector<int>> sets(3);
+                for (int c = 0; c < n; ++c) {
+                    if (c == root) continue;
+                    sets[0].push_back(c);                        // everybody: all-gather
+                    if (c / cols == (n - 1 - root) / cols) sets[1].push_back(c);  // one grid row
+                    if (c % 3 == 1) sets[2].push_back(c);        // scattered
+                }
+                for (const auto& dests : sets) {
+                    if (dests.empty()) continue;
+                    auto hops = collective_hops(alg, rows, cols, root, dests);
+                    std::map<int, int> reached;
+                    for (std::size_t i = 0; i < hops.size(); ++i) {
+                        const CollectiveHop& h = hops[i];
+                        if (h.parent < 0) {
+                            EXPECT_EQ(h.from, root);
+                            EXPECT_EQ(h.depth, 0);
+                        } else {
+                            ASSERT_LT(static_cast<std::size_t>(h.parent), i);
+                            EXPECT_EQ(h.from, hops[static_cast<std::size_t>(h.parent)].to);
+                            EXPECT_EQ(h.depth, hops[static_cast<std::size_t>(h.parent)].depth + 1);
+                        }
+                        ++reached[h.to];
+                        const bool is_dest = std::find(dests.begin(), dests.end(), h.to) != dests.end();
+                        EXPECT_EQ(h.consumer, is_dest);
+                        if (!is_dest) {
+                            EXPECT_EQ(alg, Collective::TwoD);  // only 2d relays through others
+                        }
+                    }
+                    for (int d : dests) EXPECT_EQ(reached[d], 1) << to_string(alg) << " root " << root << " dest " << d;
+                    EXPECT_EQ(reached.count(root), 0u);
+                    for (auto [c, times] : reached) EXPECT_EQ(times, 1);
+                    // In a full all-gather, ring (on a cycle or a line) and 2d hop one link at a time.
+                    const bool one_link = dests.size() == static_cast<std::size_t>(n - 1) &&
+                                          (alg == Collective::TwoD || (alg == Collective::Ring && (rows == 1 || rows % 2 == 0)));
+                    if (one_link) {
+                        for (const auto& h : hops) EXPECT_TRUE(neighbours(cols, h.from, h.to)) << to_string(alg) << " " << h.from << "->" << h.to;
+                    }
+                }
+            }
+}
+
+// A binomial tree over m destinations: the root sends ceil(log2(m + 1)) times and no chain
+// is longer than that.
+TEST(CollectiveHops, TreeHasLogarithmicDepth) {
+    for (int m : {1, 2, 3, 4, 7, 8, 15, 35}) {
+        std::vector<int> dests;
+        for (int c = 1; c <= m; ++c) dests.push_back(c);
+        auto hops = collective_hops(Collective::Tree, 6, 6, 0, dests);
+        const int rounds = static_cast<int>(std::ceil(std::log2(m + 1)));
+        int from_root = 0, deepest = 0;
+        for (const auto& h : hops) {
+            from_root += h.from == 0;
+            deepest = std::max(deepest, h.depth + 1);
+        }
+        EXPECT_EQ(from_root, rounds) << m;
+        EXPECT_LE(deepest, rounds) << m;
+    }
+}
+
+// ---- in a plan: hops, link loads, conservation ----------------------------------------------
+
+// All-gather on a 1 x 4 line, B = 1024 bytes per chiplet (k1 = 4096).
+//  direct: root r sends each other chiplet its slice: link bytes B x sum of distances,
+//          (1+2+3) + (1+1+2) + (2+1+1) + (3+2+1) = 20 B. A rightward link i -> i+1 carries the
+//          slices of roots 0..i to chiplets i+1..3: (i+1)(3-i) = 3, 4, 3; leftward the same.
+//  ring:   a line has no cycle: chains outwards from the root, one link per hop, (n-1) B = 3 B
+//          per slice, 12 B in all; link i -> i+1 carries the slices of roots 0..i: 1, 2, 3 B,
+//          link i+1 -> i those of roots i+1..3: 3, 2, 1 B.
+//  2d:     one row: the row chains, the same as ring.
+TEST(PlanCollectives, AllGatherOnALineDirectVersusRing) {
+    const std::int64_t B = 1024;
+    Workload w = two_fc(4 * B);
+    using Loads = std::map<std::pair<int, int>, std::int64_t>;
+    const Loads direct = {{{0, 1}, 3 * B}, {{1, 2}, 4 * B}, {{2, 3}, 3 * B}, {{1, 0}, 3 * B}, {{2, 1}, 4 * B}, {{3, 2}, 3 * B}};
+    const Loads ring = {{{0, 1}, 1 * B}, {{1, 2}, 2 * B}, {{2, 3}, 3 * B}, {{1, 0}, 3 * B}, {{2, 1}, 2 * B}, {{3, 2}, 1 * B}};
+    for (auto [alg, loads, total, busiest] :
+         std::vector<std::tuple<Collective, Loads, std::int64_t, std::int64_t>>{
+             {Collective::Direct, direct, 20 * B, 4 * B}, {Collective::Ring, ring, 12 * B, 3 * B}, {Collective::TwoD, ring, 12 * B, 3 * B}}) {
+        Plan p = build_plan(arch_1x4(), w, with(w, alg));
+        validate_plan(p, "built");
+        auto flows = flows_of(p.layers[1]);
+        EXPECT_EQ(link_loads(4, flows), loads) << to_string(alg);
+        if (alg != Collective::Direct) {
+            for (const Flow& f : flows) EXPECT_TRUE(neighbours(4, f.from, f.to));
+        }
+        const PlanLayerMapping& m = *p.layers[1].mapping;
+        EXPECT_EQ(m.package_link_bytes, total) << to_string(alg);
+        EXPECT_EQ(m.max_link_bytes, busiest) << to_string(alg);
+        EXPECT_EQ(m.package_bytes, 12 * B);  // every consumer receives 3 slices, relays included
+        EXPECT_EQ(m.multicasts, alg == Collective::Direct ? 0 : 4);
+        EXPECT_EQ(m.collective, to_string(alg));
+        EXPECT_TRUE(m.fallback.empty()) << m.fallback;
+    }
+}
+
+// All-gather on 2 x 2 (ring order 0 1 3 2), B bytes per slice; each algorithm's hops by hand.
+TEST(PlanCollectives, AllGatherOn2x2HopsByHand) {
+    const std::int64_t B = 256;
+    Workload w = two_fc(4 * B);
+    // direct: every pair; XY paths put 2 B on each of the 8 directed links, 16 B in all.
+    const std::vector<std::pair<int, int>> direct = {{0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 2}, {1, 3},
+                                                     {2, 0}, {2, 1}, {2, 3}, {3, 0}, {3, 1}, {3, 2}};
+    // ring: two of the three destinations clockwise round 0 1 3 2, one counter-clockwise:
+    // root 0: 0->1->3, 0->2; root 1: 1->3->2, 1->0; root 3: 3->2->0, 3->1; root 2: 2->0->1, 2->3.
+    const std::vector<std::pair<int, int>> ring = {{0, 1}, {1, 3}, {0, 2}, {1, 3}, {3, 2}, {1, 0},
+                                                   {3, 2}, {2, 0}, {3, 1}, {2, 0}, {0, 1}, {2, 3}};
+    // 2d: along the root's row, then down/up each column:
+    // root 0: 0->1, 0->2, 1->3; root 1: 1->0, 1->3, 0->2; root 2: 2->3, 2->0, 3->1; root 3: 3->2, 3->1, 2->0.
+    const std::vector<std::pair<int, int>> twod = {{0, 1}, {0, 2}, {1, 3}, {1, 0}, {1, 3}, {0, 2},
+                                                   {2, 3}, {2, 0}, {3, 1}, {3, 2}, {3, 1}, {2, 0}};
+    // tree over the ring order from the root (root, a, b, c): root -> b (second half), root -> a,
+    // b -> c. root 0 (0 1 3 2): 0->3, 0->1, 3->2; root 1 (1 3 2 0): 1->2, 1->3, 2->0;
+    // root 3 (3 2 0 1): 3->0, 3->2, 0->1; root 2 (2 0 1 3): 2->1, 2->0, 1->3.
+    const std::vector<std::pair<int, int>> tree = {{0, 3}, {0, 1}, {3, 2}, {1, 2}, {1, 3}, {2, 0},
+                                                   {3, 0}, {3, 2}, {0, 1}, {2, 1}, {2, 0}, {1, 3}};
+    for (auto [alg, hops] : std::vector<std::pair<Collective, std::vector<std::pair<int, int>>>>{
+             {Collective::Direct, direct}, {Collective::Ring, ring}, {Collective::TwoD, twod}, {Collective::Tree, tree}}) {
+        Plan p = build_plan(arch_2x2(), w, with(w, alg));
+        validate_plan(p, "built");
+        const auto expected = hops_to_flows(hops, B);
+        EXPECT_EQ(flows_of(p.layers[1]), expected) << to_string(alg);
+        // The record's link accounting agrees with the loads of the hand-written hops.
+        auto loads = link_loads(2, expected);
+        std::int64_t total = 0, busiest = 0;
+        for (auto [link, bytes] : loads) total += bytes, busiest = std::max(busiest, bytes);
+        const PlanLayerMapping& m = *p.layers[1].mapping;
+        EXPECT_EQ(m.package_link_bytes, total) << to_string(alg);
+        EXPECT_EQ(m.max_link_bytes, busiest) << to_string(alg);
+    }
+    // The totals named above: direct 16 B, ring and 2d 12 B (one link per hop), tree 16 B.
+    EXPECT_EQ(build_plan(arch_2x2(), w, with(w, Collective::Direct)).layers[1].mapping->package_link_bytes, 16 * B);
+    EXPECT_EQ(build_plan(arch_2x2(), w, with(w, Collective::Ring)).layers[1].mapping->package_link_bytes, 12 * B);
+    EXPECT_EQ(build_plan(arch_2x2(), w, with(w, Collective::TwoD)).layers[1].mapping->package_link_bytes, 12 * B);
+}
+
+// Conservation and store-and-forward order. fc1's shares 1, 2, ..., n make every chiplet's
+// slice a different size, so a transfer's size names the slice it carries. Then:
+//  - every chiplet receives every other chiplet's slice exactly once (and nothing else);
+//  - a chiplet forwards a slice it did not make only after a recv op of that slice;
+//  - fc2's compute on a chiplet waits for every recv that brings it a slice.
+TEST(PlanCollectives, EveryConsumerGetsEverySliceOnceAndRelaysForwardAfterReceiving) {
+    for (auto [arch, n] : std::vector<std::pair<ArchConfig, int>>{{arch_1x4(), 4}, {arch_2x2(), 4}, {arch_4x4(), 16}}) {
+        std::vector<double> shares;
+        std::int64_t k1 = 0;
+        for (int i = 1; i <= n; ++i) shares.push_back(i), k1 += 10 * i;
+        Workload w = two_fc(k1);  // chiplet i holds 10 (i + 1) outputs, 1 byte each
+        auto slice = [](int chiplet) { return 10 * static_cast<std::int64_t>(chiplet + 1); };
+        for (Collective alg : {Collective::Direct, Collective::Ring, Collective::TwoD, Collective::Tree}) {
+            Plan p = build_plan(arch, w, with(w, alg, Partition{}, shares));
+            validate_plan(p, "built");
+            const PlanLayer& L = p.layers[1];
+            std::map<std::int64_t, const PlanOp*> by_id;
+            for (const PlanOp& op : L.ops) by_id[op.id] = &op;
+            std::vector<std::multiset<std::int64_t>> received(static_cast<std::size_t>(n));
+            for (const PlanOp& op : L.ops) {
+                if (op.kind == OpKind::Recv)
+                    for (const Transfer& t : op.transfers) received[static_cast<std::size_t>(op.chiplet)].insert(t.bytes);
+                if (op.kind != OpKind::Send) continue;
+                for (const Transfer& t : op.transfers) {
+                    if (t.bytes == slice(op.chiplet)) continue;  // its own slice
+                    bool after_recv = false;
+                    for (std::int64_t d : op.deps) {
+                        const PlanOp* dep = by_id.count(d) ? by_id[d] : nullptr;
+                        if (dep && dep->kind == OpKind::Recv)
+                            for (const Transfer& r : dep->transfers) after_recv = after_recv || r.bytes == t.bytes;
+                    }
+                    EXPECT_TRUE(after_recv) << to_string(alg) << ": chiplet " << op.chiplet << " forwards " << t.bytes << " B";
+                }
+            }
+            for (int c = 0; c < n; ++c) {
+                std::multiset<std::int64_t> expected;
+                for (int r = 0; r < n; ++r)
+                    if (r != c) expected.insert(slice(r));
+                EXPECT_EQ(received[static_cast<std::size_t>(c)], expected) << to_string(alg) << " chiplet " << c;
+                // fc2's compute waits for all of them.
+                std::multiset<std::int64_t> awaited;
+                for (const PlanOp& op : L.ops)
+                    if (op.kind == OpKind::Compute && op.chiplet == c && op.macs > 0)
+                        for (std::int64_t d : op.deps)
+                            if (by_id.count(d) && by_id[d]->kind == OpKind::Recv)
+                                for (const Transfer& t : by_id[d]->transfers) awaited.insert(t.bytes);
+                EXPECT_EQ(awaited, expected) << to_string(alg) << " chiplet " << c;
+            }
+        }
+    }
+}
+
+// Both evaluators execute relayed plans as they are: the analytical model times every op.
+TEST(PlanCollectives, AnalyticalModelTimesRelayedPlans) {
+    Workload w = two_fc(4096);
+    for (Collective alg : {Collective::Direct, Collective::Ring, Collective::TwoD, Collective::Tree}) {
+        Plan p = build_plan(arch_4x4(), w, with(w, alg));
+        Estimate e = estimate_plan(arch_4x4(), p);
+        EXPECT_GT(e.latency_ns, 0) << to_string(alg);
+        ASSERT_EQ(e.ops.size(), p.op_count());
+        for (const OpTimes& t : e.ops) {
+            EXPECT_GE(t.end_ns, t.start_ns);
+            EXPECT_LE(t.end_ns, e.latency_ns + 1e-6);
+        }
+    }
+}
+
+// ---- the mapping record ---------------------------------------------------------------------
+
+// K split -> K split on n chiplets: every chiplet needs fc1's whole output (A = k1 bytes), so
+// the gathered activation is n x A; each chiplet already holds its own A / n, hence on-chip
+// bytes = n x A / n = A (1/n of the gathered bytes) and package bytes the other (n - 1) x A.
+// Relays in ring and tree are themselves consumers, so their package bytes are the same.
+// DRAM: fc2's weights (16 x k1 bytes) and its outputs (16 bytes, the network's output).
+TEST(LayerMappingRecord, KSplitPairOnChipIsOneNthOfTheGatheredActivation) {
+    const std::int64_t A = 4096;
+    Workload w = two_fc(A);
+    for (auto [arch, n] : std::vector<std::pair<ArchConfig, std::int64_t>>{{arch_2x2(), 4}, {arch_4x4(), 16}})
+        for (Collective alg : {Collective::Direct, Collective::Ring, Collective::Tree}) {
+            Plan p = build_plan(arch, w, with(w, alg));
+            ASSERT_TRUE(p.layers[1].mapping.has_value());
+            const PlanLayerMapping& m = *p.layers[1].mapping;
+            const std::int64_t gathered = n * A;
+            EXPECT_EQ(m.onchip_bytes, gathered / n) << arch.name << " " << to_string(alg);
+            EXPECT_EQ(m.package_bytes, gathered - gathered / n) << arch.name << " " << to_string(alg);
+            EXPECT_EQ(m.dram_bytes, 16 * A + 16) << arch.name;
+            EXPECT_EQ(m.partition, "K uniform");
+            EXPECT_EQ(m.route, "xy");
+            EXPECT_TRUE(m.shares.empty());
+            // fc1 reads its input from DRAM: nothing moves between chiplets, nothing falls back.
+            const PlanLayerMapping& first = *p.layers[0].mapping;
+            EXPECT_EQ(first.package_bytes, 0);
+            EXPECT_EQ(first.onchip_bytes, 0);
+            EXPECT_TRUE(first.fallback.empty());
+        }
+}
+
+// A halo exchange (P split -> P split) has no part that two chiplets need: ring falls back to
+// direct, says so, and the plan is the direct one.
+TEST(LayerMappingRecord, HaloExchangeFallsBackToDirectAndSaysSo) {
+    Workload w;
+    w.name = "two-conv";
+    Layer a;
+    a.name = "conv1";
+    a.kind = LayerKind::Conv;
+    a.c = a.k = 8;
+    a.h = a.w = a.p = a.q = 16;
+    a.r = a.s = 3;
+    a.pad = 1;
+    Layer b = a;
+    b.name = "conv2";
+    b.inputs = {0};
+    w.layers = {a, b};
+    Partition p_split;
+    p_split.rows_dim = p_split.cols_dim = Dim::P;
+    Mapping ring = uniform_mapping(w, p_split), direct = ring;
+    for (auto& l : ring.layers) l.collective = Collective::Ring;
+    Plan pr = build_plan(arch_1x4(), w, ring), pd = build_plan(arch_1x4(), w, direct);
+    const PlanLayerMapping& m = *pr.layers[1].mapping;
+    EXPECT_EQ(m.collective, "ring");
+    EXPECT_EQ(m.multicasts, 0);
+    EXPECT_EQ(m.fallback, "no input part is needed by two or more other chiplets: all direct");
+    EXPECT_EQ(m.partition, "P uniform");
+    // 4 row bands of 4 rows; each inner boundary sends one halo row each way: 6 rows of
+    // 16 x 8 bytes over the package. On-chip: each chiplet's own 4 rows.
+    EXPECT_EQ(m.package_bytes, 6 * 16 * 8);
+    EXPECT_EQ(m.onchip_bytes, 16 * 16 * 8);
+    EXPECT_EQ(flows_of(pr.layers[1]), flows_of(pd.layers[1]));
+    EXPECT_EQ(pr.op_count(), pd.op_count());
+}
+
+// K split -> C split: fc2's chiplet c needs exactly the channels fc1's chiplet c made, so the
+// input stays on-chip (A bytes); the partial sums are reduce-scattered, always directly. Each
+// chiplet keeps its own K / n slice of partial sums (4 bytes each) and receives the other
+// n - 1 chiplets' ones: on-chip 16 x 4 bytes in all, package (n - 1) x 16 x 4.
+TEST(LayerMappingRecord, ReductionIsDirectAndCounted) {
+    const std::int64_t A = 4096;
+    Workload w = two_fc(A);
+    Partition c_split;
+    c_split.rows_dim = c_split.cols_dim = Dim::C;
+    Plan p = build_plan(arch_2x2(), w, with(w, Collective::Ring, c_split));
+    const PlanLayerMapping& m = *p.layers[1].mapping;
+    EXPECT_EQ(m.partition, "C uniform");
+    EXPECT_EQ(m.multicasts, 0);
+    EXPECT_EQ(m.fallback, "partial-sum reduction: direct");
+    EXPECT_EQ(m.onchip_bytes, A + 16 * kPartialSumBytes);
+    EXPECT_EQ(m.package_bytes, 3 * 16 * kPartialSumBytes);
+}
+
+TEST(LayerMappingRecord, RoundTripsThroughJson) {
+    Workload w = two_fc(1000);
+    Plan p = build_plan(arch_2x2(), w, with(w, Collective::TwoD, Partition{}, {1, 2, 3, 4}));
+    Plan back = plan_from_json(plan_to_json(p), "round-trip");
+    for (std::size_t l = 0; l < p.layers.size(); ++l) {
+        ASSERT_TRUE(back.layers[l].mapping.has_value());
+        const PlanLayerMapping &a = *p.layers[l].mapping, &b = *back.layers[l].mapping;
+        EXPECT_EQ(a.partition, b.partition);
+        EXPECT_EQ(a.shares, b.shares);
+        EXPECT_EQ(a.route, b.route);
+        EXPECT_EQ(a.collective, b.collective);
+        EXPECT_EQ(a.multicasts, b.multicasts);
+        EXPECT_EQ(a.fallback, b.fallback);
+        EXPECT_EQ(a.package_bytes, b.package_bytes);
+        EXPECT_EQ(a.package_link_bytes, b.package_link_bytes);
+        EXPECT_EQ(a.max_link_bytes, b.max_link_bytes);
+        EXPECT_EQ(a.onchip_bytes, b.onchip_bytes);
+        EXPECT_EQ(a.dram_bytes, b.dram_bytes);
+    }
+    EXPECT_EQ(p.layers[0].mapping->shares, (std::vector<double>{1, 2, 3, 4}));
+    EXPECT_EQ(p.layers[0].mapping->partition, "K non-uniform");
+    EXPECT_EQ(plan_to_json(back).dump(), plan_to_json(p).dump());
+    // A plan without mapping records (older files) still loads.
+    nlohmann::json doc = plan_to_json(p);
+    for (auto& l : doc["layers"]) l.erase("mapping");
+    EXPECT_FALSE(plan_from_json(doc, "old").layers[0].mapping.has_value());
+    doc["layers"][0]["mapping"] = {{"partition", "K uniform"}, {"bogus", 1}};
+    EXPECT_THROW(plan_from_json(doc, "bad"), InputError);
+}
+
+// MapOptions::collective reaches the uniform optimiser's plan; a bad name is an InputError.
+TEST(LayerMappingRecord, MapOptionsChooseTheCollective) {
+    Workload w = two_fc(1024);
+    MapOptions o;
+    o.collective = "2d";
+    Plan p = map_workload(arch_2x2(), w, o);
+    EXPECT_EQ(p.layers[1].mapping->collective, "2d");
+    EXPECT_EQ(p.layers[1].mapping->multicasts, 4);
+    o.collective = "bus";
+    EXPECT_THROW(map_workload(arch_2x2(), w, o), InputError);
+}
+
+// ---- the analytical model on relayed plans ---------------------------------------------------
+
+namespace {
+
+// A 1 x 4 line for timing by hand: mesh links 10 GB/s per direction, 5 ns, 1 pJ/b; routers
+// 2 cycles at 1 GHz (2 ns), 16-byte flits, 3 pJ per flit, packets of at most 64 B; NI 40 GB/s.
+// One memory on router 0, unused. No leakage.
+ArchConfig hand_line_1x4() {
+    ArchConfig a = test_support::hand_arch("hand-1x4", 1, 4, /*ni*/ 40, /*dram*/ 64, /*phy*/ 64);
+    a.chiplet.leakage_mw = 0;
+    return a;
+}
+
+/// One relay hop of a hand-written collective: `from` sends `to` a slice at `depth` (hops
+/// before it); `relays`: `to` forwards it (it then arrives in a relay recv, else in `to`'s
+/// final recv).
+struct HandHop {
+    int from, to, depth;
+    bool relays;
+};
+
+/// A one-layer plan of only the hops' sends and recvs, laid out as the plan builder lays out
+/// a collective: per depth, one send op per source (depth > 0: waiting for its relay recv of
+/// the depth before), then one relay recv per chiplet for the relayed hops that arrived; last,
+/// one recv per chiplet for all it keeps. `flow_depth`: the depth of each flow's hop.
+Plan hand_relay_plan(int chiplets, const std::vector<HandHop>& hops, std::int64_t bytes, std::vector<int>& flow_depth) {
+    Plan p;
+    p.arch = "hand-1x4";
+    p.workload = "relay";
+    p.chiplets = chiplets;
+    p.memories = 1;
+    p.layers.emplace_back();
+    PlanLayer& L = p.layers.back();
+    L.name = "all-gather";
+    std::int64_t id = 0, flow = 0;
+    int max_depth = 0;
+    for (const HandHop& h : hops) max_depth = std::max(max_depth, h.depth);
+    const auto n = static_cast<std::size_t>(chiplets);
+    std::vector<std::int64_t> relay_recv(n, -1);  // per chiplet: its relay recv of the depth before
+    std::vector<std::vector<Transfer>> kept(n);
+    for (int depth = 0; depth <= max_depth; ++depth) {
+        std::vector<std::vector<Transfer>> relayed(n);
+        for (int c = 0; c < chiplets; ++c) {
+            PlanOp s;
+            s.kind = OpKind::Send;
+            s.chiplet = c;
+            for (const HandHop& h : hops)
+                if (h.depth == depth && h.from == c) {
+                    Transfer t;
+                    t.peer = h.to, t.bytes = bytes, t.flow = flow++;
+                    flow_depth.push_back(depth);
+                    s.transfers.push_back(t);
+                    s.bytes += bytes;
+                    (h.relays ? relayed : kept)[static_cast<std::size_t>(h.to)].push_back(Transfer{c, bytes, t.flow, {}});
+                }
+            if (s.transfers.empty()) continue;
+            s.id = id++;
+            if (depth > 0) s.deps = {relay_recv[static_cast<std::size_t>(c)]};
+            L.ops.push_back(s);
+        }
+        for (int c = 0; c < chiplets; ++c) {
+            auto& in = relayed[static_cast<std::size_t>(c)];
+            if (in.empty()) continue;
+            PlanOp r;
+            r.kind = OpKind::Recv;
+            r.chiplet = c;
+            r.id = id++;
+            for (const Transfer& t : in) r.bytes += t.bytes;
+            r.transfers = in;
+            relay_recv[static_cast<std::size_t>(c)] = r.id;
+            L.ops.push_back(r);
+        }
+    }
+    for (int c = 0; c < chiplets; ++c) {
+        auto& in = kept[static_cast<std::size_t>(c)];
+        if (in.empty()) continue;
+        PlanOp r;
+        r.kind = OpKind::Recv;
+        r.chiplet = c;
+        r.id = id++;
+        for (const Transfer& t : in) r.bytes += t.bytes;
+        r.transfers = in;
+        L.ops.push_back(r);
+    }
+    return p;
+}
+
+}  // namespace
+
+// A ring all-gather on the 1 x 4 line (a path: each slice travels outwards from its owner,
+// one link per hop), B = 640 B per slice (ten full 64-B packets: 640 wire bytes):
+//   root 0: 0->1 (depth 0), 1->2 (1), 2->3 (2)     root 1: 1->2 (0), 2->3 (1); 1->0 (0)
+//   root 2: 2->3 (0); 2->1 (0), 1->0 (1)           root 3: 3->2 (0), 2->1 (1), 1->0 (2)
+// Per hop: NI in 640 / 40 = 16 ns; mesh link 640 / 10 = 64 ns; the NI out (40 GB/s) is held
+// as long as the link before it feeds it (64 ns: cut-through). Times from a hop's start to
+// its head at each: NI in 0, link 0.4 + 2 = 2.4, NI out 2.4 + 6.6 + 2 = 11.0; head latency
+// 11.4 ns. A link serves hops in the order they reach it; a send's second hop leaves when the
+// NI has pushed its first (16 ns later). Arrival = the last link's tail time + 11.4 - 11.0.
+// Depth 0, all at 0 (sends in chiplet order, each send's hops in list order):
+//   0->1: 64 + 11.4 = 75.4.  1->2: 75.4.  1->0 leaves at 16: 91.4.  2->3: 75.4.
+//   2->1 leaves at 16; NI out 1 is busy with 0->1 until 75, then 64 more: 75 + 64 - 11 =
+//   128, arrives 139.4.  3->2: NI out 2 busy with 1->2 until 75: also 139.4.
+//   Relay recvs: chiplet 1 (0->1, 2->1) and chiplet 2 (1->2, 3->2) end at 139.4.
+// Depth 1, both sends at 139.4 (chiplet 1's first): 1->2 and 2->3 on free links: 139.4 + 75.4
+//   = 214.8; 1->0 and 2->1 leave at 155.4: 230.8. Relay recvs: chiplet 2 (1->2) 214.8,
+//   chiplet 1 (2->1) 230.8.
+// Depth 2: 2->3 at 214.8 -> 290.2; 1->0 at 230.8 -> 306.2, the latency. Final recvs:
+//   chiplet 0 (1->0 x 3) 306.2, chiplet 3 (2->3 x 3) 290.2.
+// Priced with the whole layer's loads at once (link 2->3 carries 3 B over the layer: 192 ns;
+// link 1->2 2 B: 128; link 0->1 B: 64), slice 0's chain alone would take at least
+// 3 x 11.4 + 64 + 128 + 192 = 418.2 ns: links are only shared by hops that overlap in time.
+// Energy is the whole layer's: D2D 12 hops x 640 B x 8 b x 1 pJ/b = 61440 pJ; NoC 12 hops x
+// 40 flits x 2 routers x 3 pJ = 2880 pJ.
+TEST(PlanCollectives, AnalyticalModelTimesEachRelayHopWhenItRuns) {
+    const std::int64_t B = 640;
+    const std::vector<HandHop> ring = {{0, 1, 0, true},  {1, 2, 1, true},  {2, 3, 2, false}, {1, 2, 0, true},
+                                       {2, 3, 1, false}, {1, 0, 0, false}, {2, 3, 0, false}, {2, 1, 0, true},
+                                       {1, 0, 1, false}, {3, 2, 0, true},  {2, 1, 1, true},  {1, 0, 2, false}};
+    const ArchConfig arch = hand_line_1x4();
+    std::vector<int> flow_depth;
+    Plan p = hand_relay_plan(4, ring, B, flow_depth);
+    validate_plan(p, "hand");
+    Estimate e = estimate_plan(arch, p);
+    EXPECT_NEAR(e.latency_ns, 306.2, 1e-9);
+    // Recvs in plan order: relay recvs of depth 0 (chiplets 1, 2) and 1 (chiplets 1, 2), then
+    // the final recvs (chiplets 0, 3).
+    const std::vector<std::pair<int, double>> expected = {{1, 139.4}, {2, 139.4}, {1, 230.8},
+                                                          {2, 214.8}, {0, 306.2}, {3, 290.2}};
+    std::size_t recvs = 0;
+    for (std::size_t i = 0; i < p.layers[0].ops.size(); ++i) {
+        const PlanOp& op = p.layers[0].ops[i];
+        if (op.kind != OpKind::Recv) continue;
+        ASSERT_LT(recvs, expected.size());
+        EXPECT_EQ(op.chiplet, expected[recvs].first) << "recv op " << op.id;
+        EXPECT_NEAR(e.ops[i].end_ns, expected[recvs].second, 1e-9) << "recv op " << op.id << " on chiplet " << op.chiplet;
+        ++recvs;
+    }
+    EXPECT_EQ(recvs, expected.size());
+    EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::D2d), 12 * B * 8 * 1.0, 1e-6);
+    EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::Noc), 12 * 40 * 2 * 3.0, 1e-6);
+}

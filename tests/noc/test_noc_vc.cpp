@@ -1,0 +1,671 @@
+// Flit-level VC network ("vc" router model): zero-load latency, hop counts, saturation,
+// queueing, conservation, deadlock and dateline, energy, config errors. Every expected value
+// is computed here from a formula; synthetic runs are kept short (the suite stays fast).
+#include "hw/common/input_error.h"
+#include "hw/config/presets.h"
+#include "hw/energy/energy_ledger.h"
+#include "noc/noc_config.h"
+#include "noc/synthetic/synthetic_traffic.h"
+#include "noc/vc/vc_network.h"
+#include "noc/synthetic/zero_load_model.h"
+
+#include <gtest/gtest.h>
+#include <systemc>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace mcmsim {
+namespace {
+
+NocConfig grid_config(NocTopologyKind kind, int rows, int cols, const std::string& routing = "xy") {
+    NocConfig c;
+    c.topology = kind;
+    c.rows = rows;
+    c.cols = cols;
+    c.routing = routing;
+    NocLinkConfig on_die;
+    on_die.name = "on_die";
+    on_die.width_bits = c.router.flit_bits;
+    c.links = {on_die};
+    for (NocLinkConfig& l : c.links) resolve_link(l, c.router);
+    return c;
+}
+
+/// Mean ring distance on a ring of k taking the short way: sum over offsets / k.
+double ring_mean(int k) {
+    double s = 0;
+    for (int d = 0; d < k; ++d) s += std::min(d, k - d);
+    return s / k;
+}
+
+/// Textbook zero-load latency with the simulator's convention (see zero_load_model.h): NI in,
+/// (H+1) routers of P cycles, H links of t_link, NI out, L-1 cycles of serialisation.
+double textbook_t0(const NocConfig& c, double hops, int flits) {
+    const double p = c.router.pipeline_cycles(), link = c.links[0].latency_cycles;
+    return 2.0 * c.ni_latency_cycles + (hops + 1) * p + hops * link + (flits - 1);
+}
+
+struct ZeroLoadCase {
+    NocTopologyKind kind;
+    int k, flits;
+};
+class NocVcZeroLoad : public ::testing::TestWithParam<ZeroLoadCase> {};
+
+// At rate 0.01 the measured mean latency is within 1 cycle of T0 at the pattern's mean hop
+// count: mesh n(k^2-1)/(3k), torus n * (mean ring distance), self-traffic included.
+TEST_P(NocVcZeroLoad, MeanLatencyWithinOneCycleOfFormula) {
+    const ZeroLoadCase z = GetParam();
+    NocConfig c = grid_config(z.kind, z.k, z.k);
+    const double hops = z.kind == NocTopologyKind::Mesh ? 2.0 * (z.k * z.k - 1) / (3.0 * z.k) : 2.0 * ring_mean(z.k);
+    const double t0 = textbook_t0(c, hops, z.flits);
+    SyntheticOptions o;
+    o.rates = {0.01};
+    o.packet_flits = z.flits;
+    o.warmup = 500;
+    o.measure = z.k == 4 ? 40000 : 15000;
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_FALSE(run.deadlocked);
+    ASSERT_EQ(run.points.size(), 1u);
+    const SyntheticPoint& p = run.points[0];
+    EXPECT_NEAR(p.zero_load_latency, t0, 1e-9) << "analytical model vs textbook formula";
+    RecordProperty("formula_cycles", std::to_string(t0));
+    RecordProperty("measured_cycles", std::to_string(p.avg_packet_latency));
+    EXPECT_NEAR(p.avg_packet_latency, t0, 1.0) << "measured over " << p.packets_measured << " packets";
+    EXPECT_FALSE(p.saturated);
+}
+
+INSTANTIATE_TEST_SUITE_P(Grids, NocVcZeroLoad,
+                         ::testing::Values(ZeroLoadCase{NocTopologyKind::Mesh, 4, 1}, ZeroLoadCase{NocTopologyKind::Mesh, 4, 5},
+                                           ZeroLoadCase{NocTopologyKind::Mesh, 8, 1}, ZeroLoadCase{NocTopologyKind::Mesh, 8, 5},
+                                           ZeroLoadCase{NocTopologyKind::Torus, 8, 1},
+                                           ZeroLoadCase{NocTopologyKind::Torus, 8, 5}),
+                         [](const ::testing::TestParamInfo<ZeroLoadCase>& i) {
+                             return std::string(i.param.kind == NocTopologyKind::Mesh ? "mesh" : "torus") +
+                                    std::to_string(i.param.k) + "_" + std::to_string(i.param.flits) + "flit";
+                         });
+
+/// Records the tail-ejection cycle of every packet.
+struct TailLog : EjectionListener {
+    std::vector<std::pair<const FlitPacket, Cycle>> tails;
+    std::vector<Cycle> flits;
+    void flit_ejected(const FlitPacket&, const Flit&, Cycle when) override { flits.push_back(when); }
+    void packet_ejected(const FlitPacket& p, Cycle tail) override { tails.push_back({p, tail}); }
+};
+
+// One packet alone crossing a die-to-die link: PHY latency and flit serialisation exactly.
+// 2x2 chiplets of 2x2 routers; the D2D link runs at 4 B/cycle, so a 16-byte flit takes 4
+// cycles, and its 2 ns PHY latency is 2 cycles at 1 GHz.
+TEST(NocVcDieToDie, SinglePacketLatencyIsExact) {
+    init_time_resolution();
+    const std::string path = "noc_d2d_test.json";
+    {
+        std::ofstream f(path);
+        f << R"({"topology": {"type": "hierarchical", "chiplets": {"rows": 2, "cols": 2},
+                              "chiplet_mesh": {"rows": 2, "cols": 2}},
+                 "router": {"flit_bits": 128, "clock_ghz": 1.0},
+                 "d2d_link": {"preset": "ucie-standard", "bandwidth_gbps": 4, "latency_ns": 2}})";
+    }
+    NocConfig c = load_noc_config(path);
+    std::remove(path.c_str());
+    ASSERT_EQ(c.links.size(), 2u);
+    EXPECT_EQ(c.links[1].cycles_per_flit, 4);  // 16 B / (4 B/cycle)
+    EXPECT_EQ(c.links[1].latency_cycles, 2);
+    VcNetwork net("network", c);
+    TailLog log;
+    net.set_listener(&log);
+    const NocTopology& t = net.topology();
+    const int flits = 5, src = t.id(0, 0), dst = t.id(0, 3);  // crosses the chiplet edge once
+    net.create_packet(src, dst, flits, 0);
+    sc_core::sc_start();
+    ASSERT_EQ(log.tails.size(), 1u);
+    // The head reaches router (0,2) behind the D2D link after NI 1 + 2 routers x P + on-die 1
+    // + PHY 2 + one flit serialised over 4 cycles (latency includes one of them: 2 + 4 - 1).
+    // The link spaces flits 4 cycles apart, so the tail arrives (L-1) x 4 later; from there
+    // the tail needs SA+ST per router (2 routers), one on-die link and the ejection NI.
+    const double p = c.router.pipeline_cycles();
+    const double sa_st = c.router.stages.switch_alloc + c.router.stages.switch_traversal;
+    const double head_at_02 = 1 + 2 * p + 1 + (2 + 4 - 1);
+    const double expected = head_at_02 + (flits - 1) * 4 + 2 * sa_st + 1 + 1;
+    EXPECT_EQ(log.tails[0].second, static_cast<Cycle>(expected)) << ::testing::PrintToString(log.flits);
+    EXPECT_EQ(zero_load_path(c, t, net.routing(), src, dst, flits).cycles, expected);
+    EXPECT_EQ(log.tails[0].first.hops, 3);
+}
+
+// Uniform traffic on a k x k mesh: the routes' mean hop count over all pairs (self pairs
+// included) is exactly n(k^2-1)/(3k); the simulated packets sample it.
+TEST(NocVcHops, UniformMeanHopsMatchFormula) {
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 8, 8);
+    NocTopology t = build_topology(c);
+    auto r = make_routing(c, t);
+    double sum = 0;
+    for (int s = 0; s < t.routers(); ++s)
+        for (int d = 0; d < t.routers(); ++d) sum += zero_load_path(c, t, *r, s, d, 1).hops;
+    const double formula = 2.0 * (8 * 8 - 1) / (3.0 * 8);  // 5.25
+    EXPECT_DOUBLE_EQ(sum / (64.0 * 64.0), formula);
+    SyntheticOptions o;
+    o.rates = {0.1};
+    o.warmup = 200;
+    o.measure = 4000;
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_EQ(run.points.size(), 1u);
+    // ~25k packets: the standard error of the mean is about 2.4 / sqrt(25k) = 0.015 hops.
+    EXPECT_NEAR(run.points[0].avg_hops, formula, 0.06);
+}
+
+// 8x8 mesh, XY, uniform, 1-flit packets: accepted throughput never exceeds the bisection
+// bound 4/k and saturates between 75 % and 95 % of it.
+TEST(NocVcSaturation, UniformSaturatesBelowBisectionBound) {
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 8, 8);
+    const double bound = 4.0 / 8;
+    SyntheticOptions o;
+    o.rates = {0.3, 0.7};  // well below, then well beyond saturation
+    o.warmup = 1000;
+    o.measure = 2500;
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_FALSE(run.deadlocked);
+    ASSERT_EQ(run.points.size(), 2u);
+    EXPECT_FALSE(run.points[0].saturated);
+    EXPECT_NEAR(run.points[0].accepted, run.points[0].offered, 0.02);
+    const SyntheticPoint& sat = run.points[1];
+    RecordProperty("saturation_fraction_of_bound", std::to_string(sat.accepted / bound));
+    EXPECT_TRUE(sat.saturated);
+    for (const SyntheticPoint& p : run.points) EXPECT_LE(p.accepted, bound);
+    EXPECT_GE(sat.accepted, 0.75 * bound);
+    EXPECT_LE(sat.accepted, 0.95 * bound);
+}
+
+// Bit-complement sends every packet across the bisection: accepted <= 2/k.
+TEST(NocVcSaturation, BitComplementBelowHalfBisection) {
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 8, 8);
+    SyntheticOptions o;
+    o.pattern = TrafficPattern::BitComplement;
+    o.rates = {0.5};
+    o.warmup = 1000;
+    o.measure = 2500;
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_EQ(run.points.size(), 1u);
+    EXPECT_TRUE(run.points[0].saturated);
+    RecordProperty("accepted", std::to_string(run.points[0].accepted));
+    EXPECT_LE(run.points[0].accepted, 2.0 / 8);
+    EXPECT_GE(run.points[0].accepted, 0.3 * 2.0 / 8);  // and it does carry traffic
+}
+
+// Below half of saturation the mean latency follows T0 plus an M/D/1 wait on every channel
+// of the route, with channel loads from the XY routes of uniform traffic (1-flit packets,
+// service time 1 cycle): W(rho) = rho / (2 (1 - rho)).
+TEST(NocVcQueueing, LatencyTracksPerChannelMD1) {
+    const int k = 8, n = k * k;
+    const double lambda = 0.15;  // saturation is ~0.42 (see above)
+    NocConfig c = grid_config(NocTopologyKind::Mesh, k, k);
+    NocTopology t = build_topology(c);
+    auto r = make_routing(c, t);
+    std::vector<double> load(t.channels().size(), 0.0);
+    std::vector<std::vector<int>> paths(static_cast<std::size_t>(n * n));
+    for (int s = 0; s < n; ++s)
+        for (int d = 0; d < n; ++d) {
+            RouteState st;
+            for (int at = s;;) {
+                RouteDecision dec = r->route(at, d, st, nullptr);
+                if (dec.port == kLocalPort) break;
+                int ch = t.out_channel(at, dec.port);
+                paths[static_cast<std::size_t>(s * n + d)].push_back(ch);
+                load[static_cast<std::size_t>(ch)] += lambda / n;  // each source sends 1/n of its rate to d
+                at = t.channel(ch).dst;
+            }
+        }
+    auto wait = [](double rho) { return rho / (2.0 * (1.0 - rho)); };
+    double model = 0;
+    for (int s = 0; s < n; ++s)
+        for (int d = 0; d < n; ++d) {
+            double w = wait(lambda) + wait(lambda);  // injection and ejection channels
+            for (int ch : paths[static_cast<std::size_t>(s * n + d)]) w += wait(load[static_cast<std::size_t>(ch)]);
+            model += zero_load_path(c, t, *r, s, d, 1).cycles + w;
+        }
+    model /= static_cast<double>(n) * n;
+    SyntheticOptions o;
+    o.rates = {lambda};
+    o.warmup = 1000;
+    o.measure = 4000;
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_EQ(run.points.size(), 1u);
+    const double measured = run.points[0].avg_packet_latency;
+    RecordProperty("md1_model_cycles", std::to_string(model));
+    RecordProperty("measured_cycles", std::to_string(measured));
+    EXPECT_NEAR(measured, model, 0.10 * model) << "M/D/1 model " << model << ", measured " << measured;
+}
+
+// Every injected flit is ejected exactly once, in order within its packet, at moderate and
+// at saturating load (5-flit packets interleave in the VCs and at ejection), with the
+// routers stepped by one thread and by two (rows 0-1 and 2-3: flits, credits and ejections
+// crossing between the threads must be neither lost nor repeated nor reordered).
+class NocVcConservation : public ::testing::TestWithParam<int> {};
+
+TEST_P(NocVcConservation, EveryFlitEjectedOnceInOrder) {
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 4, 4);
+    c.router.vcs = 4;
+    c.router.buffer_depth = 4;
+    SyntheticOptions o;
+    o.packet_flits = 5;
+    o.rates = {0.2, 0.9};
+    o.warmup = 500;
+    o.measure = 3000;
+    o.threads = GetParam();
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_FALSE(run.deadlocked);
+    EXPECT_EQ(run.threads, GetParam());
+    ASSERT_EQ(run.points.size(), 2u);
+    EXPECT_TRUE(run.points[1].drained);
+    EXPECT_GT(run.flits_injected, 0);
+    EXPECT_EQ(run.flits_injected, run.flits_ejected);
+    EXPECT_EQ(run.flits_ejected, run.packets_ejected * 5);
+    EXPECT_EQ(run.order_violations, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, NocVcConservation, ::testing::Values(1, 2),
+                         [](const ::testing::TestParamInfo<int>& i) { return std::to_string(i.param) + "_threads"; });
+
+// Per-flit energy goes to layer accounts shared by all routers: one thread only.
+TEST(NocVcThreads, EnergyBookingNeedsOneThread) {
+    init_time_resolution();
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 2, 2);
+    VcNetwork net("network", c);
+    EnergyLedger ledger;
+    net.router(0).set_energy(&ledger.account("r0"), 1.0);
+    EXPECT_THROW(net.set_threads(2), std::logic_error);
+    EXPECT_EQ(net.threads(), 1);
+}
+
+// A clock whose period is not a whole number of ps (2.9 GHz: 344.83 ps, a one-cycle delay
+// rounds to 345 ps) must not lose wake-ups: the network's wake-up time is taken from the
+// cycle's absolute time, so after thousands of back-to-back wake-ups it still lands on the
+// cycle whose routers are waiting. (Delays summed from wake-up to wake-up drifted +0.17 ps
+// each, skipped a cycle after ~1000 of them and left its routers asleep: a deadlock.)
+TEST(NocVcClock, NonIntegerPeriodLosesNoWakeUps) {
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 4, 4);
+    c.router.clock_ghz = 2.9;
+    SyntheticOptions o;
+    o.rates = {0.3};
+    o.warmup = 500;
+    o.measure = 5000;
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_FALSE(run.deadlocked) << "deadlock at cycle " << run.deadlock_cycle;
+    EXPECT_TRUE(run.points.at(0).drained);
+    EXPECT_GT(run.flits_injected, 0);
+    EXPECT_EQ(run.flits_injected, run.flits_ejected);
+}
+
+/// A ring of 8 routers (8x1 torus), every node sending `packets` 8-flit packets three hops
+/// clockwise at once: long worms over shallow buffers close the ring's channel cycle.
+struct RingRun {
+    bool deadlocked;
+    std::vector<std::string> stuck;
+    std::int64_t ejected;
+};
+RingRun run_ring(bool dateline, int packets, int threads = 1) {
+    init_time_resolution();
+    NocConfig c = grid_config(NocTopologyKind::Torus, 1, 8);
+    c.dateline = dateline;
+    c.router.vcs = 2;
+    c.router.buffer_depth = 2;
+    c.watchdog_cycles = 2000;
+    VcNetwork net("network", c);
+    net.set_threads(threads);
+    for (int i = 0; i < packets; ++i)
+        for (int s = 0; s < 8; ++s) net.create_packet(s, (s + 3) % 8, 8, 0);
+    sc_core::sc_start();
+    return {net.deadlocked(), net.busy_routers(), net.packets_ejected()};
+}
+
+TEST(NocVcTorus, RingWithoutDatelineDeadlocksAndWatchdogNamesRouters) {
+    RingRun r = run_ring(false, 20);
+    ASSERT_TRUE(r.deadlocked);
+    ASSERT_FALSE(r.stuck.empty());
+    for (const std::string& s : r.stuck) EXPECT_NE(s.find("network.r0_"), std::string::npos) << s;
+    EXPECT_LT(r.ejected, 160);
+}
+
+TEST(NocVcTorus, RingWithDatelineCompletes) {
+    RingRun r = run_ring(true, 20);
+    EXPECT_FALSE(r.deadlocked);
+    EXPECT_TRUE(r.stuck.empty());
+    EXPECT_EQ(r.ejected, 160);
+}
+
+// Stepped by two threads (routers 0-3 and 4-7, worms crossing between them both ways), the
+// ring still deadlocks without the dateline, the watchdog still names routers, and with the
+// dateline all 160 packets arrive.
+TEST(NocVcTorus, TwoThreadsDeadlockAndCompleteAlike) {
+    RingRun stuck = run_ring(false, 20, 2);
+    ASSERT_TRUE(stuck.deadlocked);
+    ASSERT_FALSE(stuck.stuck.empty());
+    for (const std::string& s : stuck.stuck) EXPECT_NE(s.find("network.r0_"), std::string::npos) << s;
+    EXPECT_LT(stuck.ejected, 160);
+}
+
+TEST(NocVcTorus, TwoThreadsWithDatelineComplete) {
+    RingRun r = run_ring(true, 20, 2);
+    EXPECT_FALSE(r.deadlocked);
+    EXPECT_EQ(r.ejected, 160);
+}
+
+// West-first (adaptive) under long saturating random traffic: no deadlock, all drained.
+TEST(NocVcAdaptive, WestFirstNeverDeadlocks) {
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 6, 6, "west_first");
+    c.router.vcs = 2;
+    c.router.buffer_depth = 2;
+    SyntheticOptions o;
+    o.packet_flits = 4;
+    o.rates = {0.8};
+    o.warmup = 500;
+    o.measure = 6000;
+    o.seed = 7;
+    SyntheticRun run = run_synthetic(c, o);
+    EXPECT_FALSE(run.deadlocked);
+    ASSERT_EQ(run.points.size(), 1u);
+    EXPECT_TRUE(run.points[0].drained);
+    EXPECT_EQ(run.flits_injected, run.flits_ejected);
+    EXPECT_EQ(run.order_violations, 0);
+}
+
+// Diagonal links: routes are Chebyshev-minimal, so the mean hop count under uniform traffic
+// is the mean of max(|dr|, |dc|) instead of |dr| + |dc|; the simulation samples it.
+TEST(NocVcDiagonal, DiagonalLinksShortenHopsAsGeometryPredicts) {
+    const int k = 8;
+    NocConfig c = grid_config(NocTopologyKind::DiagonalMesh, k, k, "diagonal");
+    NocTopology t = build_topology(c);
+    auto r = make_routing(c, t);
+    double cheb = 0, manhattan = 0, routed = 0;
+    for (int s = 0; s < k * k; ++s)
+        for (int d = 0; d < k * k; ++d) {
+            int dr = std::abs(t.row_of(s) - t.row_of(d)), dc = std::abs(t.col_of(s) - t.col_of(d));
+            cheb += std::max(dr, dc);
+            manhattan += dr + dc;
+            routed += zero_load_path(c, t, *r, s, d, 1).hops;
+        }
+    EXPECT_DOUBLE_EQ(routed, cheb);
+    EXPECT_LT(cheb, manhattan);
+    SyntheticOptions o;
+    o.rates = {0.1};
+    o.warmup = 200;
+    o.measure = 3000;
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_FALSE(run.deadlocked);
+    EXPECT_NEAR(run.points[0].avg_hops, cheb / (k * k * k * k), 0.06);
+}
+
+// Energy: each router on the path books flits x (buffer write + read + crossbar + allocation),
+// each link crossed books flits x flit bits x pJ/bit, into per-router and per-link accounts.
+TEST(NocVcEnergy, RouterAndLinkEnergyPerFlit) {
+    init_time_resolution();
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 3, 3);
+    VcNetwork net("network", c);
+    const int flits = 5, src = 0, dst = 8, hops = 4;
+    net.create_packet(src, dst, flits, 0);
+    sc_core::sc_start();
+    EnergyLedger ledger;
+    net.book_energy(ledger);
+    const double router_pj = flits * c.router.energy.per_flit();
+    const double link_pj = flits * c.router.flit_bits * c.links[0].energy_pj_per_bit;
+    EXPECT_NEAR(ledger.category_pj(EnergyCategory::Noc), (hops + 1) * router_pj + hops * link_pj, 1e-6);
+    nlohmann::json comp = ledger.components_json();
+    EXPECT_EQ(comp.size(), static_cast<std::size_t>(2 * hops + 1)) << comp.dump();
+    ASSERT_TRUE(comp.contains("network.r0_0"));
+    EXPECT_NEAR(comp["network.r0_0"]["noc"].get<double>(), router_pj, 1e-9);
+    ASSERT_TRUE(comp.contains("network.link.r0_0.E"));
+    EXPECT_NEAR(comp["network.link.r0_0.E"]["noc"].get<double>(), link_pj, 1e-9);
+}
+
+/// Loads `text` as a NoC config and returns the InputError message ("" if none).
+std::string config_error(const std::string& text) {
+    const std::string path = "noc_bad_test.json";
+    {
+        std::ofstream f(path);
+        f << text;
+    }
+    std::string msg;
+    try {
+        load_noc_config(path);
+    } catch (const InputError& e) {
+        msg = e.what();
+    }
+    std::remove(path.c_str());
+    return msg;
+}
+
+TEST(NocVcConfig, BadConfigsNameFileAndPointer) {
+    std::string m = config_error(R"({"topology": {"type": "hypercube", "rows": 4, "cols": 4}})");
+    EXPECT_NE(m.find("/topology/type"), std::string::npos) << m;
+    m = config_error(R"({"topology": {"type": "mesh", "rows": 4, "cols": 4}, "router": {"vcs": 0}})");
+    EXPECT_NE(m.find("/router/vcs"), std::string::npos) << m;
+    m = config_error(R"({"topology": {"type": "torus", "rows": 4, "cols": 4}, "routing": "west_first"})");
+    EXPECT_NE(m.find("/routing"), std::string::npos) << m;
+    m = config_error(R"({"topology": {"type": "mesh", "rows": 4, "cols": 4}, "routing": "diagonal"})");
+    EXPECT_NE(m.find("/routing"), std::string::npos) << m;
+    m = config_error(R"({"topology": {"type": "mesh", "rows": 4, "cols": 4}, "d2d_link": "ucie-standard"})");
+    EXPECT_NE(m.find("/d2d_link"), std::string::npos) << m;
+    for (const std::string& s : {std::string("noc_bad_test.json"), std::string("expected")})
+        EXPECT_NE(m.find(s), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos);
+    // The shipped configs load.
+    for (const char* f : {"mesh8x8", "mesh16x16", "torus8x8", "diagonal_mesh8x8", "hierarchical_2x2_of_4x4", "custom_graph"})
+        EXPECT_NO_THROW(load_noc_config(default_config_dir() + "/noc/" + f + ".json")) << f;
+}
+
+}  // namespace
+}  // namespace mcmsim
+
+namespace mcmsim {
+namespace {
+
+// Up*/down* table routing on a torus without dateline VCs (its rings would deadlock under
+// DOR): long saturating random traffic completes, every flit once, in order.
+TEST(NocVcTable, UpDownOnTorusNeverDeadlocks) {
+    NocConfig c = grid_config(NocTopologyKind::Torus, 6, 6, "table");
+    c.dateline = false;
+    c.router.vcs = 2;
+    c.router.buffer_depth = 2;
+    SyntheticOptions o;
+    o.packet_flits = 6;
+    o.rates = {0.8};
+    o.warmup = 500;
+    o.measure = 6000;
+    o.seed = 11;
+    SyntheticRun run = run_synthetic(c, o);
+    EXPECT_FALSE(run.deadlocked);
+    ASSERT_EQ(run.points.size(), 1u);
+    EXPECT_TRUE(run.points[0].drained);
+    EXPECT_EQ(run.flits_injected, run.flits_ejected);
+    EXPECT_EQ(run.order_violations, 0);
+}
+
+// Up*/down* routes are legal (never an up link after a down link) and reach every router.
+TEST(NocVcTable, RoutesAreLegalAndComplete) {
+    NocConfig c = load_noc_config(default_config_dir() + "/noc/custom_graph.json");
+    NocTopology t = build_topology(c);
+    ASSERT_EQ(t.routers(), 6);
+    ASSERT_EQ(t.channels().size(), 16u);
+    auto r = make_routing(c, t);
+    for (int s = 0; s < t.routers(); ++s)
+        for (int d = 0; d < t.routers(); ++d) {
+            RouteState st;
+            int hops = 0;
+            for (int at = s; hops <= t.routers();) {
+                RouteDecision dec = r->route(at, d, st, nullptr);
+                if (dec.port == kLocalPort) break;
+                at = t.channel(t.out_channel(at, dec.port)).dst;
+                ++hops;
+            }
+            EXPECT_LE(hops, t.routers()) << s << "->" << d;
+            EXPECT_GE(hops, t.min_hops(s, d));
+        }
+}
+
+// The custom graph with mixed D2D classes under long random traffic: no deadlock.
+TEST(NocVcTable, CustomGraphRandomTrafficCompletes) {
+    NocConfig c = load_noc_config(default_config_dir() + "/noc/custom_graph.json");
+    SyntheticOptions o;
+    o.packet_flits = 4;
+    o.rates = {0.6};
+    o.warmup = 500;
+    o.measure = 8000;
+    SyntheticRun run = run_synthetic(c, o);
+    EXPECT_FALSE(run.deadlocked);
+    EXPECT_TRUE(run.points.at(0).drained);
+    EXPECT_EQ(run.flits_injected, run.flits_ejected);
+    EXPECT_EQ(run.order_violations, 0);
+}
+
+TEST(NocVcTable, LinkToMissingNodeIsAnInputError) {
+    std::string m = config_error(R"({"topology": {"type": "graph", "nodes": ["a", "b"],
+        "links": [{"from": "a", "to": "b"}, {"from": "a", "to": "c"}]}})");
+    EXPECT_NE(m.find("/topology/links/1/to"), std::string::npos) << m;
+    EXPECT_NE(m.find("\"c\""), std::string::npos) << m;
+    m = config_error(R"({"topology": {"type": "graph", "nodes": ["a", "b"], "links": [{"from": "a", "to": "b"}]},
+        "routing": "xy"})");
+    EXPECT_NE(m.find("/routing"), std::string::npos) << m;
+}
+
+}  // namespace
+}  // namespace mcmsim
+
+// ---- The "vc" router model behind the full system's Network API ---------------------------
+#include "hw/config/arch_config.h"
+#include "noc/network.h"
+
+namespace mcmsim {
+namespace {
+
+ArchConfig vc_arch(int rows, int cols) {
+    ArchConfig a;
+    a.name = "noc-vc-test";
+    a.package.rows = rows;
+    a.package.cols = cols;
+    a.package.link.bandwidth_gbps = 32;  // 32-byte flits at 1 GHz: one cycle per flit
+    a.package.link.latency_ns = 5;       // 5 cycles
+    a.package.link.energy_pj_per_bit = 0.5;
+    a.package.router.model = "vc";
+    a.package.router.clock_ghz = 1;
+    a.package.router.pipeline_cycles = 4;
+    a.package.router.flit_bytes = 32;
+    a.package.router.energy_pj_per_flit = 2;
+    a.package.router.vcs = 4;
+    MemoryConfig m;
+    m.name = "hbm";
+    m.phy_bandwidth_gbps = m.dram.bandwidth_gbps();
+    a.memories = {m};
+    return a;
+}
+
+struct Got {
+    int node;
+    std::int64_t tag;
+    Tick when;
+};
+class LogSink : public NetworkEndpoint {
+public:
+    LogSink(Network& n, int node, std::vector<Got>& log) : net_(n), node_(node), log_(log) {}
+    void arrive(Packet* p, Tick when) override {
+        log_.push_back({node_, p->tag, when});
+        net_.delivered(p);
+    }
+
+private:
+    Network& net_;
+    int node_;
+    std::vector<Got>& log_;
+};
+
+/// Injects (tick, src, dst, bytes) from a thread, as chiplets do.
+class Sender : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(Sender);
+    struct Item {
+        Tick at;
+        int src, dst;
+        std::int64_t bytes;
+    };
+    Sender(sc_core::sc_module_name n, Network& net, std::vector<Item> items)
+        : sc_core::sc_module(n), net_(net), items_(std::move(items)) {
+        SC_THREAD(run);
+    }
+
+private:
+    void run() {
+        std::int64_t tag = 0;
+        for (const Item& i : items_) {
+            if (i.at > now_ticks()) sc_core::wait(to_sc_time(i.at - now_ticks()));
+            Packet* p = net_.new_packet();
+            p->payload_bytes = p->wire_bytes = i.bytes;
+            p->tag = tag++;
+            net_.inject(net_.chiplet_node(i.src), net_.chiplet_node(i.dst), p, now_ticks());
+        }
+    }
+    Network& net_;
+    std::vector<Item> items_;
+};
+
+struct VcBench {
+    ArchConfig arch;
+    EnergyLedger ledger;
+    Network net;
+    std::vector<Got> log;
+    std::vector<std::unique_ptr<LogSink>> sinks;
+    Sender sender;
+    VcBench(int rows, int cols, std::vector<Sender::Item> items)
+        : arch(vc_arch(rows, cols)), net("network", arch, ledger), sender("sender", net, std::move(items)) {
+        init_time_resolution();
+        for (int c = 0; c < arch.chiplet_count(); ++c) {
+            sinks.push_back(std::make_unique<LogSink>(net, net.chiplet_node(c), log));
+            net.attach(net.chiplet_node(c), sinks.back().get());
+        }
+    }
+};
+
+// One 5-flit packet over 3 package hops: NI + 4 routers x 4 cycles + 3 links x 5 cycles + NI
+// + 4 cycles of serialisation; router and link energy booked per flit.
+TEST(NocVcSystem, PacketThroughVcModelMatchesZeroLoad) {
+    init_time_resolution();
+    VcBench b(3, 3, {{0, 0, 5, 150}});  // (0,0) -> (1,2): 3 hops, ceil(150/32) = 5 flits
+    ASSERT_NE(b.net.vc_network(), nullptr);
+    sc_core::sc_start();
+    ASSERT_EQ(b.log.size(), 1u);
+    const int hops = 3, flits = 5;
+    const Tick cycles = 1 + 4 * (hops + 1) + hops * 5 + 1 + (flits - 1);
+    EXPECT_EQ(b.log[0].when, cycles * 1000);
+    EXPECT_EQ(b.net.flit_hops(), hops * flits);
+    EXPECT_NEAR(b.ledger.category_pj(EnergyCategory::Noc), (hops + 1) * flits * 2.0, 1e-9);
+    EXPECT_NEAR(b.ledger.category_pj(EnergyCategory::D2d), hops * flits * 32 * 8 * 0.5, 1e-9);
+    EXPECT_TRUE(b.net.busy_routers().empty());
+}
+
+// Random traffic from a thread at arbitrary ticks: every packet arrives exactly once.
+TEST(NocVcSystem, RandomTrafficThroughVcModelArrivesOnce) {
+    init_time_resolution();
+    std::mt19937 rng(5);
+    std::vector<Sender::Item> items;
+    for (int i = 0; i < 300; ++i)
+        items.push_back({static_cast<Tick>(rng() % 200000), static_cast<int>(rng() % 9), static_cast<int>(rng() % 9),
+                         1 + static_cast<std::int64_t>(rng() % 300)});
+    std::stable_sort(items.begin(), items.end(), [](auto& x, auto& y) { return x.at < y.at; });
+    VcBench b(3, 3, items);
+    sc_core::sc_start();
+    ASSERT_EQ(b.log.size(), items.size());
+    std::vector<int> seen(items.size(), 0);
+    for (const Got& g : b.log) {
+        ++seen[static_cast<std::size_t>(g.tag)];
+        EXPECT_EQ(g.node, items[static_cast<std::size_t>(g.tag)].dst);
+        EXPECT_GT(g.when, items[static_cast<std::size_t>(g.tag)].at);
+    }
+    for (int s : seen) EXPECT_EQ(s, 1);
+    EXPECT_EQ(b.net.packets_injected(), b.net.packets_delivered());
+    EXPECT_EQ(b.net.vc_network()->order_violations(), 0);
+}
+
+}  // namespace
+}  // namespace mcmsim

@@ -11,7 +11,7 @@
 // the repetitions rather than one run.
 #include "hw/config/arch_config.h"
 #include "mapper/model/analytical_model.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/workload/workload.h"
 
 #include <benchmark/benchmark.h>

@@ -3,7 +3,7 @@
 // edge-HBM 4x4 package. Prints one line per case: wall seconds, plans scored, EdP gain.
 // usage: bench_ga [simba|organic|all]
 #include "hw/config/arch_config.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/optimize/optimize.h"
 #include "mapper/workload/workload.h"
 
@@ -18,8 +18,8 @@ namespace {
 void run(const char* arch_name) {
     ArchConfig a = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/" + arch_name + ".json");
     Workload w = zoo_workload("resnet50", 1);
-    MapOptions o;  // the CLI's defaults
-    o.optimizer = "ga";
+    MapRequest o;  // the CLI's defaults
+    o.optimizer = Optimizer::Ga;
     auto t0 = std::chrono::steady_clock::now();
     OptimizeResult r = optimize_mapping(a, w, o);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

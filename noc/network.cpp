@@ -11,7 +11,7 @@ Network::Network(sc_core::sc_module_name name, const ArchConfig& arch, EnergyLed
       topo_(MeshTopology::of_package(arch.package)),
       chiplets_(arch.chiplet_count()), flit_bytes_(arch.package.router.flit_bytes) {
     const RouterConfig& rc = arch.package.router;
-    if (rc.model == "vc") {
+    if (rc.model == RouterModel::Vc) {
         build_vc(arch, ledger);
         return;
     }
@@ -65,10 +65,10 @@ void Network::build_vc(const ArchConfig& arch, EnergyLedger& ledger) {
     c.cols = arch.package.cols;
     if (topo_.diagonals()) {  // diagonal-first; XY or YX agree once one offset is zero
         c.topology = NocTopologyKind::DiagonalMesh;
-        c.routing = "diagonal";
+        c.routing = NocRouting::Diagonal;
     } else {
         c.topology = NocTopologyKind::Mesh;
-        c.routing = arch.package.routing;
+        c.routing = arch.package.routing == Routing::YX ? NocRouting::YX : NocRouting::XY;
     }
     c.router.clock_ghz = rc.clock_ghz;
     c.router.vcs = static_cast<int>(rc.vcs);

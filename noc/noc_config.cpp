@@ -118,18 +118,35 @@ void read_graph(JsonObject& o, NocConfig& c, const std::string& file) {
     c.cols = static_cast<int>(c.graph_nodes.size());
 }
 
+/// The topology types a config names: the graph kinds, and a hierarchical package of on-die
+/// meshes (a mesh whose links between chiplets are die-to-die links).
+enum class TopologyType { Mesh, Torus, DiagonalMesh, Hierarchical, Graph };
+
+}  // namespace
+
+template <>
+struct ChoiceNames<TopologyType> {
+    static constexpr std::pair<TopologyType, const char*> all[] = {{TopologyType::Mesh, "mesh"},
+                                                                   {TopologyType::Torus, "torus"},
+                                                                   {TopologyType::DiagonalMesh, "diagonal_mesh"},
+                                                                   {TopologyType::Hierarchical, "hierarchical"},
+                                                                   {TopologyType::Graph, "graph"}};
+};
+
+namespace {
+
 void read_topology(JsonObject o, NocConfig& c, const std::string& file) {
-    JsonNode type = o.required("type");
-    std::string t = type.one_of({"mesh", "torus", "diagonal_mesh", "hierarchical", "graph"});
-    if (t == "graph") {
+    const TopologyType t = o.required("type").choice<TopologyType>();
+    if (t == TopologyType::Graph) {
         c.topology = NocTopologyKind::Graph;
         read_graph(o, c, file);
         o.finish();
         return;
     }
-    c.topology = t == "torus" ? NocTopologyKind::Torus : t == "diagonal_mesh" ? NocTopologyKind::DiagonalMesh
-                                                                               : NocTopologyKind::Mesh;
-    if (t == "hierarchical") {
+    c.topology = t == TopologyType::Torus          ? NocTopologyKind::Torus
+                 : t == TopologyType::DiagonalMesh ? NocTopologyKind::DiagonalMesh
+                                                   : NocTopologyKind::Mesh;
+    if (t == TopologyType::Hierarchical) {
         // chiplets: the package grid; chiplet_mesh: the on-die mesh inside each chiplet.
         int pr = 0, pc = 0;
         JsonObject chiplets = o.required("chiplets").object();
@@ -169,32 +186,34 @@ NocConfig read_noc_config(JsonObject o, const std::string& file) {
         o.node().fail("a \"d2d_link\" (preset name or object) for a hierarchical topology", "none");
     }
     // Routing must fit the topology: DOR on grids, diagonal-aware only with diagonals.
-    std::string default_routing = c.topology == NocTopologyKind::DiagonalMesh ? "diagonal"
-                                  : c.topology == NocTopologyKind::Graph      ? "table"
-                                                                              : "xy";
+    const NocRouting default_routing = c.topology == NocTopologyKind::DiagonalMesh ? NocRouting::Diagonal
+                                       : c.topology == NocTopologyKind::Graph      ? NocRouting::Table
+                                                                                   : NocRouting::XY;
     if (auto r = o.optional("routing")) {
-        c.routing = r->one_of({"xy", "yx", "west_first", "diagonal", "table"});
+        c.routing = r->choice<NocRouting>();
+        const NocRouting rt = c.routing;
         bool ok = true;
         std::string expected;
         switch (c.topology) {
             case NocTopologyKind::Mesh:
-                ok = c.routing == "xy" || c.routing == "yx" || c.routing == "west_first" || c.routing == "table";
+                ok = rt == NocRouting::XY || rt == NocRouting::YX || rt == NocRouting::WestFirst || rt == NocRouting::Table;
                 expected = "a routing algorithm for a mesh (xy, yx, west_first, table)";
                 break;
             case NocTopologyKind::Torus:
-                ok = c.routing == "xy" || c.routing == "yx" || c.routing == "table";
+                ok = rt == NocRouting::XY || rt == NocRouting::YX || rt == NocRouting::Table;
                 expected = "a routing algorithm for a torus (xy, yx, table)";
                 break;
             case NocTopologyKind::DiagonalMesh:
-                ok = c.routing == "diagonal" || c.routing == "table";
+                ok = rt == NocRouting::Diagonal || rt == NocRouting::Table;
                 expected = "a routing algorithm for a diagonal mesh (diagonal, table)";
                 break;
             case NocTopologyKind::Graph:
-                ok = c.routing == "table";
+                ok = rt == NocRouting::Table;
                 expected = "a routing algorithm for a custom graph (table)";
                 break;
         }
-        if (!ok) r->fail(expected, "\"" + c.routing + "\" (topology " + build_topology(c).kind_name() + ")");
+        if (!ok)
+            r->fail(expected, std::string("\"") + to_string(rt) + "\" (topology " + build_topology(c).kind_name() + ")");
     } else {
         c.routing = default_routing;
     }
@@ -256,7 +275,7 @@ nlohmann::json noc_config_to_json(const NocConfig& c) {
             {"topology", {{"type", c.chiplet_rows ? "hierarchical" : build_topology(c).kind_name()}, {"rows", c.rows},
                           {"cols", c.cols}, {"chiplet_rows", c.chiplet_rows}, {"chiplet_cols", c.chiplet_cols}}},
             {"graph", {{"nodes", c.graph_nodes}, {"links", graph_links_json(c)}}},
-            {"routing", c.routing},
+            {"routing", to_string(c.routing)},
             {"dateline", c.dateline},
             {"router",
              {{"clock_ghz", r.clock_ghz}, {"vcs", r.vcs}, {"buffer_depth", r.buffer_depth}, {"flit_bits", r.flit_bits},

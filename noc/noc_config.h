@@ -14,6 +14,18 @@ namespace mcmsim {
 
 using Cycle = std::int64_t;  ///< router clock cycles
 
+/// Routing algorithms of the flit-level network. Table: up*/down* tables over any graph.
+enum class NocRouting { XY, YX, WestFirst, Diagonal, Table };
+
+template <>
+struct ChoiceNames<NocRouting> {
+    static constexpr std::pair<NocRouting, const char*> all[] = {{NocRouting::XY, "xy"},
+                                                                 {NocRouting::YX, "yx"},
+                                                                 {NocRouting::WestFirst, "west_first"},
+                                                                 {NocRouting::Diagonal, "diagonal"},
+                                                                 {NocRouting::Table, "table"}};
+};
+
 /// Cycles each pipeline stage takes for a head flit. Body flits skip RC and VA.
 struct RouterStages {
     int route = 1;             ///< RC: route computation (0 with lookahead routing)
@@ -72,7 +84,7 @@ struct NocConfig {
     /// Custom graphs: router names and bidirectional links (link_class indexes `links`).
     std::vector<std::string> graph_nodes;
     std::vector<NocTopology::GraphLink> graph_links;
-    std::string routing = "xy";  ///< xy | yx | west_first | diagonal | table (up*/down*)
+    NocRouting routing = NocRouting::XY;
     bool dateline = true;        ///< torus only: split VCs into two dateline classes
     VcRouterConfig router;
     std::vector<NocLinkConfig> links;  ///< [0] on-die; more for D2D classes

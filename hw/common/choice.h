@@ -57,6 +57,13 @@ std::vector<std::string> choice_names() {
     return out;
 }
 
+/// The canonical name of a choice value; found by argument-dependent lookup for every enum
+/// with ChoiceNames, next to the to_string overloads of other enums.
+template <class E, class = decltype(ChoiceNames<E>::all)>
+const char* to_string(E value) {
+    return choice_name(value);
+}
+
 /// "a, b or c": the canonical names for an error message.
 template <class E>
 std::string choice_list() {
@@ -65,6 +72,19 @@ std::string choice_list() {
     for (std::size_t i = 0; i < names.size(); ++i) {
         if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
         out += names[i];
+    }
+    return out;
+}
+
+/// `one of "a", "b", "c"`: the canonical names as the config readers' messages quote them.
+template <class E>
+std::string quoted_choice_list() {
+    std::string out = "one of";
+    bool first = true;
+    for (const std::string& n : choice_names<E>()) {
+        out += first ? " \"" : ", \"";
+        out += n + "\"";
+        first = false;
     }
     return out;
 }

@@ -34,4 +34,14 @@ private:
     std::string file_, where_, expected_, found_;
 };
 
+/// A bad value in a typed request to the library (a field of MapRequest, a workload name):
+/// `where` is the request's field name ("segments", "micro_batch"), and the caller reports
+/// it as the input that field came from (the CLI: the option of the same name).
+class RequestError : public InputError {
+public:
+    RequestError(std::string field, std::string expected, std::string found)
+        : InputError("", field, std::move(expected), std::move(found)) {}
+    const std::string& field() const { return where(); }
+};
+
 }  // namespace mcmsim

@@ -36,7 +36,7 @@ void read_buffers(JsonObject o, ChipletConfig& c) {
 }
 
 void read_array(JsonObject o, ChipletConfig& c) {
-    if (auto k = o.optional("kind")) c.array_kind = k->one_of({"vector", "systolic"}) == "vector" ? ArrayKind::Vector : ArrayKind::Systolic;
+    c.array_kind = o.choice("kind", c.array_kind);
     c.array_rows = o.integer_in("rows", c.array_rows, 1, kIntMax);
     c.array_cols = o.integer_in("cols", c.array_cols, 1, kIntMax);
     c.pipeline_cycles = o.integer_in("pipeline_cycles", c.pipeline_cycles, 0, kIntMax);
@@ -58,12 +58,6 @@ std::vector<SramEnergyPoint> read_energy_table(const JsonNode& n) {
     return table;
 }
 
-Dataflow parse_dataflow(const JsonNode& n) {
-    std::string d = n.one_of({"weight_stationary", "output_stationary", "input_stationary"});
-    if (d == "weight_stationary") return Dataflow::WeightStationary;
-    return d == "output_stationary" ? Dataflow::OutputStationary : Dataflow::InputStationary;
-}
-
 nlohmann::json buffer_json(const ChipletConfig& c, const SramBuffer& b, bool with_bytes) {
     nlohmann::json j = {{"banks", b.banks}, {"width_bits", b.width_bits},
                         {"access_energy_pj", sram_access_energy_pj(c, b)}};
@@ -71,17 +65,6 @@ nlohmann::json buffer_json(const ChipletConfig& c, const SramBuffer& b, bool wit
     return j;
 }
 }  // namespace
-
-const char* to_string(ArrayKind k) { return k == ArrayKind::Vector ? "vector" : "systolic"; }
-
-const char* to_string(Dataflow d) {
-    switch (d) {
-        case Dataflow::WeightStationary: return "weight_stationary";
-        case Dataflow::OutputStationary: return "output_stationary";
-        case Dataflow::InputStationary: return "input_stationary";
-    }
-    return "?";
-}
 
 void read_chiplet_fields(JsonObject& o, ChipletConfig& c) {
     o.allow("source");
@@ -93,7 +76,7 @@ void read_chiplet_fields(JsonObject& o, ChipletConfig& c) {
     c.ni_bandwidth_gbps = o.positive("ni_bandwidth_gbps", c.ni_bandwidth_gbps);
 
     if (auto a = o.optional("array")) read_array(a->object(), c);
-    if (auto d = o.optional("dataflow")) c.dataflow = parse_dataflow(*d);
+    c.dataflow = o.choice("dataflow", c.dataflow);
     if (auto p = o.optional("precision_bits")) {
         std::int64_t bits = p->integer_in(1, 32);
         if (bits != 8 && bits != 16 && bits != 32) p->fail("8, 16 or 32");

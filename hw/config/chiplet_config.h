@@ -22,8 +22,16 @@ enum class ArrayKind { Vector, Systolic };
 /// Which operand stays in the array during a pass; the other two stream through it.
 enum class Dataflow { WeightStationary, OutputStationary, InputStationary };
 
-const char* to_string(ArrayKind k);
-const char* to_string(Dataflow d);
+template <>
+struct ChoiceNames<ArrayKind> {
+    static constexpr std::pair<ArrayKind, const char*> all[] = {{ArrayKind::Vector, "vector"}, {ArrayKind::Systolic, "systolic"}};
+};
+template <>
+struct ChoiceNames<Dataflow> {
+    static constexpr std::pair<Dataflow, const char*> all[] = {{Dataflow::WeightStationary, "weight_stationary"},
+                                                               {Dataflow::OutputStationary, "output_stationary"},
+                                                               {Dataflow::InputStationary, "input_stationary"}};
+};
 
 /// One on-chip SRAM buffer.
 struct SramBuffer {

@@ -218,22 +218,6 @@ std::string JsonNode::string() const {
     return value_->get<std::string>();
 }
 
-std::string JsonNode::one_of(std::initializer_list<const char*> choices) const {
-    std::string expected = "one of";
-    bool first = true;
-    for (const char* c : choices) {
-        expected += first ? " \"" : ", \"";
-        expected += c;
-        expected += "\"";
-        first = false;
-    }
-    if (!value_->is_string()) fail(expected);
-    std::string s = value_->get<std::string>();
-    for (const char* c : choices)
-        if (s == c) return s;
-    fail(expected);
-}
-
 JsonObject JsonNode::object() const {
     if (!value_->is_object()) fail("an object");
     return JsonObject(*this);

@@ -6,12 +6,12 @@
 //    file, pointer, what was expected and what was found;
 //  - unknown keys are errors (JsonObject::finish), never silently ignored.
 // JSON files may carry // and /* */ comments: configs use them to cite their sources.
+#include "hw/common/choice.h"
 #include "hw/common/input_error.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <set>
@@ -55,7 +55,14 @@ public:
     std::int64_t integer_in(std::int64_t lo, std::int64_t hi) const;
     bool boolean() const;
     std::string string() const;
-    std::string one_of(std::initializer_list<const char*> choices) const;
+    /// A string naming a value of choice enum E (hw/common/choice.h).
+    template <class E>
+    E choice() const {
+        const std::string expected = quoted_choice_list<E>();
+        if (!is_string()) fail(expected);
+        if (auto v = parse_choice<E>(value_->get<std::string>())) return *v;
+        fail(expected);
+    }
     JsonObject object() const;
     std::vector<JsonNode> array() const;
     bool is_string() const { return value_->is_string(); }
@@ -87,6 +94,12 @@ public:
                             std::int64_t hi);
     bool boolean(const std::string& key, bool fallback);
     std::string string(const std::string& key, const std::string& fallback);
+    /// An optional choice: the value named under `key`, or `fallback` when absent.
+    template <class E>
+    E choice(const std::string& key, E fallback) {
+        if (auto n = optional(key)) return n->choice<E>();
+        return fallback;
+    }
 
     /// Marks a key as known without reading it (e.g. free-text "source" notes).
     void allow(const std::string& key) { seen_.insert(key); }

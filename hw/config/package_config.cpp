@@ -16,9 +16,10 @@ namespace {
 
 void read_router(JsonObject o, RouterConfig& r) {
     o.allow("source");
-    if (auto m = o.optional("model")) r.model = m->one_of({"packet", "vc"});
+    r.model = o.choice("model", r.model);
     r.clock_ghz = o.positive("clock_ghz", r.clock_ghz);
-    r.pipeline_cycles = o.integer_in("pipeline_cycles", r.pipeline_cycles, r.model == "vc" ? 3 : 1, 64);
+    // The VC router's pipeline has VA, SA and ST stages besides route computation.
+    r.pipeline_cycles = o.integer_in("pipeline_cycles", r.pipeline_cycles, r.model == RouterModel::Vc ? 3 : 1, 64);
     r.vcs = o.integer_in("vcs", r.vcs, 1, 64);
     r.buffer_depth = o.integer_in("buffer_depth", r.buffer_depth, 1, 1024);
     r.flit_bytes = o.integer_in("flit_bytes", r.flit_bytes, 1, 4096);
@@ -33,8 +34,8 @@ PackageConfig read_package(JsonObject o, const std::string& arch_file) {
     o.allow("source");
     p.rows = static_cast<int>(o.required("rows").integer_in(1, 64));
     p.cols = static_cast<int>(o.required("cols").integer_in(1, 64));
-    if (auto t = o.optional("topology")) p.topology = t->one_of({"mesh", "mesh_diagonal"});
-    if (auto r = o.optional("routing")) p.routing = r->one_of({"xy", "yx"});
+    p.topology = o.choice("topology", p.topology);
+    p.routing = o.choice("routing", p.routing);
     if (auto l = o.optional("link"))
         p.link = read_with_preset<LinkConfig>(*l, arch_file, "links", read_link_fields);
     if (auto r = o.optional("router")) read_router(r->object(), p.router);
@@ -48,15 +49,15 @@ nlohmann::json package_to_json(const PackageConfig& p) {
     using nlohmann::json;
     json package = {{"rows", p.rows},
                     {"cols", p.cols},
-                    {"topology", p.topology},
-                    {"routing", p.routing},
+                    {"topology", to_string(p.topology)},
+                    {"routing", to_string(p.routing)},
                     {"link",
                      {{"preset", p.link.preset},
                       {"bandwidth_gbps", p.link.bandwidth_gbps},
                       {"latency_ns", p.link.latency_ns},
                       {"energy_pj_per_bit", p.link.energy_pj_per_bit}}},
                     {"router",
-                     {{"model", p.router.model},
+                     {{"model", to_string(p.router.model)},
                       {"clock_ghz", p.router.clock_ghz},
                       {"pipeline_cycles", p.router.pipeline_cycles},
                       {"flit_bytes", p.router.flit_bytes},

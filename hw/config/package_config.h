@@ -9,6 +9,29 @@
 
 namespace mcmsim {
 
+/// Which neighbours a chiplet's router has links to: the 4 straight ones, or also the 4
+/// diagonal ones (routed diagonal-first, hw/topology/mesh_topology.h).
+enum class PackageTopology { Mesh, MeshDiagonal };
+/// Dimension-order routing of the package mesh: columns first (XY) or rows first (YX).
+enum class Routing { XY, YX };
+/// The router model of the package network: the fast packet-level model or the flit-level
+/// VC router.
+enum class RouterModel { Packet, Vc };
+
+template <>
+struct ChoiceNames<PackageTopology> {
+    static constexpr std::pair<PackageTopology, const char*> all[] = {{PackageTopology::Mesh, "mesh"},
+                                                                      {PackageTopology::MeshDiagonal, "mesh_diagonal"}};
+};
+template <>
+struct ChoiceNames<Routing> {
+    static constexpr std::pair<Routing, const char*> all[] = {{Routing::XY, "xy"}, {Routing::YX, "yx"}};
+};
+template <>
+struct ChoiceNames<RouterModel> {
+    static constexpr std::pair<RouterModel, const char*> all[] = {{RouterModel::Packet, "packet"}, {RouterModel::Vc, "vc"}};
+};
+
 /// A die-to-die package link, per direction.
 struct LinkConfig {
     std::string preset;
@@ -23,9 +46,9 @@ struct RouterConfig {
     std::int64_t pipeline_cycles = 4;  ///< RC, VA, SA, ST (vc: RC takes pipeline_cycles - 3)
     std::int64_t flit_bytes = 32;
     double energy_pj_per_flit = 1.0;
-    /// "packet": the fast packet-level model (virtual cut-through, unbounded buffers);
-    /// "vc": the flit-level VC router (noc/vc/vc_router.h) with the fields below.
-    std::string model = "packet";
+    /// Packet: the fast packet-level model (virtual cut-through, unbounded buffers);
+    /// Vc: the flit-level VC router (noc/vc/vc_router.h) with the fields below.
+    RouterModel model = RouterModel::Packet;
     std::int64_t vcs = 8;           ///< vc model only
     std::int64_t buffer_depth = 8;  ///< vc model only: flits per VC
     double latency_ns() const { return static_cast<double>(pipeline_cycles) / clock_ghz; }
@@ -33,11 +56,10 @@ struct RouterConfig {
 
 struct PackageConfig {
     int rows = 1, cols = 1;
-    /// "mesh": links to the 4 straight neighbours; "mesh_diagonal": also to the 4 diagonal
-    /// neighbours, routed diagonal-first (hw/topology/mesh_topology.h). Diagonal links use
-    /// the same link config as straight ones.
-    std::string topology = "mesh";
-    std::string routing = "xy";
+    /// Diagonal links use the same link config as straight ones.
+    PackageTopology topology = PackageTopology::Mesh;
+    Routing routing = Routing::XY;
+    bool diagonals() const { return topology == PackageTopology::MeshDiagonal; }
     LinkConfig link;
     RouterConfig router;
     std::int64_t max_packet_bytes = 1024;  ///< messages are split into packets of at most this

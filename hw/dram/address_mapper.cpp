@@ -5,16 +5,7 @@ namespace mcmsim {
 AddressMapper::AddressMapper(const DramConfig& cfg)
     : pseudo_channels_(static_cast<std::uint32_t>(cfg.org.pseudo_channels)),
       burst_bytes_(static_cast<std::uint64_t>(cfg.org.burst_bytes())) {
-    for (const auto& [name, f] : effective_address_map(cfg)) {
-        Field k = name == "channel" ? Channel
-                  : name == "pseudo_channel" ? PseudoChannel
-                  : name == "rank" ? Rank
-                  : name == "bank_group" ? BankGroup
-                  : name == "bank" ? Bank
-                  : name == "row" ? Row
-                                  : Column;
-        bits_[k] = f.bits;
-    }
+    for (const auto& [field, f] : effective_address_map(cfg)) bits_[static_cast<std::size_t>(field)] = f.bits;
 }
 
 DramCoord AddressMapper::decode(std::uint64_t addr) const {

@@ -25,6 +25,7 @@ public:
     std::uint64_t burst_bytes() const { return burst_bytes_; }
 
 private:
+    /// Indexed by DramField, in its order.
     enum Field { Channel, PseudoChannel, Rank, BankGroup, Bank, Row, Column, kFields };
     /// Fields are gathered bit by bit; a table per field keeps decode a handful of shifts.
     std::array<std::vector<int>, kFields> bits_;

@@ -12,7 +12,6 @@ namespace {
 constexpr std::int64_t kIntMax = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kCycMax = 1 << 20;
 
-const char* kFieldNames[] = {"channel", "pseudo_channel", "rank", "bank_group", "bank", "row", "column"};
 
 bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 int log2i(std::int64_t v) {
@@ -145,36 +144,32 @@ void read_energy(JsonObject o, const DramTimingCk& t, DramEnergyConfig& e) {
 }
 
 void read_controller(JsonObject o, DramConfig& d) {
-    if (auto p = o.optional("page_policy"))
-        d.page_policy = p->one_of({"open", "closed"}) == "open" ? PagePolicy::Open : PagePolicy::Closed;
-    if (auto s = o.optional("scheduler"))
-        d.scheduler = s->one_of({"fr-fcfs", "fcfs"}) == "fcfs" ? SchedulerKind::Fcfs : SchedulerKind::FrFcfs;
-    if (auto r = o.optional("refresh"))
-        d.refresh = r->one_of({"all_bank", "per_bank"}) == "per_bank" ? RefreshMode::PerBank : RefreshMode::AllBank;
+    d.page_policy = o.choice("page_policy", d.page_policy);
+    d.scheduler = o.choice("scheduler", d.scheduler);
+    d.refresh = o.choice("refresh", d.refresh);
     d.queue_depth = o.integer_in("queue_depth", d.queue_depth, 1, 4096);
     d.write_high_watermark = o.integer_in("write_high_watermark", d.write_high_watermark, 1, 4096);
     d.write_low_watermark = o.integer_in("write_low_watermark", d.write_low_watermark, 0, 4096);
     o.finish();
 }
 
-std::int64_t field_count(const DramConfig& d, const std::string& f) {
+std::int64_t field_count(const DramConfig& d, DramField f) {
     const DramOrganization& g = d.org;
-    if (f == "channel") return d.channels;
-    if (f == "pseudo_channel") return g.pseudo_channels;
-    if (f == "rank") return g.ranks;
-    if (f == "bank_group") return g.bank_groups;
-    if (f == "bank") return g.banks_per_group;
-    if (f == "row") return g.rows;
+    switch (f) {
+        case DramField::Channel: return d.channels;
+        case DramField::PseudoChannel: return g.pseudo_channels;
+        case DramField::Rank: return g.ranks;
+        case DramField::BankGroup: return g.bank_groups;
+        case DramField::Bank: return g.banks_per_group;
+        case DramField::Row: return g.rows;
+        case DramField::Column: break;
+    }
     return g.columns / g.burst_length;  // column: burst-sized column addresses per row
 }
 
 }  // namespace
 
-const char* to_string(PagePolicy p) { return p == PagePolicy::Open ? "open" : "closed"; }
-const char* to_string(SchedulerKind s) { return s == SchedulerKind::FrFcfs ? "fr-fcfs" : "fcfs"; }
-const char* to_string(RefreshMode r) { return r == RefreshMode::AllBank ? "all_bank" : "per_bank"; }
-
-std::vector<std::pair<std::string, AddressField>> effective_address_map(const DramConfig& d) {
+AddressMap effective_address_map(const DramConfig& d) {
     if (!d.address_map.empty()) return d.address_map;
     const DramOrganization& g = d.org;
     int next = log2i(g.burst_bytes());
@@ -194,8 +189,9 @@ std::vector<std::pair<std::string, AddressField>> effective_address_map(const Dr
     col.bits.insert(col.bits.end(), col_high.bits.begin(), col_high.bits.end());
     AddressField rank = take(log2i(g.ranks));
     AddressField row = take(log2i(g.rows));
-    return {{"column", col}, {"pseudo_channel", pc}, {"channel", ch}, {"bank_group", bg},
-            {"bank", bank},  {"rank", rank},         {"row", row}};
+    return {{DramField::Column, col}, {DramField::PseudoChannel, pc}, {DramField::Channel, ch},
+            {DramField::BankGroup, bg}, {DramField::Bank, bank},       {DramField::Rank, rank},
+            {DramField::Row, row}};
 }
 
 void derive_dram(DramConfig& d) {
@@ -252,14 +248,15 @@ void validate_dram(const DramConfig& d, const JsonObject* where) {
     std::map<int, std::string> owner;
     for (int b = 0; b < offset_bits; ++b) owner[b] = "the burst offset";
     auto map = effective_address_map(d);
-    for (const char* name : kFieldNames) {
-        const auto it = std::find_if(map.begin(), map.end(), [&](const auto& f) { return f.first == name; });
-        const int want = log2i(field_count(d, name));
+    for (DramField field : choice_values<DramField>()) {
+        const std::string name = to_string(field);
+        const auto it = std::find_if(map.begin(), map.end(), [&](const auto& f) { return f.first == field; });
+        const int want = log2i(field_count(d, field));
         const int have = it == map.end() ? 0 : static_cast<int>(it->second.bits.size());
         const std::string path = std::string("/address_map/") + name;
         if (have != want)
             fail_at(where, path,
-                    std::to_string(want) + " bits (log2 of " + std::to_string(field_count(d, name)) + " " + name +
+                    std::to_string(want) + " bits (log2 of " + std::to_string(field_count(d, field)) + " " + name +
                         " values)",
                     std::to_string(have) + " bits");
         if (it == map.end()) continue;
@@ -275,12 +272,6 @@ void validate_dram(const DramConfig& d, const JsonObject* where) {
                         "bit " + std::to_string(b));
         }
     }
-    for (const auto& f : map)
-        if (std::find_if(std::begin(kFieldNames), std::end(kFieldNames),
-                         [&](const char* n) { return f.first == n; }) == std::end(kFieldNames))
-            fail_at(where, "/address_map/" + f.first,
-                    "a field among channel, pseudo_channel, rank, bank_group, bank, row, column",
-                    "\"" + f.first + "\"");
     for (int b = 0; b < total_bits; ++b)
         if (!owner.count(b))
             fail_at(where, "/address_map",
@@ -302,7 +293,11 @@ void read_dram_fields(JsonObject& o, DramConfig& d) {
         JsonObject m = n->object();
         d.address_map.clear();
         for (auto it = n->raw().begin(); it != n->raw().end(); ++it) {
-            d.address_map.emplace_back(it.key(), read_bits(m.required(it.key())));
+            const std::optional<DramField> field = parse_choice<DramField>(it.key());
+            if (!field)
+                m.required(it.key()).fail("a field among channel, pseudo_channel, rank, bank_group, bank, row, column",
+                                          "\"" + it.key() + "\"");
+            d.address_map.emplace_back(*field, read_bits(m.required(it.key())));
         }
         m.finish();
     }
@@ -344,7 +339,7 @@ nlohmann::json dram_to_json(const DramConfig& d) {
           {"access_latency_ns", d.access_latency_ns}, {"capacity_bytes", d.capacity_bytes}}}};
     if (!d.address_map.empty()) {
         nlohmann::json m = nlohmann::json::object();
-        for (const auto& [name, f] : d.address_map) m[name] = f.bits;
+        for (const auto& [field, f] : d.address_map) m[to_string(field)] = f.bits;
         j["address_map"] = m;
     }
     if (!d.source.empty()) j["source"] = d.source;

@@ -65,9 +65,36 @@ struct AddressField {
     std::vector<int> bits;
 };
 
+/// A coordinate of a burst in the device, each taking address bits in an address map.
+enum class DramField { Channel, PseudoChannel, Rank, BankGroup, Bank, Row, Column };
 enum class PagePolicy { Open, Closed };
 enum class SchedulerKind { FrFcfs, Fcfs };
 enum class RefreshMode { AllBank, PerBank };
+
+template <>
+struct ChoiceNames<DramField> {
+    static constexpr std::pair<DramField, const char*> all[] = {
+        {DramField::Channel, "channel"}, {DramField::PseudoChannel, "pseudo_channel"}, {DramField::Rank, "rank"},
+        {DramField::BankGroup, "bank_group"}, {DramField::Bank, "bank"}, {DramField::Row, "row"},
+        {DramField::Column, "column"}};
+};
+template <>
+struct ChoiceNames<PagePolicy> {
+    static constexpr std::pair<PagePolicy, const char*> all[] = {{PagePolicy::Open, "open"}, {PagePolicy::Closed, "closed"}};
+};
+template <>
+struct ChoiceNames<SchedulerKind> {
+    static constexpr std::pair<SchedulerKind, const char*> all[] = {{SchedulerKind::FrFcfs, "fr-fcfs"},
+                                                                    {SchedulerKind::Fcfs, "fcfs"}};
+};
+template <>
+struct ChoiceNames<RefreshMode> {
+    static constexpr std::pair<RefreshMode, const char*> all[] = {{RefreshMode::AllBank, "all_bank"},
+                                                                  {RefreshMode::PerBank, "per_bank"}};
+};
+
+/// An address map: which bits each field takes.
+using AddressMap = std::vector<std::pair<DramField, AddressField>>;
 
 struct DramConfig {
     std::string preset;
@@ -88,9 +115,8 @@ struct DramConfig {
     /// Bytes per unit before the default address map moves to the next channel; used only
     /// when `address_map` is empty.
     std::int64_t interleave_bytes = 256;
-    /// Explicit address map: field name -> bits. Empty: derived from interleave_bytes.
-    /// Field names: channel, pseudo_channel, rank, bank_group, bank, row, column.
-    std::vector<std::pair<std::string, AddressField>> address_map;
+    /// Explicit address map: field -> bits. Empty: derived from interleave_bytes.
+    AddressMap address_map;
 
     /// Average streaming energy (device + I/O) per bit, the analytical model's figure.
     double energy_pj_per_bit = 3.9;
@@ -124,7 +150,7 @@ void validate_dram(const DramConfig& d, const JsonObject* where = nullptr);
 /// The address map in force: the explicit one, or the default built from interleave_bytes:
 /// [burst offset][column low bits up to interleave][pseudo_channel][channel][bank_group][bank]
 /// [column high bits][rank][row], least significant first.
-std::vector<std::pair<std::string, AddressField>> effective_address_map(const DramConfig& d);
+AddressMap effective_address_map(const DramConfig& d);
 
 /// Closed-form energy figures of a device, for the analytical model (the simulation books
 /// per command instead). A sequential stream opens each row once: per bit it costs the
@@ -139,9 +165,5 @@ double dram_refresh_pj(const DramConfig& d, double ns);
 /// The resolved DRAM configuration (what `config --dump` shows under "dram"); reading it back
 /// gives the same configuration.
 nlohmann::json dram_to_json(const DramConfig& d);
-
-const char* to_string(PagePolicy p);
-const char* to_string(SchedulerKind s);
-const char* to_string(RefreshMode r);
 
 }  // namespace mcmsim

@@ -2,6 +2,7 @@
 // A synthetic approximately-timed initiator for the DRAM target: stream, random or strided
 // addresses, a read/write mix, a bounded number of transactions in flight. Used by
 // `mcmsim dram`, the benchmark and the tests.
+#include "hw/common/choice.h"
 #include "hw/dram/memory_manager.h"
 #include "hw/time/sim_time.h"
 
@@ -16,6 +17,13 @@
 namespace mcmsim {
 
 enum class DramPattern { Stream, Random, Strided };
+
+template <>
+struct ChoiceNames<DramPattern> {
+    static constexpr std::pair<DramPattern, const char*> all[] = {{DramPattern::Stream, "stream"},
+                                                                  {DramPattern::Random, "random"},
+                                                                  {DramPattern::Strided, "strided"}};
+};
 
 struct DramTrafficConfig {
     DramPattern pattern = DramPattern::Stream;

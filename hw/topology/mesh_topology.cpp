@@ -30,7 +30,7 @@ MeshTopology::MeshTopology(int rows, int cols, Routing routing, bool diagonals)
     : rows_(rows), cols_(cols), routing_(routing), diagonals_(diagonals) {}
 
 MeshTopology MeshTopology::of_package(const PackageConfig& p) {
-    return MeshTopology(p.rows, p.cols, p.routing == "yx" ? Routing::YX : Routing::XY, p.topology == "mesh_diagonal");
+    return MeshTopology(p.rows, p.cols, p.routing, p.diagonals());
 }
 
 bool MeshTopology::has_neighbor(int router, Port p) const { return neighbor(router, p) >= 0; }

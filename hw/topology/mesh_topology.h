@@ -11,12 +11,12 @@
 //                 and YX agree). Paths are minimal: max(|dr|, |dc|) hops (Chebyshev
 //                 distance). Deadlock: a packet takes one diagonal direction, then one
 //                 straight one, so channel dependencies only go diagonal -> straight.
+#include "hw/config/package_config.h"
+
 #include <string>
 #include <vector>
 
 namespace mcmsim {
-
-struct PackageConfig;
 
 /// Router ports. Diagonal ports exist only on mesh_diagonal packages.
 enum class Port : int {
@@ -29,8 +29,6 @@ enum class Port : int {
 constexpr int kMeshPorts = 8;
 
 const char* to_string(Port p);
-
-enum class Routing { XY, YX };
 
 class MeshTopology {
 public:

@@ -17,9 +17,14 @@ namespace mcmsim {
 /// How one chiplet's bytes reach several chiplets that all need them (the plan builder's
 /// algorithms: mapper/plan_builder/collectives.h).
 enum class Collective { Direct, Ring, TwoD, Tree };
-const char* to_string(Collective c);                  ///< "direct", "ring", "2d", "tree"
-Collective collective_from_string(const std::string& s);  ///< throws std::invalid_argument
-std::vector<std::string> collective_names();
+
+template <>
+struct ChoiceNames<Collective> {
+    static constexpr std::pair<Collective, const char*> all[] = {{Collective::Direct, "direct"},
+                                                                 {Collective::Ring, "ring"},
+                                                                 {Collective::TwoD, "2d"},
+                                                                 {Collective::Tree, "tree"}};
+};
 
 /// Which package paths a layer's flows take.
 enum class RoutePolicy {
@@ -30,11 +35,29 @@ enum class RoutePolicy {
     /// routing); on a package without diagonal links the package's routing.
     Diagonal,
 };
-const char* to_string(RoutePolicy p);
+
+template <>
+struct ChoiceNames<RoutePolicy> {
+    static constexpr std::pair<RoutePolicy, const char*> all[] = {{RoutePolicy::XY, "xy"},
+                                                                  {RoutePolicy::YX, "yx"},
+                                                                  {RoutePolicy::Split, "split"},
+                                                                  {RoutePolicy::Diagonal, "diagonal"}};
+};
+
+/// How the chiplets that need the same bytes from DRAM (a replicated weight slice, a
+/// network-input region) get them: each reads its own copy, or one reads it and the layer's
+/// collective forwards it.
+enum class Delivery { Unicast, Multicast };
+
+template <>
+struct ChoiceNames<Delivery> {
+    static constexpr std::pair<Delivery, const char*> all[] = {{Delivery::Unicast, "unicast"},
+                                                               {Delivery::Multicast, "multicast"}};
+};
+
 /// The policy that lets the package route every flow itself (no source routes): xy or yx as
 /// the package's dimension order, diagonal on a mesh_diagonal package. The baselines use it.
 RoutePolicy package_route_policy(const PackageConfig& p);
-RoutePolicy route_policy_from_string(const std::string& s);  ///< throws std::invalid_argument
 
 struct LayerMapping {
     Partition partition;
@@ -74,15 +97,8 @@ struct Mapping {
 /// The same partition for every layer (e.g. all K).
 Mapping uniform_mapping(const Workload& w, const Partition& p);
 
-/// Route policies a layer's flows can follow in a built plan ("xy": the package default;
-/// "diagonal": the package's own routing, diagonal hops first on a mesh_diagonal package).
-std::vector<std::string> route_policies();
-
 /// The policies worth searching on a package: xy, yx, split, and diagonal only when the
 /// package has diagonal links (elsewhere it is the package's dimension order again).
-std::vector<std::string> searched_route_policies(bool diagonal_links);
-
-/// Sets layer mapping `lm`'s route policy; "xy" is always accepted.
-void set_route_policy(LayerMapping& lm, const std::string& policy);
+std::vector<RoutePolicy> searched_route_policies(bool diagonal_links);
 
 }  // namespace mcmsim

@@ -6,24 +6,24 @@
 
 namespace mcmsim {
 
-const char* to_string(Dim d) {
-    switch (d) {
-        case Dim::N: return "N";
-        case Dim::K: return "K";
-        case Dim::C: return "C";
-        case Dim::P: return "P";
-        case Dim::Q: return "Q";
-    }
-    return "?";
+std::string PartitionOption::name() const {
+    auto lower = [](Dim d) {
+        std::string s = to_string(d);
+        s[0] = static_cast<char>(s[0] - 'A' + 'a');
+        return s;
+    };
+    return one_dimensional() ? lower(rows_dim) : lower(rows_dim) + "x" + lower(cols_dim);
 }
 
-Dim dim_from_string(const std::string& s) {
-    if (s == "n" || s == "N") return Dim::N;
-    if (s == "k" || s == "K") return Dim::K;
-    if (s == "c" || s == "C") return Dim::C;
-    if (s == "p" || s == "P") return Dim::P;
-    if (s == "q" || s == "Q") return Dim::Q;
-    throw std::invalid_argument("unknown dimension " + s);
+std::optional<PartitionOption> parse_partition_option(std::string_view s) {
+    if (s.size() == 1) {
+        if (auto d = parse_choice<Dim>(s)) return PartitionOption{*d, *d};
+        return std::nullopt;
+    }
+    if (s.size() != 3 || (s[1] != 'x' && s[1] != 'X')) return std::nullopt;
+    const auto rows = parse_choice<Dim>(s.substr(0, 1)), cols = parse_choice<Dim>(s.substr(2, 1));
+    if (!rows || !cols || *rows == *cols) return std::nullopt;
+    return PartitionOption{*rows, *cols};
 }
 
 std::string Partition::describe() const {

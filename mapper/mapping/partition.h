@@ -15,14 +15,22 @@
 #include "mapper/workload/workload.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mcmsim {
 
 enum class Dim { N, K, C, P, Q };
-const char* to_string(Dim d);
-Dim dim_from_string(const std::string& s);  ///< "n","k","c","p","q"; throws std::invalid_argument
+
+/// Upper case is how plans describe a partition ("K uniform"); lower case how options name it.
+template <>
+struct ChoiceNames<Dim> {
+    static constexpr std::pair<Dim, const char*> all[] = {{Dim::N, "N"}, {Dim::N, "n"}, {Dim::K, "K"}, {Dim::K, "k"},
+                                                          {Dim::C, "C"}, {Dim::C, "c"}, {Dim::P, "P"}, {Dim::P, "p"},
+                                                          {Dim::Q, "Q"}, {Dim::Q, "q"}};
+};
 
 struct Range {
     std::int64_t lo = 0, hi = 0;
@@ -51,6 +59,20 @@ struct Partition {
     bool one_dimensional() const { return rows_dim == cols_dim; }
     std::string describe() const;  ///< "K over 36" or "P x K (6 x 6)"
 };
+
+/// A partition's dimensions without shares: one dimension over all chiplets (rows_dim ==
+/// cols_dim) or one along grid rows and one along grid columns. Named "k" or "pxk".
+struct PartitionOption {
+    Dim rows_dim = Dim::K, cols_dim = Dim::K;
+    bool one_dimensional() const { return rows_dim == cols_dim; }
+    std::string name() const;  ///< "k" or "pxk"
+    Partition uniform() const { return Partition{rows_dim, cols_dim, {}, {}, {}}; }
+    bool operator==(const PartitionOption& o) const { return rows_dim == o.rows_dim && cols_dim == o.cols_dim; }
+};
+
+/// "k" (a dimension: n, k, c, p, q) or "pxk" (two different dimensions, rows x columns);
+/// nothing for anything else.
+std::optional<PartitionOption> parse_partition_option(std::string_view s);
 
 /// Splits [0, extent) into parts proportional to `weights` (uniform when empty): whole
 /// numbers by largest remainder, ties to the lower index, so the result is deterministic.

@@ -336,14 +336,6 @@ namespace mcmsim {
 using estimator::Estimator;
 using estimator::Workspace;
 
-const char* granularity_name(Granularity g) { return g == Granularity::Packet ? "packet" : "message"; }
-
-Granularity parse_granularity(const std::string& name, const std::string& where) {
-    if (name == "message") return Granularity::Message;
-    if (name == "packet") return Granularity::Packet;
-    throw InputError("", where, "message or packet", "'" + name + "'");
-}
-
 Estimate estimate_plan(const ArchConfig& arch, const Plan& plan, const EstimateOptions& options) {
     if (options.packets_per_event < 1)
         throw std::invalid_argument("analytical model: packets_per_event must be >= 1, not " +

@@ -69,6 +69,12 @@ struct Estimate {
 /// How the schedule times links and memories (see the header comment).
 enum class Granularity { Message, Packet };
 
+template <>
+struct ChoiceNames<Granularity> {
+    static constexpr std::pair<Granularity, const char*> all[] = {{Granularity::Message, "message"},
+                                                                  {Granularity::Packet, "packet"}};
+};
+
 struct EstimateOptions {
     Granularity granularity = Granularity::Message;
     /// Packet granularity: packets that travel as one event (>= 1). 4 keeps a ResNet-50
@@ -77,10 +83,6 @@ struct EstimateOptions {
     int packets_per_event = 4;
 };
 
-/// "message" or "packet".
-const char* granularity_name(Granularity g);
-/// The granularity named `name`; throws InputError (naming `where`) for any other word.
-Granularity parse_granularity(const std::string& name, const std::string& where);
 
 /// Prices `plan` on `arch`. The default options give the message granularity, byte for byte
 /// what estimate_plan gave before the options existed.

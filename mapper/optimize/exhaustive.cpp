@@ -38,15 +38,16 @@ std::size_t binomial(int n, int k) {
 }  // namespace
 
 ExhaustiveResult run_exhaustive(const Formulation& f, Objective objective, std::size_t max_options_per_layer) {
-    if (!f.covers()) throw InputError("", "--optimizer exhaustive", "a space the formulation covers", f.not_covered());
+    if (!f.covers()) throw RequestError("optimizer", "a space the formulation covers (for exhaustive)", f.not_covered());
     const MappingSpace& s = f.space();
     const int U = f.total_units(), n = f.chiplets();
     ExhaustiveResult res;
     res.options_per_layer = binomial(U + n - 1, n - 1) * s.partitions.size() * s.routes.size();
     if (res.options_per_layer > max_options_per_layer)
-        throw InputError("", "--optimizer exhaustive",
-                         "a tiny instance (at most " + std::to_string(max_options_per_layer) + " candidates per layer)",
-                         std::to_string(res.options_per_layer) + " candidates per layer");
+        throw RequestError("optimizer",
+                           "a tiny instance for exhaustive (at most " + std::to_string(max_options_per_layer) +
+                               " candidates per layer)",
+                           std::to_string(res.options_per_layer) + " candidates per layer");
     const auto comps = compositions(U, n);
     std::vector<std::vector<LayerGene>> genes(f.layers());
     std::vector<std::vector<LayerCost>> costs(f.layers());

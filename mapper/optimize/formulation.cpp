@@ -51,15 +51,19 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
     : space_(space), rows_(arch.package.rows), cols_(arch.package.cols), chiplets_(rows_ * cols_) {
     for (const auto& o : space_.partitions)
         if (!o.one_dimensional()) why_not_ = "partition " + o.name() + " is two-dimensional";
-    for (const auto& r : space_.routes)
-        if (r != "xy" && r != "yx") why_not_ = "route policy " + r + " is not dimension-order";
-    for (const auto& c : space_.collectives)
-        if (c != "direct") why_not_ = "collective " + c + " is not modelled (direct only)";
-    for (const auto& wd : space_.weights)
-        if (wd != "unicast") why_not_ = "weight delivery " + wd + " is not modelled (unicast only)";
-    for (const auto& in : space_.inputs)
-        if (in != "unicast") why_not_ = "network-input delivery " + in + " is not modelled (unicast only)";
-    if (arch.package.topology != "mesh") why_not_ = "the package is not a plain mesh (" + arch.package.topology + ")";
+    for (RoutePolicy r : space_.routes)
+        if (r != RoutePolicy::XY && r != RoutePolicy::YX)
+            why_not_ = std::string("route policy ") + to_string(r) + " is not dimension-order";
+    for (Collective c : space_.collectives)
+        if (c != Collective::Direct) why_not_ = std::string("collective ") + to_string(c) + " is not modelled (direct only)";
+    for (Delivery wd : space_.weights)
+        if (wd != Delivery::Unicast)
+            why_not_ = std::string("weight delivery ") + to_string(wd) + " is not modelled (unicast only)";
+    for (Delivery in : space_.inputs)
+        if (in != Delivery::Unicast)
+            why_not_ = std::string("network-input delivery ") + to_string(in) + " is not modelled (unicast only)";
+    if (arch.package.topology != PackageTopology::Mesh)
+        why_not_ = std::string("the package is not a plain mesh (") + to_string(arch.package.topology) + ")";
 
     const ChipletConfig& chip = arch.chiplet;
     const double vec_rate = static_cast<double>(chip.vector_lanes) * chip.clock_ghz;  // ops per ns
@@ -105,8 +109,8 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
         e_in_.push_back(8.0 * dram_stream_pj_per_bit(mem.dram, true) + common);
         e_out_.push_back(8.0 * dram_stream_pj_per_bit(mem.dram, false) + common);
     }
-    for (const auto& r : space_.routes) {
-        MeshTopology topo(rows_, cols_, r == "yx" ? Routing::YX : Routing::XY);
+    for (RoutePolicy r : space_.routes) {
+        MeshTopology topo(rows_, cols_, r == RoutePolicy::YX ? Routing::YX : Routing::XY);
         std::vector<std::vector<int>> in, out;
         for (int c = 0; c < chiplets_; ++c) {
             const int m = home[static_cast<std::size_t>(c)];

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "mapper/plan_builder/collectives.h"
 #include "mapper/mapping/pipeline_placement.h"
 #include "mapper/mapping/mapping.h"
 
@@ -77,10 +76,10 @@ Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, in
                 if (flat(lm.partition.col_shares)) lm.partition.col_shares.clear();
             }
         }
-        set_route_policy(lm, s.routes[static_cast<std::size_t>(lg.route)]);
-        lm.collective = collective_from_string(s.collectives[static_cast<std::size_t>(lg.collective)]);
-        lm.weight_multicast = s.weights[static_cast<std::size_t>(lg.weights)] == "multicast";
-        lm.input_multicast = s.inputs[static_cast<std::size_t>(lg.inputs)] == "multicast";
+        lm.route = s.routes[static_cast<std::size_t>(lg.route)];
+        lm.collective = s.collectives[static_cast<std::size_t>(lg.collective)];
+        lm.weight_multicast = s.weights[static_cast<std::size_t>(lg.weights)] == Delivery::Multicast;
+        lm.input_multicast = s.inputs[static_cast<std::size_t>(lg.inputs)] == Delivery::Multicast;
         m.layers.push_back(lm);
     }
     const int segments = s.pipeline_segments.empty() ? 1 : s.pipeline_segments[static_cast<std::size_t>(g.segments)];
@@ -110,10 +109,10 @@ std::string describe_gene(const MappingSpace& s, const LayerGene& g, int rows, i
     (void)rows, (void)cols;
     std::string d = s.partitions[static_cast<std::size_t>(g.option)].name() + "[";
     for (std::size_t i = 0; i < g.units.size(); ++i) d += (i ? " " : "") + std::to_string(g.units[i]);
-    d += "]/" + s.routes[static_cast<std::size_t>(g.route)];
-    if (s.collectives.size() > 1) d += "/" + s.collectives[static_cast<std::size_t>(g.collective)];
-    if (s.weights.size() > 1) d += "/w-" + s.weights[static_cast<std::size_t>(g.weights)];
-    if (s.inputs.size() > 1) d += "/i-" + s.inputs[static_cast<std::size_t>(g.inputs)];
+    d += std::string("]/") + to_string(s.routes[static_cast<std::size_t>(g.route)]);
+    if (s.collectives.size() > 1) d += std::string("/") + to_string(s.collectives[static_cast<std::size_t>(g.collective)]);
+    if (s.weights.size() > 1) d += std::string("/w-") + to_string(s.weights[static_cast<std::size_t>(g.weights)]);
+    if (s.inputs.size() > 1) d += std::string("/i-") + to_string(s.inputs[static_cast<std::size_t>(g.inputs)]);
     return d;
 }
 

@@ -23,7 +23,7 @@ std::string HardwarePoint::label() const {
     if (link_preset) add("link=" + *link_preset);
     if (link_bandwidth_gbps) add("bw=" + num(*link_bandwidth_gbps));
     if (dram_count || dram_placement)
-        add("dram=" + (dram_count ? std::to_string(*dram_count) : std::string("base")) + "@" + (dram_placement ? *dram_placement : "base"));
+        add("dram=" + (dram_count ? std::to_string(*dram_count) : std::string("base")) + "@" + (dram_placement ? to_string(*dram_placement) : "base"));
     return s.empty() ? "base" : s;
 }
 
@@ -33,7 +33,7 @@ nlohmann::json HardwarePoint::to_json() const {
     if (link_preset) j["link_preset"] = *link_preset;
     if (link_bandwidth_gbps) j["link_bandwidth_gbps"] = *link_bandwidth_gbps;
     if (dram_count) j["dram_count"] = *dram_count;
-    if (dram_placement) j["dram_placement"] = *dram_placement;
+    if (dram_placement) j["dram_placement"] = to_string(*dram_placement);
     return j;
 }
 
@@ -54,24 +54,28 @@ std::vector<HardwarePoint> hardware_points(const HardwareSpace& h) {
     expand(h.link_preset, [](HardwarePoint& p, const std::string& v) { p.link_preset = v; });
     expand(h.link_bandwidth_gbps, [](HardwarePoint& p, double v) { p.link_bandwidth_gbps = v; });
     expand(h.dram_count, [](HardwarePoint& p, int v) { p.dram_count = v; });
-    expand(h.dram_placement, [](HardwarePoint& p, const std::string& v) { p.dram_placement = v; });
+    expand(h.dram_placement, [](HardwarePoint& p, DramPlacement v) { p.dram_placement = v; });
     return pts;
 }
 
-std::vector<std::pair<int, int>> dram_sites(const std::string& placement, int count, int rows, int cols,
+std::vector<std::pair<int, int>> dram_sites(DramPlacement placement, int count, int rows, int cols,
                                             const std::string& file, const std::string& where) {
     std::vector<std::pair<int, int>> all;
-    if (placement == "west") {
-        for (int j = 0; j < count && count <= rows; ++j) all.push_back({(2 * j + 1) * rows / (2 * count), 0});
-    } else if (placement == "corners") {
-        all = {{0, 0}, {rows - 1, cols - 1}, {0, cols - 1}, {rows - 1, 0}};
-    } else if (placement == "edges") {
-        all = {{(rows - 1) / 2, 0}, {rows / 2, cols - 1}, {0, cols / 2}, {rows - 1, (cols - 1) / 2}};
-    } else if (placement == "centre") {
-        all = {{(rows - 1) / 2, (cols - 1) / 2}, {rows / 2, cols / 2}, {(rows - 1) / 2, cols / 2}, {rows / 2, (cols - 1) / 2}};
+    switch (placement) {
+        case DramPlacement::West:
+            for (int j = 0; j < count && count <= rows; ++j) all.push_back({(2 * j + 1) * rows / (2 * count), 0});
+            break;
+        case DramPlacement::Corners: all = {{0, 0}, {rows - 1, cols - 1}, {0, cols - 1}, {rows - 1, 0}}; break;
+        case DramPlacement::Edges:
+            all = {{(rows - 1) / 2, 0}, {rows / 2, cols - 1}, {0, cols / 2}, {rows - 1, (cols - 1) / 2}};
+            break;
+        case DramPlacement::Centre:
+            all = {{(rows - 1) / 2, (cols - 1) / 2}, {rows / 2, cols / 2}, {(rows - 1) / 2, cols / 2}, {rows / 2, (cols - 1) / 2}};
+            break;
     }
     if (static_cast<int>(all.size()) < count)
-        throw InputError(file, where, "at most " + std::to_string(all.size()) + " DRAM stacks for placement \"" + placement + "\"",
+        throw InputError(file, where,
+                         "at most " + std::to_string(all.size()) + " DRAM stacks for placement \"" + to_string(placement) + "\"",
                          std::to_string(count));
     all.resize(static_cast<std::size_t>(count));
     return all;
@@ -81,7 +85,7 @@ nlohmann::json apply_hardware(const nlohmann::json& base, const HardwarePoint& p
     nlohmann::json a = base;
     a["name"] = base.value("name", std::string("arch")) + " [" + p.label() + "]";
     nlohmann::json& pkg = a["package"];
-    if (p.diagonal_links) pkg["topology"] = *p.diagonal_links ? "mesh_diagonal" : "mesh";
+    if (p.diagonal_links) pkg["topology"] = to_string(*p.diagonal_links ? PackageTopology::MeshDiagonal : PackageTopology::Mesh);
     if (p.link_preset || p.link_bandwidth_gbps) {
         nlohmann::json link = pkg.contains("link") ? pkg["link"] : nlohmann::json::object();
         if (link.is_string()) link = nlohmann::json{{"preset", link}};

@@ -17,7 +17,7 @@ struct HardwarePoint {
     std::optional<std::string> link_preset;
     std::optional<double> link_bandwidth_gbps;
     std::optional<int> dram_count;
-    std::optional<std::string> dram_placement;
+    std::optional<DramPlacement> dram_placement;
     std::string label() const;  ///< "link=ucie-standard bw=64 dram=2@west" (knobs set only)
     nlohmann::json to_json() const;
 };
@@ -27,7 +27,7 @@ std::vector<HardwarePoint> hardware_points(const HardwareSpace& h);
 
 /// DRAM attach points for a placement on a rows x cols grid; InputError (naming `where`) when
 /// the placement cannot take `count` stacks.
-std::vector<std::pair<int, int>> dram_sites(const std::string& placement, int count, int rows, int cols,
+std::vector<std::pair<int, int>> dram_sites(DramPlacement placement, int count, int rows, int cols,
                                             const std::string& file, const std::string& where);
 
 /// The base arch document with the point's knobs applied (and a new name).

@@ -1,7 +1,7 @@
 // The non-uniform heuristic: shares that equalise finish times (MCMComm's observation that
 // chiplets whose data arrives late, or behind congested links, should get less work).
 #include "mapper/model/analytical_model.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/plan_builder/plan_builder.h"
 #include "traces/plan/plan_index.h"
 
@@ -55,7 +55,7 @@ void blend(std::vector<double>& current, const std::vector<double>& target) {
 Plan map_nonuniform(const ArchConfig& arch, const Workload& w, const Partition& start, std::uint64_t seed) {
     const int rows = arch.package.rows, cols = arch.package.cols, n = rows * cols;
     Mapping m = uniform_mapping(w, start);
-    m.optimizer = "nonuniform";
+    m.optimizer = to_string(Optimizer::Nonuniform);
     m.seed = seed;
     for (auto& lm : m.layers) {
         lm.route = package_route_policy(arch.package);

@@ -1,14 +1,19 @@
 #pragma once
 // What an optimiser minimises: latency, energy, or their product (EdP). Pure C++.
+#include "hw/common/choice.h"
+
 #include <string>
 
 namespace mcmsim {
 
 enum class Objective { Edp, Latency, Energy };
 
-/// "edp", "latency", "energy"; throws InputError naming `--objective` otherwise.
-Objective parse_objective(const std::string& s);
-const char* to_string(Objective o);
+template <>
+struct ChoiceNames<Objective> {
+    static constexpr std::pair<Objective, const char*> all[] = {{Objective::Edp, "edp"},
+                                                                {Objective::Latency, "latency"},
+                                                                {Objective::Energy, "energy"}};
+};
 
 /// Latency and energy of one candidate, however it was evaluated.
 struct Score {

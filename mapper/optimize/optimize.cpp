@@ -22,10 +22,10 @@ Score analytical(const ArchConfig& arch, const Plan& plan) {
     return Score{e.latency_ns, e.ledger.total_pj()};
 }
 
-Plan plan_of(const ArchConfig& arch, const Workload& w, const MappingSpace& s, const Genome& g, const std::string& name,
+Plan plan_of(const ArchConfig& arch, const Workload& w, const MappingSpace& s, const Genome& g, Optimizer optimizer,
              std::uint64_t seed) {
     Mapping m = to_mapping(s, g, w, arch.package.rows, arch.package.cols);
-    m.optimizer = name;
+    m.optimizer = to_string(optimizer);
     m.seed = seed;
     return build_plan(arch, w, m);
 }
@@ -39,12 +39,12 @@ MappingSpace formulation_space(const MappingSpace& s) {
     for (const auto& p : s.partitions)
         if (p.one_dimensional()) f.partitions.push_back(p);
     f.routes.clear();
-    for (const auto& r : s.routes)
-        if (r == "xy" || r == "yx") f.routes.push_back(r);
-    if (f.routes.empty()) f.routes.push_back("xy");
-    f.collectives = {"direct"};
-    f.weights = {"unicast"};
-    f.inputs = {"unicast"};
+    for (RoutePolicy r : s.routes)
+        if (r == RoutePolicy::XY || r == RoutePolicy::YX) f.routes.push_back(r);
+    if (f.routes.empty()) f.routes.push_back(RoutePolicy::XY);
+    f.collectives = {Collective::Direct};
+    f.weights = {Delivery::Unicast};
+    f.inputs = {Delivery::Unicast};
     f.pipeline_segments = {1};  // layers one after the other on all chiplets
     return f;
 }
@@ -68,11 +68,11 @@ std::string summary(const MappingSpace& s, const Genome& g) {
         if (opt[i]) out += " " + s.partitions[i].name() + " " + std::to_string(opt[i]);
     out += "; " + std::to_string(nonuniform) + " layers with non-uniform shares; routes";
     for (std::size_t i = 0; i < route.size(); ++i)
-        if (route[i]) out += " " + s.routes[i] + " " + std::to_string(route[i]);
+        if (route[i]) out += std::string(" ") + to_string(s.routes[i]) + " " + std::to_string(route[i]);
     if (s.collectives.size() > 1) {
         out += "; collectives";
         for (std::size_t i = 0; i < coll.size(); ++i)
-            if (coll[i]) out += " " + s.collectives[i] + " " + std::to_string(coll[i]);
+            if (coll[i]) out += std::string(" ") + to_string(s.collectives[i]) + " " + std::to_string(coll[i]);
     }
     if (s.pipeline_segments.size() > 1) {
         const int n = s.pipeline_segments[static_cast<std::size_t>(g.segments)];
@@ -81,11 +81,11 @@ std::string summary(const MappingSpace& s, const Genome& g) {
     if (s.weights.size() > 1) {
         out += "; weights";
         for (std::size_t i = 0; i < weights.size(); ++i)
-            if (weights[i]) out += " " + s.weights[i] + " " + std::to_string(weights[i]);
+            if (weights[i]) out += std::string(" ") + to_string(s.weights[i]) + " " + std::to_string(weights[i]);
     }
     // Only layers that read a network input ever leave the first entry: name the others.
     for (std::size_t i = 1; i < inputs.size(); ++i)
-        if (inputs[i]) out += "; network inputs " + s.inputs[i] + " " + std::to_string(inputs[i]);
+        if (inputs[i]) out += std::string("; network inputs ") + to_string(s.inputs[i]) + " " + std::to_string(inputs[i]);
     return out;
 }
 
@@ -131,7 +131,7 @@ std::vector<Genome> ga_seeds(const ArchConfig& arch, const Workload& w, const Ma
     // instead of one per chiplet), which mutations of that one layer's gene find only slowly.
     // (The baseline's stay as the uniform mapper would build them with --collective.)
     const std::vector<bool> reads_input = network_input_layers(w);
-    const auto found = std::find(ms.inputs.begin(), ms.inputs.end(), "multicast");
+    const auto found = std::find(ms.inputs.begin(), ms.inputs.end(), Delivery::Multicast);
     const int input_multicast = found == ms.inputs.end() ? 0 : static_cast<int>(found - ms.inputs.begin());
     auto relay_inputs = [&](Genome& g) {
         for (std::size_t l = 0; l < g.layers.size(); ++l)
@@ -176,117 +176,128 @@ void put_first(std::vector<T>& v, const T& x, Eq eq = Eq{}) {
 
 }  // namespace
 
-SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const MapOptions& o) {
-    SearchSpace s = o.space_file.empty() ? default_search_space(w.batch > 1, arch.package.topology == "mesh_diagonal")
-                                         : load_search_space(o.space_file);
-    // The baseline's --split partition, its route (the package's own routing, when the space
-    // has it), its --collective and layer-sequential placement lead their lists.
-    Partition split = parse_split(o.split);
-    put_first(s.mapping.partitions, PartitionOption{split.rows_dim, split.cols_dim},
-              [](const PartitionOption& a, const PartitionOption& b) { return a.rows_dim == b.rows_dim && a.cols_dim == b.cols_dim; });
+SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const MapRequest& r) {
+    SearchSpace s = r.space ? *r.space : default_search_space(w.batch > 1, arch.package.diagonals());
+    // The baseline's partition, its route (the package's own routing, when the space has it),
+    // its collective and network-input delivery and layer-sequential placement lead their lists.
+    put_first(s.mapping.partitions, r.split);
     auto& routes = s.mapping.routes;
-    const std::string own = to_string(package_route_policy(arch.package));
+    const RoutePolicy own = package_route_policy(arch.package);
     if (std::find(routes.begin(), routes.end(), own) != routes.end()) put_first(routes, own);
-    const std::vector<std::string> known = supported_collectives();
-    if (std::find(known.begin(), known.end(), o.collective) == known.end())
-        throw InputError("", "--collective", "direct, ring, 2d or tree", "\"" + o.collective + "\"");
-    put_first(s.mapping.collectives, o.collective);
-    put_first(s.mapping.inputs, o.inputs);  // the baseline's network-input delivery
+    put_first(s.mapping.collectives, r.collective);
+    put_first(s.mapping.inputs, r.inputs);
     // Segment counts the package cannot hold are an error in a space file and left out of
     // the default.
     auto& segs = s.mapping.pipeline_segments;
     const int most = std::min<int>(arch.package.cols, static_cast<int>(w.layers.size()));
     for (int n : segs)
-        if (n > most && !o.space_file.empty())
-            throw InputError(o.space_file, "/mapping/pipeline_segments",
+        if (n > most && r.space)
+            throw InputError(r.space->file, "/mapping/pipeline_segments",
                              "segment counts of at most " + std::to_string(most) + " (package columns, layers)", std::to_string(n));
     segs.erase(std::remove_if(segs.begin(), segs.end(), [&](int n) { return n > most; }), segs.end());
     put_first(segs, 1);
     return s;
 }
 
-OptimizeResult optimize_mapping(const ArchConfig& arch, const Workload& w, const MapOptions& o) {
-    OptimizeResult r;
-    r.objective = parse_objective(o.objective);
-    const int rows = arch.package.rows, cols = arch.package.cols;
-    MapOptions base = o;
-    base.optimizer = "uniform";
-    Plan uniform = map_workload(arch, w, base);
-    r.uniform = analytical(arch, uniform);
-    if (o.optimizer == "uniform" || o.optimizer == "nonuniform") {
-        r.plan = o.optimizer == "uniform" ? std::move(uniform) : map_workload(arch, w, o);
-        r.chosen = o.optimizer == "uniform" ? r.uniform : analytical(arch, r.plan);
-        return r;
-    }
-    SearchSpace space = mapping_space_for(arch, w, o);
+namespace {
+
+OptimizeResult run_ga(const ArchConfig& arch, const Workload& w, const MapRequest& req, OptimizeResult r) {
+    const SearchSpace space = mapping_space_for(arch, w, req);
     const MappingSpace& ms = space.mapping;
-    if (o.optimizer == "ga") {
-        AnalyticalProblem problem(arch, w, ms);
-        std::vector<Genome> seeds = ga_seeds(arch, w, ms);
-        GaOptions go;
-        go.seed = o.seed;
-        go.objective = r.objective;
-        go.population = o.population;
-        go.generations = o.generations;
-        go.budget_s = o.budget_s;
-        go.polish_evaluations = o.polish_evaluations;
-        go.progress = o.progress;
-        GaResult g = run_genetic(problem, seeds, go);
-        r.plan = plan_of(arch, w, ms, g.best, "ga", o.seed);
-        r.chosen = g.best_score;
-        r.detail = "ga: " + std::to_string(g.generations) + " generations, " + std::to_string(g.evaluations) +
-                   " plans scored" + (g.budget_hit ? " (stopped by --budget-s)" : "") + "; " + summary(ms, g.best);
-        return r;
-    }
-    if (o.optimizer == "milp" || o.optimizer == "exhaustive") {
-        MappingSpace fs = formulation_space(ms);
-        Formulation f(arch, w, fs);
-        Genome best;
-        if (o.optimizer == "milp") {
-            MilpOptions mo;
-            mo.objective = r.objective;
-            mo.budget_s = o.budget_s;
-            mo.progress = o.progress;
-            // Beyond tiny packages a layer's front can hold thousands of points: sample it.
-            if (f.chiplets() > 4) {
-                mo.max_front_points = 3;
-                mo.split_combos = true;
-                mo.gap = 1e-3;
-                mo.max_nodes = 200;
-                // Bounded by a count of solves, not by the clock, so that the same inputs give
-                // the same plan on any machine (--budget-s adds a wall-clock limit): about a
-                // minute here; layers the count does not reach keep the baseline.
-                mo.max_solves = 1500;
-            }
-            MilpResult m = run_milp(f, mo);
-            best = m.best;
-            r.detail = "milp: " + m.method + ", " + std::to_string(m.solves) + " CBC solves" + (m.exact ? "" : " (not proven exact)");
-        } else {
-            ExhaustiveResult e = run_exhaustive(f, r.objective);
-            best = e.best;
-            r.detail = "exhaustive: " + std::to_string(e.options_per_layer) + " candidates per layer";
-        }
-        r.detail += "; " + summary(fs, best);
-        if (!f.covers()) r.detail += "; formulation approximate: " + f.not_covered();
-        r.formulation_uniform = f.score(uniform_genome(fs, w.layers.size(), 0, rows, cols));
-        r.formulation_chosen = f.score(best);
-        r.plan = plan_of(arch, w, fs, best, o.optimizer, o.seed);
-        r.chosen = analytical(arch, r.plan);
-        return r;
-    }
-    std::string known;
-    for (const auto& n : optimizer_names()) known += (known.empty() ? "" : ", ") + n;
-    throw InputError("", "--optimizer", "one of " + known, "\"" + o.optimizer + "\"");
+    AnalyticalProblem problem(arch, w, ms);
+    std::vector<Genome> seeds = ga_seeds(arch, w, ms);
+    GaOptions go;
+    go.seed = req.seed;
+    go.objective = r.objective;
+    go.population = req.population;
+    go.generations = req.generations;
+    go.budget_s = req.budget_s;
+    go.polish_evaluations = req.polish_evaluations;
+    go.progress = req.progress;
+    GaResult g = run_genetic(problem, seeds, go);
+    r.plan = plan_of(arch, w, ms, g.best, Optimizer::Ga, req.seed);
+    r.chosen = g.best_score;
+    r.detail = "ga: " + std::to_string(g.generations) + " generations, " + std::to_string(g.evaluations) + " plans scored" +
+               (g.budget_hit ? " (stopped by the wall-clock budget)" : "") + "; " + summary(ms, g.best);
+    return r;
 }
 
-std::string improvement_line(const OptimizeResult& r, const std::string& optimizer) {
+/// milp and exhaustive: the formulation's share of the space, solved exactly or sampled.
+OptimizeResult run_formulation(const ArchConfig& arch, const Workload& w, const MapRequest& req, OptimizeResult r) {
+    const SearchSpace space = mapping_space_for(arch, w, req);
+    const MappingSpace fs = formulation_space(space.mapping);
+    Formulation f(arch, w, fs);
+    Genome best;
+    if (req.optimizer == Optimizer::Milp) {
+        MilpOptions mo;
+        mo.objective = r.objective;
+        mo.budget_s = req.budget_s;
+        mo.progress = req.progress;
+        // Beyond tiny packages a layer's front can hold thousands of points: sample it.
+        if (f.chiplets() > 4) {
+            mo.max_front_points = 3;
+            mo.split_combos = true;
+            mo.gap = 1e-3;
+            mo.max_nodes = 200;
+            // Bounded by a count of solves, not by the clock, so that the same inputs give the
+            // same plan on any machine (budget_s adds a wall-clock limit); layers the count
+            // does not reach keep the baseline.
+            mo.max_solves = 1500;
+        }
+        MilpResult m = run_milp(f, mo);
+        best = m.best;
+        r.detail = "milp: " + m.method + ", " + std::to_string(m.solves) + " CBC solves" + (m.exact ? "" : " (not proven exact)");
+    } else {
+        ExhaustiveResult e = run_exhaustive(f, r.objective);
+        best = e.best;
+        r.detail = "exhaustive: " + std::to_string(e.options_per_layer) + " candidates per layer";
+    }
+    r.detail += "; " + summary(fs, best);
+    if (!f.covers()) r.detail += "; formulation approximate: " + f.not_covered();
+    r.formulation_uniform = f.score(uniform_genome(fs, w.layers.size(), 0, arch.package.rows, arch.package.cols));
+    r.formulation_chosen = f.score(best);
+    r.plan = plan_of(arch, w, fs, best, req.optimizer, req.seed);
+    r.chosen = analytical(arch, r.plan);
+    return r;
+}
+
+}  // namespace
+
+OptimizeResult optimize_mapping(const ArchConfig& arch, const Workload& w, const MapRequest& req) {
+    check_request(arch, req);
+    OptimizeResult r;
+    r.objective = req.objective;
+    MapRequest base = req;
+    base.optimizer = Optimizer::Uniform;
+    Plan uniform = uniform_plan(arch, w, base);
+    r.uniform = analytical(arch, uniform);
+    switch (req.optimizer) {
+        case Optimizer::Uniform:
+            r.plan = std::move(uniform);
+            r.chosen = r.uniform;
+            return r;
+        case Optimizer::Nonuniform:
+            r.plan = map_nonuniform(arch, w, split_partition(req), req.seed);
+            r.chosen = analytical(arch, r.plan);
+            return r;
+        case Optimizer::Ga: return run_ga(arch, w, req, std::move(r));
+        case Optimizer::Milp:
+        case Optimizer::Exhaustive: return run_formulation(arch, w, req, std::move(r));
+    }
+    return r;
+}
+
+Plan map_workload(const ArchConfig& arch, const Workload& w, const MapRequest& r) { return optimize_mapping(arch, w, r).plan; }
+
+std::string improvement_line(const OptimizeResult& r, Optimizer optimizer) {
     const char* unit = printable_unit(r.objective);
+    const char* name = to_string(optimizer);
     std::string s = "improvement over uniform: " + fmt(r.improvement()) + "x " + to_string(r.objective) + " (uniform " +
-                    fmt(printable(r.uniform, r.objective)) + " " + unit + ", " + optimizer + " " +
+                    fmt(printable(r.uniform, r.objective)) + " " + unit + ", " + name + " " +
                     fmt(printable(r.chosen, r.objective)) + " " + unit + ")";
     if (r.formulation_uniform && r.formulation_chosen)
         s += "; formulation objective " + fmt(r.formulation_uniform->value(r.objective) / r.formulation_chosen->value(r.objective)) +
-             "x (uniform " + fmt(printable(*r.formulation_uniform, r.objective)) + ", " + optimizer + " " +
+             "x (uniform " + fmt(printable(*r.formulation_uniform, r.objective)) + ", " + name + " " +
              fmt(printable(*r.formulation_chosen, r.objective)) + " " + unit + ")";
     return s;
 }

@@ -5,8 +5,8 @@
 
 namespace mcmsim {
 
-ProgressLine::ProgressLine(bool enabled, std::string label, std::string unit, double scale)
-    : enabled_(enabled), label_(std::move(label)), unit_(std::move(unit)), scale_(scale) {}
+ProgressLine::ProgressLine(bool enabled, std::string label, std::string step, std::string unit, double scale)
+    : enabled_(enabled), label_(std::move(label)), step_(std::move(step)), unit_(std::move(unit)), scale_(scale) {}
 
 ProgressLine::~ProgressLine() {
     if (shown_) std::fprintf(stderr, "\r\033[K");
@@ -25,7 +25,7 @@ void ProgressLine::show(int step, double best, double elapsed) {
     if (shown_ && now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
     shown_ = true;
-    std::fprintf(stderr, "\r\033[K%s  %s %d  best %.4g %s  %.1f s", label_.c_str(), label_ == "ga" ? "generation" : "step", step, best * scale_, unit_.c_str(), elapsed);
+    std::fprintf(stderr, "\r\033[K%s  %s %d  best %.4g %s  %.1f s", label_.c_str(), step_.c_str(), step, best * scale_, unit_.c_str(), elapsed);
     std::fflush(stderr);
 }
 

@@ -10,9 +10,10 @@ namespace mcmsim {
 
 class ProgressLine {
 public:
-    /// `enabled` false: never prints. `label` names the search, `unit` the objective's unit;
-    /// `scale` converts the optimiser's value into that unit.
-    ProgressLine(bool enabled, std::string label, std::string unit, double scale);
+    /// `enabled` false: never prints. `label` names the search, `step` what it counts
+    /// ("generation"), `unit` the objective's unit; `scale` converts the optimiser's value
+    /// into that unit.
+    ProgressLine(bool enabled, std::string label, std::string step, std::string unit, double scale);
     ~ProgressLine();  ///< clears the line
 
     /// The callback optimisers take: step, best value, elapsed seconds.
@@ -24,7 +25,7 @@ public:
 private:
     void show(int step, double best, double elapsed);
     bool enabled_, shown_ = false;
-    std::string label_, unit_;
+    std::string label_, step_, unit_;
     double scale_;
     std::chrono::steady_clock::time_point last_{};
 };

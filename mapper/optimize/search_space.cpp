@@ -2,7 +2,6 @@
 
 #include "hw/config/json_input.h"
 #include "hw/config/presets.h"
-#include "mapper/plan_builder/collectives.h"
 #include "mapper/mapping/mapping.h"
 
 #include <algorithm>
@@ -12,41 +11,15 @@
 
 namespace mcmsim {
 
-std::string PartitionOption::name() const {
-    auto lower = [](Dim d) {
-        std::string s = to_string(d);
-        s[0] = static_cast<char>(s[0] - 'A' + 'a');
-        return s;
-    };
-    return one_dimensional() ? lower(rows_dim) : lower(rows_dim) + "x" + lower(cols_dim);
-}
-
-PartitionOption parse_partition_option(const std::string& s) {
-    PartitionOption o;
-    if (s.size() == 1) {
-        o.rows_dim = o.cols_dim = dim_from_string(s);
-        return o;
-    }
-    if (s.size() == 3 && (s[1] == 'x' || s[1] == 'X')) {
-        o.rows_dim = dim_from_string(s.substr(0, 1));
-        o.cols_dim = dim_from_string(s.substr(2, 1));
-        if (o.rows_dim != o.cols_dim) return o;
-    }
-    throw std::invalid_argument("not a partition: " + s);
-}
-
-std::vector<std::string> supported_routes() { return route_policies(); }
-
-std::vector<std::string> supported_collectives() { return collective_names(); }
-
 SearchSpace default_search_space(bool batched, bool diagonal_links) {
     SearchSpace s;
-    for (const char* p : {"k", "c", "p", "q", "pxk", "kxp", "qxk"}) s.mapping.partitions.push_back(parse_partition_option(p));
-    if (batched) s.mapping.partitions.push_back(parse_partition_option("n"));
+    s.mapping.partitions = {{Dim::K, Dim::K}, {Dim::C, Dim::C}, {Dim::P, Dim::P}, {Dim::Q, Dim::Q},
+                            {Dim::P, Dim::K}, {Dim::K, Dim::P}, {Dim::Q, Dim::K}};
+    if (batched) s.mapping.partitions.push_back({Dim::N, Dim::N});
     s.mapping.routes = searched_route_policies(diagonal_links);
-    s.mapping.collectives = supported_collectives();  // direct first: the uniform baseline's
-    s.mapping.weights = {"unicast", "multicast"};
-    s.mapping.inputs = {"unicast", "multicast"};
+    s.mapping.collectives = choice_values<Collective>();  // direct first: the uniform baseline's
+    s.mapping.weights = choice_values<Delivery>();
+    s.mapping.inputs = choice_values<Delivery>();
     s.mapping.pipeline_segments = batched ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1};
     return s;
 }
@@ -65,15 +38,16 @@ std::vector<T> read_list(JsonObject& o, const std::string& key, F read) {
     return out;
 }
 
-const std::vector<std::string>& placements() {
-    static const std::vector<std::string> p{"west", "corners", "edges", "centre"};
-    return p;
-}
-
-std::string joined(const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s;
+/// A list of choices; `what` names them in the message ("a route policy").
+template <class E>
+std::vector<E> read_choices(JsonObject& o, const std::string& key, const std::string& what) {
+    return read_list<E>(o, key, [&](const JsonNode& n) {
+        const std::string v = n.string();
+        if (auto e = parse_choice<E>(v)) return *e;
+        std::string names;
+        for (const std::string& c : choice_names<E>()) names += (names.empty() ? "" : ", ") + c;
+        n.fail(what + " (" + names + ")");
+    });
 }
 
 }  // namespace
@@ -89,41 +63,15 @@ SearchSpace load_search_space(const std::string& path) {
         JsonObject o = m->object();
         o.allow("source");
         auto parts = read_list<PartitionOption>(o, "partitions", [](const JsonNode& n) {
-            try {
-                return parse_partition_option(n.string());
-            } catch (const std::invalid_argument&) {
-                n.fail("a partition: a dimension (k, c, p, q, n) or ROWSxCOLS such as pxk");
-            }
+            if (auto p = parse_partition_option(n.string())) return *p;
+            n.fail("a partition: a dimension (k, c, p, q, n) or ROWSxCOLS such as pxk");
         });
         s.mapping.partitions = parts.empty() ? default_search_space(false).mapping.partitions : parts;
         s.mapping.units_per_part = static_cast<int>(o.integer_in("units_per_part", s.mapping.units_per_part, 1, 64));
-        const std::vector<std::string> known = supported_routes();
-        auto routes = read_list<std::string>(o, "routes", [&](const JsonNode& n) {
-            std::string r = n.string();
-            if (std::find(known.begin(), known.end(), r) == known.end()) n.fail("a route policy (" + joined(known) + ")");
-            return r;
-        });
-        if (!routes.empty()) s.mapping.routes = routes;
-        const std::vector<std::string> algorithms = supported_collectives();
-        auto collectives = read_list<std::string>(o, "collectives", [&](const JsonNode& n) {
-            std::string c = n.string();
-            if (std::find(algorithms.begin(), algorithms.end(), c) == algorithms.end())
-                n.fail("a collective algorithm (" + joined(algorithms) + ")");
-            return c;
-        });
-        if (!collectives.empty()) s.mapping.collectives = collectives;
-        auto weights = read_list<std::string>(o, "weights", [&](const JsonNode& n) {
-            std::string w = n.string();
-            if (w != "unicast" && w != "multicast") n.fail("a weight delivery (unicast, multicast)");
-            return w;
-        });
-        if (!weights.empty()) s.mapping.weights = weights;
-        auto inputs = read_list<std::string>(o, "inputs", [&](const JsonNode& n) {
-            std::string i = n.string();
-            if (i != "unicast" && i != "multicast") n.fail("a network-input delivery (unicast, multicast)");
-            return i;
-        });
-        if (!inputs.empty()) s.mapping.inputs = inputs;
+        if (auto v = read_choices<RoutePolicy>(o, "routes", "a route policy"); !v.empty()) s.mapping.routes = v;
+        if (auto v = read_choices<Collective>(o, "collectives", "a collective algorithm"); !v.empty()) s.mapping.collectives = v;
+        if (auto v = read_choices<Delivery>(o, "weights", "a weight delivery"); !v.empty()) s.mapping.weights = v;
+        if (auto v = read_choices<Delivery>(o, "inputs", "a network-input delivery"); !v.empty()) s.mapping.inputs = v;
         auto segments = read_list<int>(o, "pipeline_segments", [](const JsonNode& n) {
             return static_cast<int>(n.integer_in(1, 64));  // checked against the package by mapping_space_for
         });
@@ -143,17 +91,23 @@ SearchSpace load_search_space(const std::string& path) {
         });
         s.hardware.link_bandwidth_gbps = read_list<double>(o, "link_bandwidth_gbps", [](const JsonNode& n) { return n.positive(); });
         s.hardware.dram_count = read_list<int>(o, "dram_count", [](const JsonNode& n) { return static_cast<int>(n.integer_in(1, 16)); });
-        s.hardware.dram_placement = read_list<std::string>(o, "dram_placement", [](const JsonNode& n) {
-            std::string p = n.string();
-            if (std::find(placements().begin(), placements().end(), p) == placements().end())
-                n.fail("a DRAM placement (" + joined(placements()) + ")");
-            return p;
-        });
+        s.hardware.dram_placement = read_choices<DramPlacement>(o, "dram_placement", "a DRAM placement");
         o.finish();
     }
     root.finish();
     return s;
 }
+
+namespace {
+
+template <class E>
+nlohmann::json names_json(const std::vector<E>& v) {
+    nlohmann::json out = nlohmann::json::array();
+    for (E e : v) out.push_back(to_string(e));
+    return out;
+}
+
+}  // namespace
 
 nlohmann::json search_space_to_json(const SearchSpace& s) {
     nlohmann::json parts = nlohmann::json::array();
@@ -161,17 +115,17 @@ nlohmann::json search_space_to_json(const SearchSpace& s) {
     nlohmann::json j = {{"mapping",
                          {{"partitions", parts},
                           {"units_per_part", s.mapping.units_per_part},
-                          {"routes", s.mapping.routes},
-                          {"collectives", s.mapping.collectives},
-                          {"weights", s.mapping.weights},
-                          {"inputs", s.mapping.inputs},
+                          {"routes", names_json(s.mapping.routes)},
+                          {"collectives", names_json(s.mapping.collectives)},
+                          {"weights", names_json(s.mapping.weights)},
+                          {"inputs", names_json(s.mapping.inputs)},
                           {"pipeline_segments", s.mapping.pipeline_segments}}}};
     nlohmann::json hw = nlohmann::json::object();
     if (!s.hardware.diagonal_links.empty()) hw["diagonal_links"] = s.hardware.diagonal_links;
     if (!s.hardware.link_preset.empty()) hw["link_preset"] = s.hardware.link_preset;
     if (!s.hardware.link_bandwidth_gbps.empty()) hw["link_bandwidth_gbps"] = s.hardware.link_bandwidth_gbps;
     if (!s.hardware.dram_count.empty()) hw["dram_count"] = s.hardware.dram_count;
-    if (!s.hardware.dram_placement.empty()) hw["dram_placement"] = s.hardware.dram_placement;
+    if (!s.hardware.dram_placement.empty()) hw["dram_placement"] = names_json(s.hardware.dram_placement);
     j["hardware"] = hw;
     return j;
 }

@@ -38,6 +38,7 @@
 //                 "dram_placement": ["west", "corners"] }
 // }
 #include "hw/config/arch_config.h"
+#include "mapper/mapping/mapping.h"
 #include "mapper/mapping/partition.h"
 
 #include <nlohmann/json.hpp>
@@ -47,35 +48,39 @@
 
 namespace mcmsim {
 
-struct PartitionOption {
-    Dim rows_dim = Dim::K, cols_dim = Dim::K;
-    bool one_dimensional() const { return rows_dim == cols_dim; }
-    std::string name() const;  ///< "k" or "pxk"
-};
-
 struct MappingSpace {
     std::vector<PartitionOption> partitions;
     int units_per_part = 4;
-    std::vector<std::string> routes{"xy"};
-    std::vector<std::string> collectives{"direct"};  ///< names as in mapper/plan_builder/collectives.h
-    /// How chiplets that share a weight slice get it: "unicast" (each from DRAM), "multicast"
-    /// (read once, forwarded by the layer's collective; LayerMapping::weight_multicast).
-    std::vector<std::string> weights{"unicast"};
+    std::vector<RoutePolicy> routes{RoutePolicy::XY};
+    std::vector<Collective> collectives{Collective::Direct};
+    /// How chiplets that share a weight slice get it: each from DRAM, or read once and
+    /// forwarded by the layer's collective (LayerMapping::weight_multicast).
+    std::vector<Delivery> weights{Delivery::Unicast};
     /// How chiplets that need the same region of a network input (a tensor no layer produces)
-    /// get it: "unicast" (each reads it from DRAM), "multicast" (read once, forwarded by the
-    /// layer's collective; LayerMapping::input_multicast). Matters only on layers that read one.
-    std::vector<std::string> inputs{"unicast"};
+    /// get it: each reads it from DRAM, or read once and forwarded by the layer's collective
+    /// (LayerMapping::input_multicast). Matters only on layers that read one.
+    std::vector<Delivery> inputs{Delivery::Unicast};
     std::vector<int> pipeline_segments{1};  ///< segment counts to try (1: layer-sequential)
 };
 
-/// Where the DRAM stacks sit: "west" (first column, rows spread), "corners", "edges" (one per
-/// side, round the package), "centre".
+/// Where the DRAM stacks sit: the first column (rows spread), the corners, one per side round
+/// the package, or the centre.
+enum class DramPlacement { West, Corners, Edges, Centre };
+
+template <>
+struct ChoiceNames<DramPlacement> {
+    static constexpr std::pair<DramPlacement, const char*> all[] = {{DramPlacement::West, "west"},
+                                                                    {DramPlacement::Corners, "corners"},
+                                                                    {DramPlacement::Edges, "edges"},
+                                                                    {DramPlacement::Centre, "centre"}};
+};
+
 struct HardwareSpace {
     std::vector<bool> diagonal_links;
-    std::vector<std::string> link_preset;
+    std::vector<std::string> link_preset;  ///< preset names (configs/links/)
     std::vector<double> link_bandwidth_gbps;
     std::vector<int> dram_count;
-    std::vector<std::string> dram_placement;
+    std::vector<DramPlacement> dram_placement;
 };
 
 struct SearchSpace {
@@ -91,15 +96,6 @@ SearchSpace default_search_space(bool batched, bool diagonal_links = false);
 
 /// Loads and checks a space file; throws InputError (file, JSON pointer, expected, found).
 SearchSpace load_search_space(const std::string& path);
-
-/// Parses "k" / "pxk" style names; throws std::invalid_argument.
-PartitionOption parse_partition_option(const std::string& s);
-
-/// Route policies the plan builder knows.
-std::vector<std::string> supported_routes();
-
-/// Collective algorithms the plan builder knows.
-std::vector<std::string> supported_collectives();
 
 nlohmann::json search_space_to_json(const SearchSpace& s);
 

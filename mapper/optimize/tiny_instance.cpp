@@ -37,9 +37,9 @@ TinyInstance tiny_instance(std::uint64_t seed) {
         t.workload.layers.push_back(L);
         prev = L;
     }
-    for (const char* p : {"k", "c", "p", "q"}) t.space.partitions.push_back(parse_partition_option(p));
+    t.space.partitions = {{Dim::K, Dim::K}, {Dim::C, Dim::C}, {Dim::P, Dim::P}, {Dim::Q, Dim::Q}};
     t.space.units_per_part = 2;
-    t.space.routes = {"xy", "yx"};
+    t.space.routes = {RoutePolicy::XY, RoutePolicy::YX};
     return t;
 }
 

@@ -1,96 +1,52 @@
+// The uniform baseline: every layer split in equal shares by the request's partition, with its
+// collective and deliveries; and the checks every request passes first.
 #include "hw/common/input_error.h"
-#include "mapper/optimize/map_options.h"
-#include "mapper/optimize/optimize.h"
 #include "mapper/mapping/pipeline_placement.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/plan_builder/plan_builder.h"
-
-#include <stdexcept>
 
 namespace mcmsim {
 
-std::vector<std::string> optimizer_names() { return {"uniform", "nonuniform", "ga", "milp", "exhaustive"}; }
-
-Partition parse_split(const std::string& split) {
-    auto bad = [&]() -> Partition {
-        throw InputError("", "--split", "a dimension (k, c, p, q, n) or ROWSxCOLS such as pxk", "\"" + split + "\"");
-    };
-    try {
-        Partition p;
-        if (split.size() == 1) {
-            p.rows_dim = p.cols_dim = dim_from_string(split);
-            return p;
-        }
-        if (split.size() == 3 && (split[1] == 'x' || split[1] == 'X')) {
-            p.rows_dim = dim_from_string(split.substr(0, 1));
-            p.cols_dim = dim_from_string(split.substr(2, 1));
-            if (p.rows_dim == p.cols_dim) return bad();
-            return p;
-        }
-    } catch (const std::invalid_argument&) {
+void check_request(const ArchConfig& arch, const MapRequest& r) {
+    if (r.placement == Placement::Sequential) {
+        if (r.segments != 1) throw RequestError("segments", "1 with sequential placement", std::to_string(r.segments));
+    } else {
+        if (r.segments < 1 || r.segments > arch.package.cols)
+            throw RequestError("segments",
+                               "a segment count from 1 to " + std::to_string(arch.package.cols) + " (the grid's columns)",
+                               std::to_string(r.segments));
+        if (r.micro_batch < 1)
+            throw RequestError("micro_batch", "a micro-batch of at least 1 sample", std::to_string(r.micro_batch));
+        if (r.optimizer != Optimizer::Uniform)
+            throw RequestError("placement",
+                               std::string("sequential with optimizer ") + to_string(r.optimizer) +
+                                   " (pipelined placement: uniform only)",
+                               "\"pipelined\"");
     }
-    return bad();
+    if (!(r.budget_s >= 0)) throw RequestError("budget_s", "a time >= 0 s", std::to_string(r.budget_s));
+    if (r.population < 2) throw RequestError("population", "at least 2", std::to_string(r.population));
+    if (r.generations < 0) throw RequestError("generations", "at least 0", std::to_string(r.generations));
 }
 
-void check_placement_options(const ArchConfig& arch, const MapOptions& o) {
-    if (o.placement != "sequential" && o.placement != "pipelined")
-        throw InputError("", "--placement", "sequential or pipelined", "\"" + o.placement + "\"");
-    if (o.placement == "sequential") {
-        if (o.segments != 1) throw InputError("", "--segments", "1 with --placement sequential", std::to_string(o.segments));
-        return;
+Plan uniform_plan(const ArchConfig& arch, const Workload& w, const MapRequest& r) {
+    Mapping m = uniform_mapping(w, split_partition(r));
+    m.optimizer = to_string(Optimizer::Uniform);
+    m.seed = r.seed;
+    for (auto& l : m.layers) {
+        l.route = package_route_policy(arch.package);
+        l.collective = r.collective;
+        l.weight_multicast = r.weights == Delivery::Multicast;
+        l.input_multicast = r.inputs == Delivery::Multicast;
     }
-    if (o.segments < 1 || o.segments > arch.package.cols)
-        throw InputError("", "--segments", "a segment count from 1 to " + std::to_string(arch.package.cols) + " (the grid's columns)",
-                         std::to_string(o.segments));
-    if (o.micro_batch < 1) throw InputError("", "--micro-batch", "a micro-batch of at least 1 sample", std::to_string(o.micro_batch));
-    if (o.optimizer != "uniform")
-        throw InputError("", "--placement", "sequential with --optimizer " + o.optimizer + " (pipelined placement: uniform only)",
-                         "\"pipelined\"");
-}
-
-Plan map_workload(const ArchConfig& arch, const Workload& w, const MapOptions& o) {
-    check_placement_options(arch, o);
-    Partition start = parse_split(o.split);
-    if (o.optimizer == "uniform") {
-        Mapping m = uniform_mapping(w, start);
-        m.optimizer = "uniform";
-        m.seed = o.seed;
-        Collective collective;
-        try {
-            collective = collective_from_string(o.collective);
-        } catch (const std::invalid_argument&) {
-            throw InputError("", "--collective", "direct, ring, 2d or tree", "\"" + o.collective + "\"");
-        }
-        if (o.weights != "unicast" && o.weights != "multicast")
-            throw InputError("", "--weights", "unicast or multicast", "\"" + o.weights + "\"");
-        if (o.inputs != "unicast" && o.inputs != "multicast")
-            throw InputError("", "--inputs", "unicast or multicast", "\"" + o.inputs + "\"");
-        for (auto& l : m.layers) {
-            l.route = package_route_policy(arch.package);
-            l.collective = collective;
-            l.weight_multicast = o.weights == "multicast";
-            l.input_multicast = o.inputs == "multicast";
-        }
-        if (o.placement == "pipelined")
-            apply_placement(m, pipeline_placement(w, arch.package.rows, arch.package.cols, o.segments), o.micro_batch);
-        return build_plan(arch, w, m);
-    }
-    if (o.optimizer == "nonuniform") return map_nonuniform(arch, w, start, o.seed);
-    if (o.optimizer == "ga" || o.optimizer == "milp" || o.optimizer == "exhaustive")
-        return optimize_mapping(arch, w, o).plan;  // mapper/optimize/
-    std::string known;
-    for (const auto& n : optimizer_names()) known += (known.empty() ? "" : ", ") + n;
-    throw InputError("", "--optimizer", "one of " + known, "\"" + o.optimizer + "\"");
-}
-
-Plan map_workload(const ArchConfig& arch, const Workload& w, const std::string& optimizer, std::uint64_t seed) {
-    MapOptions o;
-    o.optimizer = optimizer;
-    o.seed = seed;
-    return map_workload(arch, w, o);
+    if (r.placement == Placement::Pipelined)
+        apply_placement(m, pipeline_placement(w, arch.package.rows, arch.package.cols, r.segments), r.micro_batch);
+    return build_plan(arch, w, m);
 }
 
 Plan map_uniform(const ArchConfig& arch, const Workload& w, std::uint64_t seed) {
-    return map_workload(arch, w, "uniform", seed);
+    MapRequest r;
+    r.seed = seed;
+    return uniform_plan(arch, w, r);
 }
 
 }  // namespace mcmsim

@@ -392,7 +392,7 @@ private:
             const ChipletGroup g = lm.group.on(rows_, cols_);
             info_.group = PlanLayerMapping::Group{g.row0, g.col0, g.rows, g.cols};
             if (micro_batches_ > 1) info_.micro_batch = mb_, info_.micro_batches = micro_batches_;
-            if (L.weight_bytes() > 0) info_.weights = resident_.at(lm.segment) ? "resident" : "per micro-batch";
+            if (L.weight_bytes() > 0) info_.weights = resident_.at(lm.segment) ? WeightResidency::Resident : WeightResidency::PerMicroBatch;
         }
         layer.mapping = std::move(info_);
     }

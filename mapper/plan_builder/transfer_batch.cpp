@@ -9,7 +9,7 @@ TransferBatch::TransferBatch(const PackageConfig& package)
       topo_(package.rows, package.cols, Routing::XY),
       topo_yx_(package.rows, package.cols, Routing::YX),
       topo_package_(MeshTopology::of_package(package)),
-      package_topo_(topo_package_.diagonals() ? &topo_package_ : (package.routing == "yx" ? &topo_yx_ : &topo_)),
+      package_topo_(topo_package_.diagonals() ? &topo_package_ : (package.routing == Routing::YX ? &topo_yx_ : &topo_)),
       link_load_(static_cast<std::size_t>(topo_package_.link_slots()), 0) {
     const auto pairs = static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_);
     for (RouteKind k : {RouteKind::XY, RouteKind::YX}) routes_[static_cast<int>(k)].resize(pairs);

@@ -14,26 +14,36 @@
 
 namespace mcmsim {
 
-const char* to_string(LayerKind kind) {
-    switch (kind) {
-        case LayerKind::Conv: return "conv";
-        case LayerKind::FullyConnected: return "fc";
-        case LayerKind::MatMul: return "matmul";
-        case LayerKind::Vector: return "vector";
-    }
-    return "?";
+VectorOpClass vector_op_class(std::string_view op) {
+    static constexpr std::pair<const char*, VectorOpClass> families[] = {
+        {"maxpool", VectorOpClass::Window},       {"avgpool", VectorOpClass::Window},
+        {"add", VectorOpClass::Elementwise},      {"sub", VectorOpClass::Elementwise},
+        {"mul", VectorOpClass::Elementwise},      {"div", VectorOpClass::Elementwise},
+        {"softmax", VectorOpClass::Softmax},      {"layernorm", VectorOpClass::LayerNorm},
+        {"batchnorm", VectorOpClass::BatchNorm},  {"concat", VectorOpClass::Movement},
+        {"reshape", VectorOpClass::Movement},     {"transpose", VectorOpClass::Movement},
+        {"flatten", VectorOpClass::Movement},     {"identity", VectorOpClass::Movement},
+        {"squeeze", VectorOpClass::Movement},     {"unsqueeze", VectorOpClass::Movement},
+        {"split", VectorOpClass::Movement},       {"slice", VectorOpClass::Movement},
+        {"gather", VectorOpClass::Movement},      {"shape", VectorOpClass::Movement},
+        {"cast", VectorOpClass::Movement},        {"pad", VectorOpClass::Movement},
+        {"dropout", VectorOpClass::Movement},     {"expand", VectorOpClass::Movement},
+        {"tile", VectorOpClass::Movement}};
+    for (const auto& [name, family] : families)
+        if (op == name) return family;
+    return VectorOpClass::Other;
 }
 
 std::int64_t vector_ops_per_output(const Layer& l) {
-    const std::string& op = l.op;
-    if (op == "maxpool" || op == "avgpool") return l.r * l.s;
-    if (op == "add" || op == "sub" || op == "mul" || op == "div") return std::max<std::int64_t>(1, l.operands - 1);
-    if (op == "softmax") return 3;
-    if (op == "layernorm") return 5;
-    if (op == "batchnorm") return 2;
-    for (const char* move : {"concat", "reshape", "transpose", "flatten", "identity", "squeeze", "unsqueeze",
-                             "split", "slice", "gather", "shape", "cast", "pad", "dropout", "expand", "tile"})
-        if (op == move) return 0;
+    switch (l.op_class) {
+        case VectorOpClass::Window: return l.r * l.s;
+        case VectorOpClass::Elementwise: return std::max<std::int64_t>(1, l.operands - 1);
+        case VectorOpClass::Softmax: return 3;
+        case VectorOpClass::LayerNorm: return 5;
+        case VectorOpClass::BatchNorm: return 2;
+        case VectorOpClass::Movement: return 0;
+        case VectorOpClass::Other: break;
+    }
     return 1;
 }
 
@@ -183,7 +193,7 @@ void check_layer_shape(const Layer& l, std::size_t i, std::int64_t batch, const 
         bad(file, i, "operands", "operands = 1 (only vector layers read several tensors)",
             std::to_string(l.operands));
 
-    const bool windowed = l.kind == LayerKind::Conv || l.op == "maxpool" || l.op == "avgpool";
+    const bool windowed = l.kind == LayerKind::Conv || l.window_op();
     if (l.kind == LayerKind::Vector) {
         if (l.op.empty()) bad(file, i, "op", "the vector operation (e.g. \"softmax\")", "none");
         if (windowed && l.k != l.c)

@@ -1,8 +1,11 @@
 #pragma once
 // The workload model: a graph of layers with the shapes needed to count MACs and bytes.
 // Pure C++ (no SystemC): the mapper, the analytical model and the CLI all use it.
+#include "hw/common/choice.h"
+
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mcmsim {
@@ -11,7 +14,20 @@ namespace mcmsim {
 /// (pooling, normalisation, softmax, element-wise) do no MACs but move and touch bytes.
 enum class LayerKind { Conv, FullyConnected, MatMul, Vector };
 
-const char* to_string(LayerKind kind);
+template <>
+struct ChoiceNames<LayerKind> {
+    static constexpr std::pair<LayerKind, const char*> all[] = {{LayerKind::Conv, "conv"},
+                                                                {LayerKind::FullyConnected, "fc"},
+                                                                {LayerKind::MatMul, "matmul"},
+                                                                {LayerKind::Vector, "vector"}};
+};
+
+/// The family of a Vector layer's operation, which sets its cost (vector_ops_per_output):
+/// windows (pooling), element-wise n-ary ops, softmax, layer and batch normalisation, pure
+/// data movement, and any other (unary) op.
+enum class VectorOpClass { Other, Window, Elementwise, Softmax, LayerNorm, BatchNorm, Movement };
+/// The family an operation's name belongs to (Other for a name no family lists).
+VectorOpClass vector_op_class(std::string_view op);
 
 /// One layer. The fields are shared by all kinds; what they mean depends on `kind`:
 ///
@@ -56,7 +72,8 @@ struct Layer {
     /// Producer layers this layer reads (meaning per kind above). Always earlier layers.
     std::vector<int> inputs;
     std::int64_t heads = 1;     ///< MatMul only: independent products per batch item
-    std::string op;             ///< Vector only: the operation
+    std::string op;             ///< Vector only: the operation's name (set_op)
+    VectorOpClass op_class = VectorOpClass::Other;  ///< Vector only: op's family (set_op)
     std::int64_t operands = 1;  ///< Vector only: same-shaped input tensors read
 
     /// Multiply-accumulates. Conv/FC: n·k·p·q·(c/groups)·r·s; MatMul: n·heads·M·N·K; Vector: 0.
@@ -83,6 +100,13 @@ struct Layer {
     std::int64_t vector_ops() const;
     /// True for the kinds that do multiply-accumulates (Conv, FC, MatMul).
     bool is_mac_layer() const { return kind != LayerKind::Vector; }
+    /// Names a Vector layer's operation and derives its family.
+    void set_op(std::string name) {
+        op = std::move(name);
+        op_class = vector_op_class(op);
+    }
+    /// A pooling window op (r×s windows, `stride`, `pad`).
+    bool window_op() const { return kind == LayerKind::Vector && op_class == VectorOpClass::Window; }
 };
 
 /// Element-wise operations per output element of a Vector layer: the cost model for ops the

@@ -58,19 +58,15 @@ Layer read_layer(const JsonNode& node, std::size_t index, std::int64_t batch,
     Layer l;
     l.n = batch;
     l.name = obj.required("name").string();
-    const std::string kind = obj.required("kind").one_of({"conv", "fc", "matmul", "vector"});
-    l.kind = kind == "fc"       ? LayerKind::FullyConnected
-             : kind == "matmul" ? LayerKind::MatMul
-             : kind == "vector" ? LayerKind::Vector
-                                : LayerKind::Conv;
+    l.kind = obj.required("kind").choice<LayerKind>();
     if (l.kind == LayerKind::Vector) {
-        l.op = obj.required("op").string();
+        l.set_op(obj.required("op").string());
         l.operands = obj.integer_in("operands", 1, 1, 64);
     }
     if (l.kind == LayerKind::MatMul) l.heads = obj.integer_in("heads", 1, 1, kMaxDim);
     l.c = obj.required("c").integer_in(1, kMaxDim);
     l.k = l.kind == LayerKind::Vector ? l.c : obj.required("k").integer_in(1, kMaxDim);
-    const bool window = l.op == "maxpool" || l.op == "avgpool";
+    const bool window = l.window_op();
     if (l.kind == LayerKind::Conv || l.kind == LayerKind::Vector) {
         l.h = obj.required("h").integer_in(1, kMaxDim);
         l.w = obj.required("w").integer_in(1, kMaxDim);

@@ -43,11 +43,11 @@ RouteDecision TorusDimensionOrder::route(int at, int dst, RouteState& state, con
 }
 
 std::unique_ptr<RoutingFunction> make_routing(const NocConfig& c, const NocTopology& t) {
-    if (c.routing == "table") return std::make_unique<UpDownTable>(t);
-    bool x_first = c.routing != "yx";
+    if (c.routing == NocRouting::Table) return std::make_unique<UpDownTable>(t);
+    const bool x_first = c.routing != NocRouting::YX;
     if (c.topology == NocTopologyKind::Torus) return std::make_unique<TorusDimensionOrder>(t, x_first, c.dateline);
-    if (c.routing == "west_first") return std::make_unique<WestFirst>(t);
-    if (c.routing == "diagonal") return std::make_unique<DiagonalFirst>(t);
+    if (c.routing == NocRouting::WestFirst) return std::make_unique<WestFirst>(t);
+    if (c.routing == NocRouting::Diagonal) return std::make_unique<DiagonalFirst>(t);
     return std::make_unique<MeshDimensionOrder>(t, x_first);
 }
 

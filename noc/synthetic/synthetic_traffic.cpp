@@ -12,42 +12,17 @@
 
 namespace mcmsim {
 
-TrafficPattern parse_traffic_pattern(const std::string& name, const std::string& where) {
-    static const std::pair<const char*, TrafficPattern> known[] = {
-        {"uniform", TrafficPattern::Uniform},     {"transpose", TrafficPattern::Transpose},
-        {"bitcomp", TrafficPattern::BitComplement}, {"bitrev", TrafficPattern::BitReverse},
-        {"shuffle", TrafficPattern::Shuffle},     {"hotspot", TrafficPattern::Hotspot},
-        {"neighbor", TrafficPattern::Neighbor}};
-    for (const auto& [n, p] : known)
-        if (name == n) return p;
-    throw InputError("", where, "a traffic pattern (uniform, transpose, bitcomp, bitrev, shuffle, hotspot, neighbor)",
-                     "\"" + name + "\"");
-}
-
-const char* to_string(TrafficPattern p) {
-    switch (p) {
-        case TrafficPattern::Uniform: return "uniform";
-        case TrafficPattern::Transpose: return "transpose";
-        case TrafficPattern::BitComplement: return "bitcomp";
-        case TrafficPattern::BitReverse: return "bitrev";
-        case TrafficPattern::Shuffle: return "shuffle";
-        case TrafficPattern::Hotspot: return "hotspot";
-        case TrafficPattern::Neighbor: return "neighbor";
-    }
-    return "?";
-}
-
-TrafficPatternGenerator::TrafficPatternGenerator(TrafficPattern p, const NocTopology& t, const std::string& where)
+TrafficPatternGenerator::TrafficPatternGenerator(TrafficPattern p, const NocTopology& t)
     : p_(p), t_(t), hotspot_(t.id(t.rows() / 2, t.cols() / 2)) {
     const int n = t.routers();
     while ((1 << bits_) < n) ++bits_;
     const bool bit_pattern = p == TrafficPattern::BitComplement || p == TrafficPattern::BitReverse ||
                              p == TrafficPattern::Shuffle;
     if (bit_pattern && (1 << bits_) != n)
-        throw InputError("", where, std::string("a router count that is a power of two for ") + to_string(p),
+        throw RequestError("traffic", std::string("a router count that is a power of two for ") + to_string(p),
                          std::to_string(n) + " routers");
     if (p == TrafficPattern::Transpose && t.rows() != t.cols())
-        throw InputError("", where, "a square grid for transpose",
+        throw RequestError("traffic", "a square grid for transpose",
                          std::to_string(t.rows()) + "x" + std::to_string(t.cols()));
 }
 
@@ -347,7 +322,7 @@ SyntheticRun run_synthetic(const NocConfig& cfg, const SyntheticOptions& opt, En
     init_time_resolution();
     VcNetwork net("network", cfg);
     net.set_threads(opt.threads);
-    TrafficPatternGenerator gen(opt.pattern, net.topology(), "--traffic");
+    TrafficPatternGenerator gen(opt.pattern, net.topology());
     const double t0 = pattern_zero_load(cfg, net.topology(), net.routing(), gen, opt.packet_flits);
     SyntheticDriver driver(net, opt, gen, t0);
     net.set_driver(&driver);

@@ -28,14 +28,20 @@ namespace mcmsim {
 
 enum class TrafficPattern { Uniform, Transpose, BitComplement, BitReverse, Shuffle, Hotspot, Neighbor };
 
-/// Parses a pattern name; InputError naming `where` (e.g. "--traffic") otherwise.
-TrafficPattern parse_traffic_pattern(const std::string& name, const std::string& where);
-const char* to_string(TrafficPattern p);
+template <>
+struct ChoiceNames<TrafficPattern> {
+    static constexpr std::pair<TrafficPattern, const char*> all[] = {
+        {TrafficPattern::Uniform, "uniform"}, {TrafficPattern::Transpose, "transpose"},
+        {TrafficPattern::BitComplement, "bitcomp"}, {TrafficPattern::BitReverse, "bitrev"},
+        {TrafficPattern::Shuffle, "shuffle"}, {TrafficPattern::Hotspot, "hotspot"},
+        {TrafficPattern::Neighbor, "neighbor"}};
+};
 
 class TrafficPatternGenerator {
 public:
-    /// InputError when the pattern does not fit the topology (bit patterns need 2^n routers).
-    TrafficPatternGenerator(TrafficPattern p, const NocTopology& t, const std::string& where);
+    /// RequestError (field "traffic") when the pattern does not fit the topology (bit
+    /// patterns need 2^n routers, transpose a square grid).
+    TrafficPatternGenerator(TrafficPattern p, const NocTopology& t);
     int destination(int src, std::mt19937_64& rng) const;
     /// Destinations of `src` with their probabilities (for analytical averages).
     std::vector<std::pair<int, double>> distribution(int src) const;

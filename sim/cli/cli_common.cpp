@@ -1,14 +1,11 @@
 #include "sim/cli/cli_common.h"
 
-#include "hw/common/input_error.h"
-#include "mapper/model/analytical_model.h"
-#include "traces/report/report.h"
 #include "sim/system/system.h"
-#include "traces/plan/plan_routes.h"
+#include "traces/plan/plan_index.h"
+#include "traces/report/report.h"
 
 #include <chrono>
 #include <iostream>
-#include <sstream>
 
 namespace mcmsim::cli {
 
@@ -34,16 +31,72 @@ std::string required(const po::variables_map& vm, const std::string& name) {
     return vm[name].as<std::string>();
 }
 
-void read_placement(const po::variables_map& vm, MapOptions& o) {
-    if (vm.count("placement")) o.placement = vm["placement"].as<std::string>();
-    if (vm.count("segments")) o.segments = vm["segments"].as<int>();
-    if (vm.count("micro-batch")) o.micro_batch = vm["micro-batch"].as<std::int64_t>();
+std::string option_of_field(const std::string& field) {
+    std::string flag = "--" + field;
+    for (char& c : flag)
+        if (c == '_') c = '-';
+    return flag;
+}
+
+void add_arch_option(po::options_description& o) {
+    o.add_options()("arch", po::value<std::string>(), "architecture config: a file, or a name in configs/arch/");
+}
+
+void add_mapping_options(po::options_description& o, const MappingDefaults& d) {
+    o.add_options()("workload", po::value<std::string>(),
+                    "zoo model (resnet50, vgg16, vit_b16, mobilenet_v2, gpt2_prefill, gpt2_decode), .onnx, SCALE-Sim .csv or "
+                    "workload JSON")(
+        "batch", po::value<std::int64_t>(), "batch size (default: the workload's own, 1 for zoo models)")(
+        "optimizer", po::value<std::string>()->default_value(d.optimizer), "mapper: uniform, nonuniform, ga, milp, exhaustive")(
+        "objective", po::value<std::string>()->default_value("edp"), "what ga, milp and exhaustive minimise: edp, latency, energy")(
+        "budget-s", po::value<double>()->default_value(0),
+        "wall-clock limit of a search, s (0: none; a limit that cuts a search short makes it depend on machine speed)")(
+        "space", po::value<std::string>(), "search space file (configs/spaces/*.json); default: the built-in space")(
+        "population", po::value<int>()->default_value(d.population), "ga: population")(
+        "generations", po::value<int>()->default_value(d.generations), "ga: generations")(
+        "collective", po::value<std::string>()->default_value("direct"),
+        "uniform: how inputs several chiplets share are delivered: direct, ring, 2d (rows then columns), tree")(
+        "weights", po::value<std::string>()->default_value("unicast"),
+        "uniform: weights that several chiplets share: unicast (each reads its copy from DRAM) or multicast (read once, "
+        "forwarded by the collective)")(
+        "inputs", po::value<std::string>()->default_value("unicast"),
+        "uniform: a network input several chiplets need: unicast (each reads it from its nearest memory) or multicast "
+        "(read once per memory, forwarded by the collective)")(
+        "split", po::value<std::string>()->default_value("k"),
+        "partition of every layer: a dimension over all chiplets (k, c, p, q, n) or ROWSxCOLS (e.g. pxk)")(
+        "placement", po::value<std::string>()->default_value("sequential"),
+        "uniform: sequential (every layer on every chiplet) or pipelined (segments of consecutive layers on bands of "
+        "columns, micro-batches streamed)")(
+        "segments", po::value<int>()->default_value(1), "pipelined: number of segments (1 to the grid's columns)")(
+        "micro-batch", po::value<std::int64_t>()->default_value(1), "pipelined: samples per micro-batch")(
+        "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers");
+}
+
+MapRequest read_map_request(const po::variables_map& vm) {
+    MapRequest r;
+    r.optimizer = choice_option<Optimizer>(vm, "optimizer");
+    r.seed = vm["seed"].as<std::uint64_t>();
+    const std::string split = vm["split"].as<std::string>();
+    const auto option = parse_partition_option(split);
+    if (!option) throw InputError("", "--split", "a dimension (k, c, p, q, n) or ROWSxCOLS such as pxk", "\"" + split + "\"");
+    r.split = *option;
+    r.collective = choice_option<Collective>(vm, "collective");
+    r.weights = choice_option<Delivery>(vm, "weights");
+    r.inputs = choice_option<Delivery>(vm, "inputs");
+    r.placement = choice_option<Placement>(vm, "placement");
+    r.segments = vm["segments"].as<int>();
+    r.micro_batch = vm["micro-batch"].as<std::int64_t>();
+    r.objective = choice_option<Objective>(vm, "objective");
+    r.budget_s = vm["budget-s"].as<double>();
+    if (vm.count("space")) r.space = load_search_space(vm["space"].as<std::string>());
+    r.population = vm["population"].as<int>();
+    r.generations = vm["generations"].as<int>();
+    return r;
 }
 
 Workload load_workload(const po::variables_map& vm) {
     std::int64_t batch = vm.count("batch") ? vm["batch"].as<std::int64_t>() : 0;
-    if (vm.count("batch") && batch < 1)
-        throw InputError("", "--batch", "a batch size >= 1", std::to_string(batch));
+    if (vm.count("batch") && batch < 1) throw InputError("", "--batch", "a batch size >= 1", std::to_string(batch));
     return resolve_workload(required(vm, "workload"), batch);
 }
 
@@ -53,38 +106,25 @@ double wall_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-}  // namespace
-
-void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string& plan_file) {
-    if (plan.chiplets != arch.chiplet_count())
-        throw InputError(plan_file, "/chiplets", std::to_string(arch.chiplet_count()) + " chiplets (as " + arch.name + ")",
-                         std::to_string(plan.chiplets));
-    if (plan.memories != static_cast<int>(arch.memories.size()))
-        throw InputError(plan_file, "/memories", std::to_string(arch.memories.size()) + " memories (as " + arch.name + ")",
-                         std::to_string(plan.memories));
-    validate_plan_routes(plan, MeshTopology::of_package(arch.package), plan_file);
-    for (std::size_t l = 0; l < plan.layers.size(); ++l) {
-        if (!plan.layers[l].mapping) continue;
-        const auto& g = plan.layers[l].mapping->group;
-        if (g.rows > 0 && (g.row0 + g.rows > arch.package.rows || g.col0 + g.cols > arch.package.cols))
-            throw InputError(plan_file, "/layers/" + std::to_string(l) + "/mapping/group",
-                             "a chiplet group inside the " + std::to_string(arch.package.rows) + " x " +
-                                 std::to_string(arch.package.cols) + " package",
-                             "rows " + std::to_string(g.row0) + "+" + std::to_string(g.rows) + ", columns " +
-                                 std::to_string(g.col0) + "+" + std::to_string(g.cols));
-    }
+/// The options as reports name them: the granularity, and for packets the group size.
+nlohmann::json model_options_json(const EstimateOptions& options) {
+    nlohmann::json j = {{"granularity", to_string(options.granularity)}};
+    if (options.granularity == Granularity::Packet) j["packets_per_event"] = options.packets_per_event;
+    return j;
 }
 
-int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir,
-                        double watchdog_ns, bool quiet) {
+}  // namespace
+
+int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, double watchdog_ns, bool quiet) {
     auto t0 = std::chrono::steady_clock::now();
     SimOptions opt;
     opt.watchdog_ns = watchdog_ns;
     SimResult res = simulate_plan(arch, plan, opt);
     double wall = wall_since(t0);
     PlanIndex index(plan);
-    RunView view{"systemc", arch, plan, index, res.ops, res.ledger, res.checks,
-                 {{"events", res.events}, {"simulated_ns", res.simulated_ns}}, res.stats};
+    RunView view{"systemc",  arch,       plan,       index,
+                 res.ops,    res.ledger, res.checks, {{"events", res.events}, {"simulated_ns", res.simulated_ns}},
+                 res.stats};
     nlohmann::json report = build_report(view);
     write_reports(report, view, out_dir);
     // Wall-clock figures live beside the report so that report.json stays byte-identical.
@@ -113,21 +153,16 @@ void add_model_options(po::options_description& o, const char* granularity, cons
 
 EstimateOptions read_model_options(const po::variables_map& vm) {
     EstimateOptions o;
-    o.granularity = parse_granularity(vm["granularity"].as<std::string>(), "--granularity");
+    o.granularity = choice_option<Granularity>(vm, "granularity");
     if (vm.count("packets-per-event")) {
         const int n = vm["packets-per-event"].as<int>();
         if (n < 1) throw InputError("", "--packets-per-event", "an integer >= 1", std::to_string(n));
         if (o.granularity != Granularity::Packet)
-            throw InputError("", "--packets-per-event", "--granularity packet", std::string("--granularity ") + granularity_name(o.granularity));
+            throw InputError("", "--packets-per-event", "--granularity packet",
+                             std::string("--granularity ") + to_string(o.granularity));
         o.packets_per_event = n;
     }
     return o;
-}
-
-nlohmann::json model_options_json(const EstimateOptions& options) {
-    nlohmann::json j = {{"granularity", granularity_name(options.granularity)}};
-    if (options.granularity == Granularity::Packet) j["packets_per_event"] = options.packets_per_event;
-    return j;
 }
 
 int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, bool quiet,
@@ -139,9 +174,15 @@ int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
     nlohmann::json sim = {{"events", 0}, {"simulated_ns", est.latency_ns}};
     // The default granularity adds nothing, so that its reports stay what they were.
     if (options.granularity != Granularity::Message) sim.update(model_options_json(options));
-    RunView view{"analytical", arch, plan, index, est.ops, est.ledger,
+    RunView view{"analytical",
+                 arch,
+                 plan,
+                 index,
+                 est.ops,
+                 est.ledger,
                  {{"conservation_ok", true}, {"ops_total", index.size()}, {"ops_executed", index.size()}},
-                 std::move(sim), est.stats};
+                 std::move(sim),
+                 est.stats};
     nlohmann::json report = build_report(view);
     write_reports(report, view, out_dir);
     nlohmann::json info = model_options_json(options);

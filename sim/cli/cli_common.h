@@ -1,8 +1,11 @@
 #pragma once
-// Shared pieces of the `mcmsim` subcommands: option parsing, loading inputs, writing outputs.
+// Shared pieces of the `mcmsim` subcommands: option parsing into typed requests, loading
+// inputs, running an evaluator and writing its reports.
+#include "hw/common/choice.h"
+#include "hw/common/input_error.h"
 #include "hw/config/arch_config.h"
 #include "mapper/model/analytical_model.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/map_request.h"
 #include "mapper/workload/workload.h"
 #include "traces/plan/plan.h"
 
@@ -27,15 +30,34 @@ bool parse(const std::string& command, const std::string& usage, po::options_des
 /// Requires an option; its absence is an InputError naming it.
 std::string required(const po::variables_map& vm, const std::string& name);
 
-/// --placement, --segments and --micro-batch into `o` (checked by check_placement_options).
-void read_placement(const po::variables_map& vm, MapOptions& o);
+/// The option a library field is given by: the field's name with dashes ("micro_batch" ->
+/// "--micro-batch"). Every request field and its option share a name.
+std::string option_of_field(const std::string& field);
+
+/// The value of a choice option (hw/common/choice.h); another word is an InputError naming it.
+template <class E>
+E choice_option(const po::variables_map& vm, const std::string& name) {
+    const std::string v = vm[name].as<std::string>();
+    if (auto e = parse_choice<E>(v)) return *e;
+    throw InputError("", "--" + name, choice_list<E>(), "\"" + v + "\"");
+}
+
+/// --arch.
+void add_arch_option(po::options_description& o);
+
+/// The mapping options' defaults, which differ between commands.
+struct MappingDefaults {
+    const char* optimizer = "uniform";
+    int population = 20, generations = 25;
+};
+/// The options of a MapRequest (--optimizer, --split, --collective, ... --seed) and --workload,
+/// --batch.
+void add_mapping_options(po::options_description& o, const MappingDefaults& d = {});
+/// The request they give (the space file loaded); checked by the mapper.
+MapRequest read_map_request(const po::variables_map& vm);
 
 /// Loads the workload named by --workload / --batch (a zoo name or a file).
 Workload load_workload(const po::variables_map& vm);
-
-/// A plan read from `plan_file` must address this package: its chiplet and memory counts, and
-/// routes that exist in the package. Mismatches are InputErrors naming the file.
-void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string& plan_file);
 
 /// The analytical model's options: --granularity (defaulting to `granularity`) and
 /// --packets-per-event (packet granularity only).
@@ -43,13 +65,10 @@ void add_model_options(po::options_description& o, const char* granularity, cons
 /// Reads them; a bad value, or --packets-per-event without the packet granularity, is an
 /// InputError naming the option.
 EstimateOptions read_model_options(const po::variables_map& vm);
-/// The options as reports name them: the granularity, and for packets the group size.
-nlohmann::json model_options_json(const EstimateOptions& options);
 
 /// Simulates `plan`, writes the reports into `out_dir`, prints the console table.
 /// Returns the exit code (kExitCheckFailed when a self-check failed).
-int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir,
-                        double watchdog_ns, bool quiet);
+int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, double watchdog_ns, bool quiet);
 /// Same with the analytical model. report.json names a granularity other than the default
 /// (sim.granularity, and sim.packets_per_event); run-info.json always names it.
 int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, bool quiet,

@@ -1,15 +1,9 @@
 // mcmsim dram --preset NAME [--config FILE] [--pattern stream|random|strided] [--stride BYTES]
 //             [--read-ratio F] [--requests N] [--seed S] [--json] [--check]
-// The DRAM model on its own: synthetic traffic through the TLM-2.0 (AT) interface, then
-// bandwidth, efficiency, latency, row hits, energy and refreshes; idle latencies measured
-// with isolated requests on one controller.
-#include "hw/dram/channel_controller.h"
-#include "hw/dram/dram_target.h"
-#include "hw/dram/dram_traffic.h"
-#include "hw/energy/energy_ledger.h"
+// The DRAM model on its own (hw/dram/dram_standalone.h).
+#include "hw/dram/dram_standalone.h"
 #include "sim/cli/cli_common.h"
 
-#include <chrono>
 #include <filesystem>
 #include <iostream>
 
@@ -30,41 +24,6 @@ void read_into(const std::string& path, DramConfig& d) {
     json doc = load_json_file(path);
     JsonObject o = json_root(doc, path).object();
     read_dram_fields(o, d);
-}
-
-/// Isolated read latencies on one controller: closed row, then a hit, then a conflict, each
-/// long after the previous one (no queueing) and before the first refresh.
-struct IdleLatency {
-    double hit_ns = 0, closed_ns = 0, conflict_ns = 0;
-};
-
-class DoneProbe : public ControllerListener {
-public:
-    Tick done = 0;
-    void on_command(const IssuedCommand&, const Burst*) override {}
-    void on_burst_done(Burst*, Tick t) override { done = t; }
-    void on_background(std::uint32_t, Tick, Tick) override {}
-};
-
-IdleLatency measure_idle_latency(const DramConfig& cfg) {
-    const DramTicks t = dram_ticks(cfg.timing);
-    DoneProbe probe;
-    ChannelController ctl(cfg, t, 0, &probe);
-    const Tick gap = std::min<Tick>(ns_to_ticks(500), t.tREFI / 4);
-    auto read = [&](Tick at, std::uint32_t row, std::uint32_t col) {
-        Burst b;
-        b.arrival = at;
-        b.row = row;
-        b.column = col;
-        ctl.enqueue(&b);
-        ctl.drain();
-        return ticks_to_ns(probe.done - at);
-    };
-    IdleLatency l;
-    l.closed_ns = read(0, 1, 0);
-    l.hit_ns = read(gap, 1, 1);
-    l.conflict_ns = read(2 * gap, 2, 0);
-    return l;
 }
 
 }  // namespace
@@ -93,11 +52,7 @@ int cmd_dram(const std::vector<std::string>& args) {
     if (vm.count("config")) read_into(vm["config"].as<std::string>(), cfg);
 
     DramTrafficConfig tc;
-    const std::string pattern = vm["pattern"].as<std::string>();
-    if (pattern == "stream") tc.pattern = DramPattern::Stream;
-    else if (pattern == "random") tc.pattern = DramPattern::Random;
-    else if (pattern == "strided") tc.pattern = DramPattern::Strided;
-    else throw InputError("", "--pattern", "stream, random or strided", "\"" + pattern + "\"");
+    tc.pattern = choice_option<DramPattern>(vm, "pattern");
     tc.read_ratio = vm["read-ratio"].as<double>();
     if (!(tc.read_ratio >= 0.0 && tc.read_ratio <= 1.0))
         throw InputError("", "--read-ratio", "a number in [0, 1]", std::to_string(tc.read_ratio));
@@ -114,55 +69,10 @@ int cmd_dram(const std::vector<std::string>& args) {
     tc.max_in_flight = static_cast<int>(inflight ? inflight : cfg.units() * cfg.queue_depth);
     tc.seed = vm["seed"].as<std::uint64_t>();
 
-    const IdleLatency idle = measure_idle_latency(cfg);
-
-    init_time_resolution();
-    EnergyLedger ledger;
-    DramTargetOptions opt;
-    opt.check_timing = vm["check"].as<bool>();
-    DramTarget dram("dram", cfg, &ledger.account("dram"), opt);
-    DramTrafficGenerator gen("traffic", tc, static_cast<std::uint64_t>(cfg.capacity_bytes));
-    gen.socket.bind(dram.socket);
-    const auto wall0 = std::chrono::steady_clock::now();
-    sc_core::sc_start();
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-
-    const Tick elapsed = gen.last_response() > gen.first_request() ? gen.last_response() - gen.first_request() : 1;
-    const double gbps = static_cast<double>(gen.bytes()) / ticks_to_ns(elapsed);
-    const double bits = static_cast<double>(gen.bytes()) * 8.0;
-    nlohmann::json j = {{"preset", name},
-                        {"pattern", pattern},
-                        {"requests", gen.completed()},
-                        {"request_bytes", tc.request_bytes},
-                        {"simulated_ns", ticks_to_ns(gen.last_response())},
-                        {"bandwidth_gbps", gbps},
-                        {"peak_gbps", cfg.bandwidth_gbps()},
-                        {"efficiency", gbps / cfg.bandwidth_gbps()},
-                        {"avg_latency_ns", dram.avg_latency_ns()},
-                        {"row_hit_rate", dram.row_hit_rate()},
-                        {"energy_pj_per_bit", bits > 0 ? ledger.total_pj() / bits : 0.0},
-                        {"refreshes", dram.refreshes_per_rank(gen.last_response())},
-                        {"idle_latency_ns", {{"hit", idle.hit_ns}, {"closed", idle.closed_ns}, {"conflict", idle.conflict_ns}}},
-                        {"wall_seconds", wall},
-                        {"channels", dram.stats_json(gen.last_response())["channels"]}};
-    if (opt.check_timing) {
-        j["timing_violations"] = dram.timing_violations();
-        j["timing_violation_examples"] = dram.checker()->violations();
-    }
-    if (vm["json"].as<bool>()) {
-        std::cout << j.dump(2) << "\n";
-    } else {
-        std::cout << name << " " << pattern << ": " << gen.completed() << " requests of " << tc.request_bytes
-                  << " B in " << ticks_to_ns(elapsed) / 1000.0 << " us\n"
-                  << "  bandwidth " << gbps << " GB/s of " << cfg.bandwidth_gbps() << " peak ("
-                  << 100.0 * gbps / cfg.bandwidth_gbps() << " %)\n"
-                  << "  avg latency " << dram.avg_latency_ns() << " ns; idle hit/closed/conflict " << idle.hit_ns
-                  << " / " << idle.closed_ns << " / " << idle.conflict_ns << " ns\n"
-                  << "  row hit rate " << dram.row_hit_rate() << ", " << j["energy_pj_per_bit"].get<double>()
-                  << " pJ/bit, " << j["refreshes"].get<double>() << " refreshes per rank\n";
-        if (opt.check_timing) std::cout << "  timing violations: " << dram.timing_violations() << "\n";
-    }
-    return opt.check_timing && dram.timing_violations() > 0 ? kExitCheckFailed : kExitOk;
+    const DramStandaloneResult r = run_dram_standalone(cfg, name, tc, vm["check"].as<bool>());
+    if (vm["json"].as<bool>()) std::cout << r.json.dump(2) << "\n";
+    else std::cout << r.text;
+    return r.timing_violations > 0 ? kExitCheckFailed : kExitOk;
 }
 
 }  // namespace mcmsim::cli

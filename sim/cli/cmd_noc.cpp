@@ -6,7 +6,7 @@
 // Latency is counted from packet creation (entry into the source queue) to the ejection of
 // the tail flit, in router cycles; see noc/synthetic/zero_load_model.h for the analytical reference.
 #include "hw/common/input_error.h"
-#include "noc/synthetic/synthetic_traffic.h"
+#include "noc/synthetic/synthetic_report.h"
 #include "sim/cli/cli_common.h"
 
 #include <fstream>
@@ -28,16 +28,6 @@ std::vector<double> parse_rates(const std::string& spec) {
     std::vector<double> out;
     for (int i = 0; a + i * step <= b + 1e-9 && i < 10000; ++i) out.push_back(a + i * step);
     return out;
-}
-
-void write_csv(std::ostream& os, const SyntheticRun& run) {
-    os << "rate,offered,accepted,avg_packet_latency_cycles,p99_packet_latency_cycles,avg_hops,"
-          "zero_load_latency_cycles,saturated,flit_hops,max_link_utilization,wall_s\n";
-    for (const SyntheticPoint& p : run.points)
-        os << p.rate << ',' << p.offered << ',' << p.accepted << ',' << p.avg_packet_latency << ','
-           << p.p99_packet_latency << ',' << p.avg_hops << ',' << p.zero_load_latency << ','
-           << (p.saturated ? "true" : "false") << ',' << p.flit_hops << ',' << p.max_link_utilization << ','
-           << p.wall_s << '\n';
 }
 
 }  // namespace
@@ -64,7 +54,7 @@ int cmd_noc(const std::vector<std::string>& args) {
         return kExitOk;
     NocConfig cfg = load_noc_config(required(vm, "config"));
     SyntheticOptions opt;
-    opt.pattern = parse_traffic_pattern(vm["traffic"].as<std::string>(), "--traffic");
+    opt.pattern = choice_option<TrafficPattern>(vm, "traffic");
     const bool sweep = vm.count("rates") > 0;
     if (sweep) {
         opt.rates = parse_rates(vm["rates"].as<std::string>());
@@ -98,37 +88,14 @@ int cmd_noc(const std::vector<std::string>& args) {
         if (vm.count("out")) {
             std::ofstream f(vm["out"].as<std::string>());
             if (!f) throw InputError(vm["out"].as<std::string>(), "", "a writable file", "none");
-            write_csv(f, run);
+            f << synthetic_csv(run);
         } else {
-            write_csv(std::cout, run);
+            std::cout << synthetic_csv(run);
         }
         return kExitOk;
     }
-    const SyntheticPoint& p = run.points.at(0);
-    nlohmann::json j = p.to_json();
-    j["traffic"] = to_string(opt.pattern);
-    j["packet_flits"] = opt.packet_flits;
-    j["config"] = cfg.name;
-    j["latency_convention"] = "packet creation to tail ejection, router cycles";
-    j["flits_injected"] = run.flits_injected;
-    j["flits_ejected"] = run.flits_ejected;
-    j["order_violations"] = run.order_violations;
-    j["threads"] = run.threads;
-    j["energy_pj"] = ledger.breakdown_json();
-    if (vm["json"].as<bool>()) {
-        std::cout << j.dump() << "\n";
-    } else {
-        std::cout << "noc          " << cfg.name << ", " << to_string(opt.pattern) << ", " << opt.packet_flits
-                  << "-flit packets\n"
-                  << "offered      " << p.offered << " flits/node/cycle\n"
-                  << "accepted     " << p.accepted << " flits/node/cycle" << (p.saturated ? " (saturated)" : "") << "\n"
-                  << "latency      avg " << p.avg_packet_latency << ", p99 " << p.p99_packet_latency
-                  << " cycles (zero-load " << p.zero_load_latency << ")\n"
-                  << "hops         " << p.avg_hops << " avg; " << p.flit_hops << " flit-hops, max link util "
-                  << p.max_link_utilization << "\n"
-                  << "wall         " << p.wall_s << " s (" << run.threads << (run.threads > 1 ? " threads" : " thread")
-                  << ")\n";
-    }
+    if (vm["json"].as<bool>()) std::cout << synthetic_point_json(cfg, opt, run, ledger).dump() << "\n";
+    else std::cout << synthetic_point_text(cfg, opt, run);
     return kExitOk;
 }
 

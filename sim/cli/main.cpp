@@ -58,6 +58,11 @@ int sc_main(int argc, char** argv) {
     std::vector<std::string> args(argv + 2, argv + argc);
     try {
         return it->second(args);
+    } catch (const mcmsim::RequestError& e) {
+        // A library field: reported as the option it came from.
+        std::cerr << "mcmsim: error: " << mcmsim::InputError("", option_of_field(e.field()), e.expected(), e.found()).what()
+                  << "\n";
+        return kExitBadInput;
     } catch (const mcmsim::InputError& e) {
         std::cerr << "mcmsim: error: " << e.what() << "\n";
         return kExitBadInput;

@@ -136,9 +136,9 @@ expect_ok control-estimate-good-plan -- estimate --arch "$GOOD_ARCH" --plan "$TM
 expect_ok control-simulate-good-plan -- simulate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --out "$TMP/out" -q
 expect_ok control-estimate-packet-granularity -- \
     estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity packet --out "$TMP/out" -q
-expect_error estimate-unknown-granularity "--granularity" "message or packet" "'flit'" -- \
+expect_error estimate-unknown-granularity "--granularity" "message or packet" '"flit"' -- \
     estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity flit --out "$TMP/out" -q
-expect_error validate-unknown-granularity "--granularity" "'Packet'" -- \
+expect_error validate-unknown-granularity "--granularity" '"Packet"' -- \
     validate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity Packet --out "$TMP/out" -q
 expect_error estimate-zero-packets-per-event "--packets-per-event" "an integer >= 1" "0" -- \
     estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity packet --packets-per-event 0 --out "$TMP/out" -q

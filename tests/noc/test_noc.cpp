@@ -37,7 +37,7 @@ ArchConfig mesh_arch(int rows, int cols) {
     a.name = "noc-test";
     a.package.rows = rows;
     a.package.cols = cols;
-    a.package.routing = "xy";
+    a.package.routing = Routing::XY;
     a.package.link.bandwidth_gbps = kLinkGbps;
     a.package.link.latency_ns = kLinkLatencyNs;
     a.package.link.energy_pj_per_bit = kLinkPjPerBit;

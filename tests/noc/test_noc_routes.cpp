@@ -30,13 +30,13 @@ constexpr std::int64_t kPipeline = 4, kFlitBytes = 32;
 
 std::int64_t flits_of(std::int64_t bytes) { return (bytes + kFlitBytes - 1) / kFlitBytes; }
 
-ArchConfig route_arch(int rows, int cols, const std::string& model, const std::string& topology = "mesh") {
+ArchConfig route_arch(int rows, int cols, RouterModel model, PackageTopology topology = PackageTopology::Mesh) {
     ArchConfig a;
     a.name = "noc-routes-test";
     a.package.rows = rows;
     a.package.cols = cols;
     a.package.topology = topology;
-    a.package.routing = "xy";
+    a.package.routing = Routing::XY;
     a.package.link.bandwidth_gbps = kLinkGbps;
     a.package.link.latency_ns = kLinkLatencyNs;
     a.package.link.energy_pj_per_bit = kLinkPjPerBit;
@@ -58,9 +58,9 @@ ArchConfig route_arch(int rows, int cols, const std::string& model, const std::s
 /// packet: NI link, `hops` links, NI link, each latency + one flit time, (hops+1) pipelines,
 ///         plus the largest serialisation lag (the 32 GB/s links: flits - 1 flit times).
 /// vc:     NI 1 cycle + (hops+1) routers x 4 + hops x 5 + NI 1 + (flits - 1) serialisation.
-double zero_load_ps(const std::string& model, int hops, std::int64_t bytes) {
+double zero_load_ps(RouterModel model, int hops, std::int64_t bytes) {
     const double flits = static_cast<double>(flits_of(bytes));
-    if (model == "vc") return 1000.0 * (1 + kPipeline * (hops + 1) + hops * 5 + 1 + (flits - 1));
+    if (model == RouterModel::Vc) return 1000.0 * (1 + kPipeline * (hops + 1) + hops * 5 + 1 + (flits - 1));
     const double ni_flit = kFlitBytes * 1000.0 / kNiGbps, link_flit = kFlitBytes * 1000.0 / kLinkGbps;
     const double links = 2 * ni_flit + hops * (kLinkLatencyNs * 1000.0 + link_flit);
     const double lag = hops > 0 ? (flits - 1) * link_flit : (flits - 1) * ni_flit;
@@ -144,13 +144,13 @@ struct RouteBench {
 
 double link_pj_for(std::int64_t bytes) { return static_cast<double>(flits_of(bytes) * kFlitBytes) * 8 * kLinkPjPerBit; }
 
-class NocRoutes : public ::testing::TestWithParam<std::string> {};
+class NocRoutes : public ::testing::TestWithParam<RouterModel> {};
 
 // 3x3 XY mesh, (0,0) -> (1,2). The route given is the YX path (0,0) S (1,0) E (1,1) E (1,2):
 // its links carry the packet, the XY links stay idle, and it arrives after the zero-load
 // latency of its 3 hops, as the XY path would.
 TEST_P(NocRoutes, YxRouteOnXyMeshLoadsTheYxLinks) {
-    const std::string model = GetParam();
+    const RouterModel model = GetParam();
     const std::vector<int> yx{0, 3, 4, 5};
     const std::int64_t bytes = 150;  // 5 flits
     RouteBench b(route_arch(3, 3, model), {{0, 0, 5, bytes, &yx}});
@@ -161,12 +161,12 @@ TEST_P(NocRoutes, YxRouteOnXyMeshLoadsTheYxLinks) {
     EXPECT_NEAR(static_cast<double>(b.log[0].when), zero_load_ps(model, 3, bytes), 4.0);
     for (const char* l : {"r0_0.S", "r1_0.E", "r1_1.E"}) EXPECT_DOUBLE_EQ(b.link_pj(l), link_pj_for(bytes)) << l;
     for (const char* l : {"r0_0.E", "r0_1.E", "r0_2.S"}) EXPECT_EQ(b.link_pj(l), 0.0) << l;
-    EXPECT_EQ(b.net.flit_hops(), flits_of(bytes) * (model == "vc" ? 3 : 4));  // vc: links; packet: routers
+    EXPECT_EQ(b.net.flit_hops(), flits_of(bytes) * (model == RouterModel::Vc ? 3 : 4));  // vc: links; packet: routers
 }
 
 // Without a route the same packet takes the XY links (the control for the test above).
 TEST_P(NocRoutes, WithoutRouteThePackageRoutingDecides) {
-    const std::string model = GetParam();
+    const RouterModel model = GetParam();
     const std::int64_t bytes = 150;
     RouteBench b(route_arch(3, 3, model), {{0, 0, 5, bytes, nullptr}});
     sc_core::sc_start();
@@ -178,7 +178,7 @@ TEST_P(NocRoutes, WithoutRouteThePackageRoutingDecides) {
 // A non-minimal route from (0,0) to its east neighbour (0,1) around a square: S, E, N. It
 // takes 3 hops instead of 1 and its latency is the 3-hop zero-load latency.
 TEST_P(NocRoutes, NonMinimalRouteTakesTheLongerPath) {
-    const std::string model = GetParam();
+    const RouterModel model = GetParam();
     const std::vector<int> detour{0, 3, 4, 1};
     const std::int64_t bytes = 64;  // 2 flits
     RouteBench b(route_arch(3, 3, model), {{0, 0, 1, bytes, &detour}});
@@ -195,7 +195,7 @@ TEST_P(NocRoutes, NonMinimalRouteTakesTheLongerPath) {
 // Routes that do not start at the source's router, end at the destination's router or step
 // between neighbours are rejected at injection, naming the route.
 TEST_P(NocRoutes, InvalidRoutesAreRejectedNamingTheRoute) {
-    const std::string model = GetParam();
+    const RouterModel model = GetParam();
     init_time_resolution();
     EnergyLedger ledger;
     ArchConfig a = route_arch(3, 3, model);
@@ -227,9 +227,9 @@ TEST_P(NocRoutes, InvalidRoutesAreRejectedNamingTheRoute) {
 // Diagonal package, (0,0) -> (2,2) and (0,0) -> (1,2): diagonal hops first, then straight;
 // 2 hops each (Chebyshev), zero-load latency of 2 hops, the diagonal links carry the bytes.
 TEST_P(NocRoutes, DiagonalPackageRoutesDiagonalFirst) {
-    const std::string model = GetParam();
+    const RouterModel model = GetParam();
     const std::int64_t bytes = 96;  // 3 flits
-    RouteBench b(route_arch(3, 3, model, "mesh_diagonal"), {{0, 0, 8, bytes, nullptr}, {200000, 0, 5, bytes, nullptr}});
+    RouteBench b(route_arch(3, 3, model, PackageTopology::MeshDiagonal), {{0, 0, 8, bytes, nullptr}, {200000, 0, 5, bytes, nullptr}});
     sc_core::sc_start();
     ASSERT_EQ(b.log.size(), 2u);
     EXPECT_EQ(b.log[0].hops, 2);
@@ -244,10 +244,10 @@ TEST_P(NocRoutes, DiagonalPackageRoutesDiagonalFirst) {
 
 // A source route may use diagonal links of a diagonal package: (0,0) E (0,1) SE (1,2).
 TEST_P(NocRoutes, SourceRouteOverADiagonalLink) {
-    const std::string model = GetParam();
+    const RouterModel model = GetParam();
     const std::vector<int> route{0, 1, 5};
     const std::int64_t bytes = 32;
-    RouteBench b(route_arch(3, 3, model, "mesh_diagonal"), {{0, 0, 5, bytes, &route}});
+    RouteBench b(route_arch(3, 3, model, PackageTopology::MeshDiagonal), {{0, 0, 5, bytes, &route}});
     sc_core::sc_start();
     ASSERT_EQ(b.log.size(), 1u);
     EXPECT_EQ(b.log[0].hops, 2);
@@ -276,7 +276,7 @@ std::vector<int> random_staircase(const MeshTopology& t, int a, int b, std::mt19
 // (XY, YX and every staircase in between) mixed with routed ones: the east/west VC classes
 // keep it deadlock-free, so every packet arrives, in order, exactly once.
 TEST(NocRoutesVc, MixedMinimalRoutesUnderLoadDoNotDeadlock) {
-    ArchConfig a = route_arch(6, 6, "vc");
+    ArchConfig a = route_arch(6, 6, RouterModel::Vc);
     a.package.router.vcs = 2;
     a.package.router.buffer_depth = 2;
     const MeshTopology t = MeshTopology::of_package(a.package);
@@ -305,8 +305,8 @@ TEST(NocRoutesVc, MixedMinimalRoutesUnderLoadDoNotDeadlock) {
     EXPECT_EQ(b.net.vc_network()->order_violations(), 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, NocRoutes, ::testing::Values("packet", "vc"),
-                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+INSTANTIATE_TEST_SUITE_P(Models, NocRoutes, ::testing::Values(RouterModel::Packet, RouterModel::Vc),
+                         [](const ::testing::TestParamInfo<RouterModel>& i) { return std::string(to_string(i.param)); });
 
 // ---- Diagonal package geometry (MeshTopology with diagonals) ---------------------------------
 
@@ -363,7 +363,7 @@ TEST(NocDiagonalTopology, DiagonalPortsOnlyWithDiagonals) {
 // naming the file and the field.
 TEST(NocDiagonalTopology, ArchConfigTopologyField) {
     const ArchConfig d = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge-diagonal.json");
-    EXPECT_EQ(d.package.topology, "mesh_diagonal");
+    EXPECT_EQ(d.package.topology, PackageTopology::MeshDiagonal);
     EXPECT_TRUE(MeshTopology::of_package(d.package).diagonals());
     const ArchConfig m = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
     EXPECT_FALSE(MeshTopology::of_package(m.package).diagonals());

@@ -23,7 +23,7 @@
 namespace mcmsim {
 namespace {
 
-NocConfig grid_config(NocTopologyKind kind, int rows, int cols, const std::string& routing = "xy") {
+NocConfig grid_config(NocTopologyKind kind, int rows, int cols, NocRouting routing = NocRouting::XY) {
     NocConfig c;
     c.topology = kind;
     c.rows = rows;
@@ -356,7 +356,7 @@ TEST(NocVcTorus, TwoThreadsWithDatelineComplete) {
 
 // West-first (adaptive) under long saturating random traffic: no deadlock, all drained.
 TEST(NocVcAdaptive, WestFirstNeverDeadlocks) {
-    NocConfig c = grid_config(NocTopologyKind::Mesh, 6, 6, "west_first");
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 6, 6, NocRouting::WestFirst);
     c.router.vcs = 2;
     c.router.buffer_depth = 2;
     SyntheticOptions o;
@@ -377,7 +377,7 @@ TEST(NocVcAdaptive, WestFirstNeverDeadlocks) {
 // is the mean of max(|dr|, |dc|) instead of |dr| + |dc|; the simulation samples it.
 TEST(NocVcDiagonal, DiagonalLinksShortenHopsAsGeometryPredicts) {
     const int k = 8;
-    NocConfig c = grid_config(NocTopologyKind::DiagonalMesh, k, k, "diagonal");
+    NocConfig c = grid_config(NocTopologyKind::DiagonalMesh, k, k, NocRouting::Diagonal);
     NocTopology t = build_topology(c);
     auto r = make_routing(c, t);
     double cheb = 0, manhattan = 0, routed = 0;
@@ -466,7 +466,7 @@ namespace {
 // Up*/down* table routing on a torus without dateline VCs (its rings would deadlock under
 // DOR): long saturating random traffic completes, every flit once, in order.
 TEST(NocVcTable, UpDownOnTorusNeverDeadlocks) {
-    NocConfig c = grid_config(NocTopologyKind::Torus, 6, 6, "table");
+    NocConfig c = grid_config(NocTopologyKind::Torus, 6, 6, NocRouting::Table);
     c.dateline = false;
     c.router.vcs = 2;
     c.router.buffer_depth = 2;
@@ -549,7 +549,7 @@ ArchConfig vc_arch(int rows, int cols) {
     a.package.link.bandwidth_gbps = 32;  // 32-byte flits at 1 GHz: one cycle per flit
     a.package.link.latency_ns = 5;       // 5 cycles
     a.package.link.energy_pj_per_bit = 0.5;
-    a.package.router.model = "vc";
+    a.package.router.model = RouterModel::Vc;
     a.package.router.clock_ghz = 1;
     a.package.router.pipeline_cycles = 4;
     a.package.router.flit_bytes = 32;

@@ -3,7 +3,7 @@
 #include "hw/compute/compute_cost.h"
 #include "hw/config/arch_config.h"
 #include "mapper/model/analytical_model.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/workload/workload.h"
 #include "sim/system/system.h"
 #include "traces/report/layer_summary.h"

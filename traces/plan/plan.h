@@ -16,6 +16,7 @@
 // The mapper emits one send per (layer, source chiplet, dependencies) and one recv per
 // (layer, destination chiplet, consumer), so a 36-chiplet all-to-all is 72 ops, not 2520.
 // Pure C++: no SystemC.
+#include "hw/common/choice.h"
 #include "hw/compute/compute_work.h"
 
 #include <cstdint>
@@ -29,7 +30,14 @@ namespace mcmsim {
 
 enum class OpKind { Compute, Send, Recv, DramRead, DramWrite };
 
-const char* to_string(OpKind kind);
+template <>
+struct ChoiceNames<OpKind> {
+    static constexpr std::pair<OpKind, const char*> all[] = {{OpKind::Compute, "compute"},
+                                                             {OpKind::Send, "send"},
+                                                             {OpKind::Recv, "recv"},
+                                                             {OpKind::DramRead, "dram_read"},
+                                                             {OpKind::DramWrite, "dram_write"}};
+};
 
 /// One flow of a grouped send or recv op.
 struct Transfer {
@@ -84,6 +92,16 @@ struct PlanOp {
     std::uint64_t address = 0;  ///< byte address inside that memory
 };
 
+/// Where a pipelined segment's weights come from per micro-batch: read once and kept resident,
+/// or read again for every micro-batch (they do not fit the weight buffers).
+enum class WeightResidency { None, Resident, PerMicroBatch };
+
+template <>
+struct ChoiceNames<WeightResidency> {
+    static constexpr std::pair<WeightResidency, const char*> all[] = {{WeightResidency::Resident, "resident"},
+                                                                      {WeightResidency::PerMicroBatch, "per micro-batch"}};
+};
+
 /// How the mapper mapped a layer and what its data movement costs in bytes. Optional and
 /// informative: the evaluators ignore it (they execute the ops).
 struct PlanLayerMapping {
@@ -112,9 +130,9 @@ struct PlanLayerMapping {
     } group;
     /// With micro-batches: which one this plan layer computes, of how many (0 of 0: the whole batch).
     int micro_batch = 0, micro_batches = 0;
-    /// Layer-pipelined placement: "resident" (the segment's weights read once for every
-    /// micro-batch) or "per micro-batch" (they do not fit the weight buffers: read again).
-    std::string weights;
+    /// Layer-pipelined placement: where the layer's weights come from per micro-batch (None:
+    /// not recorded, e.g. layer-sequential or no weights).
+    WeightResidency weights = WeightResidency::None;
     /// Weight slices read once and multicast to the other chiplets holding the same slice
     /// (0: every chiplet read its own copy), and the DRAM bytes that saved.
     std::int64_t weight_multicasts = 0, weight_dram_bytes_saved = 0;
@@ -138,6 +156,7 @@ struct PlanLayer {
 };
 
 struct Plan {
+    static constexpr const char* kFormat = "mcmsim-plan";  ///< the "format" every plan file names
     static constexpr int kVersion = 2;     ///< written
     static constexpr int kMinVersion = 1;  ///< oldest read (no grouped transfers)
     std::string arch;       ///< arch config name the plan was made for

@@ -53,17 +53,6 @@
 
 namespace mcmsim {
 
-const char* to_string(OpKind kind) {
-    switch (kind) {
-        case OpKind::Compute: return "compute";
-        case OpKind::Send: return "send";
-        case OpKind::Recv: return "recv";
-        case OpKind::DramRead: return "dram_read";
-        case OpKind::DramWrite: return "dram_write";
-    }
-    return "unknown";
-}
-
 std::size_t Plan::op_count() const {
     std::size_t n = 0;
     for (const auto& layer : layers) n += layer.ops.size();
@@ -141,7 +130,7 @@ json mapping_to_json(const PlanLayerMapping& m) {
         o["micro_batch"] = m.micro_batch;
         o["micro_batches"] = m.micro_batches;
     }
-    if (!m.weights.empty()) o["weights"] = m.weights;
+    if (m.weights != WeightResidency::None) o["weights"] = to_string(m.weights);
     if (m.weight_multicasts > 0) {
         o["weight_multicasts"] = m.weight_multicasts;
         o["weight_dram_bytes_saved"] = m.weight_dram_bytes_saved;
@@ -162,7 +151,7 @@ json mapping_to_json(const PlanLayerMapping& m) {
 
 json plan_to_json(const Plan& plan) {
     json doc = json::object();
-    doc["format"] = "mcmsim-plan";
+    doc["format"] = Plan::kFormat;
     doc["version"] = Plan::kVersion;
     doc["arch"] = plan.arch;
     doc["workload"] = plan.workload;
@@ -208,14 +197,6 @@ std::uint64_t read_uint(const JsonNode& n) {
 // are in range for this plan is validate_plan's job.
 int read_index(const JsonNode& n) { return static_cast<int>(n.integer_in(0, INT_MAX)); }
 
-OpKind kind_from_string(const std::string& s) {
-    if (s == "compute") return OpKind::Compute;
-    if (s == "send") return OpKind::Send;
-    if (s == "recv") return OpKind::Recv;
-    if (s == "dram_read") return OpKind::DramRead;
-    return OpKind::DramWrite;  // one_of() has already rejected anything else
-}
-
 std::vector<int> read_route(const JsonNode& route) {
     // In memory an empty route means "no route", so reject it here where the difference is
     // still visible.
@@ -229,8 +210,7 @@ std::vector<int> read_route(const JsonNode& route) {
 
 void read_op_body(JsonObject& o, PlanOp& op, int version) {
     op.chiplet = read_index(o.required("chiplet"));
-    op.kind = kind_from_string(
-        o.required("kind").one_of({"compute", "send", "recv", "dram_read", "dram_write"}));
+    op.kind = o.required("kind").choice<OpKind>();
     if (auto deps = o.optional("deps"))
         for (const auto& d : deps->array()) op.deps.push_back(d.integer());
 
@@ -342,7 +322,7 @@ PlanLayerMapping read_mapping(const JsonNode& node) {
     }
     m.micro_batches = static_cast<int>(o.integer_in("micro_batches", 0, 1, INT_MAX));
     m.micro_batch = static_cast<int>(o.integer_in("micro_batch", 0, 0, INT_MAX));
-    m.weights = o.string("weights", "");
+    m.weights = o.choice("weights", WeightResidency::None);
     m.weight_multicasts = o.integer_in("weight_multicasts", 0, 0, kMaxI64);
     m.weight_dram_bytes_saved = o.integer_in("weight_dram_bytes_saved", 0, 0, kMaxI64);
     m.input_multicasts = o.integer_in("input_multicasts", 0, 0, kMaxI64);
@@ -375,8 +355,7 @@ Plan plan_from_json(const json& doc, const std::string& file) {
     // Format and version first: a plan of another version may legitimately have other keys,
     // and "wrong version" is the useful message then, not "unknown key".
     JsonNode format = root.required("format");
-    if (!format.is_string() || format.string() != "mcmsim-plan")
-        format.fail("format \"mcmsim-plan\"");
+    if (!format.is_string() || format.string() != Plan::kFormat) format.fail(std::string("format \"") + Plan::kFormat + "\"");
     JsonNode version_node = root.required("version");
     if (!version_node.raw().is_number_integer() ||
         version_node.raw().get<std::int64_t>() < Plan::kMinVersion ||

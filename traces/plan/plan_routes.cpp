@@ -42,4 +42,24 @@ void validate_plan_routes(const Plan& plan, const MeshTopology& topo, const std:
     }
 }
 
+void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string& plan_file) {
+    if (plan.chiplets != arch.chiplet_count())
+        throw InputError(plan_file, "/chiplets", std::to_string(arch.chiplet_count()) + " chiplets (as " + arch.name + ")",
+                         std::to_string(plan.chiplets));
+    if (plan.memories != static_cast<int>(arch.memories.size()))
+        throw InputError(plan_file, "/memories", std::to_string(arch.memories.size()) + " memories (as " + arch.name + ")",
+                         std::to_string(plan.memories));
+    validate_plan_routes(plan, MeshTopology::of_package(arch.package), plan_file);
+    for (std::size_t l = 0; l < plan.layers.size(); ++l) {
+        if (!plan.layers[l].mapping) continue;
+        const auto& g = plan.layers[l].mapping->group;
+        if (g.rows > 0 && (g.row0 + g.rows > arch.package.rows || g.col0 + g.cols > arch.package.cols))
+            throw InputError(plan_file, "/layers/" + std::to_string(l) + "/mapping/group",
+                             "a chiplet group inside the " + std::to_string(arch.package.rows) + " x " +
+                                 std::to_string(arch.package.cols) + " package",
+                             "rows " + std::to_string(g.row0) + "+" + std::to_string(g.rows) + ", columns " +
+                                 std::to_string(g.col0) + "+" + std::to_string(g.cols));
+    }
+}
+
 }  // namespace mcmsim

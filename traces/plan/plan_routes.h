@@ -1,6 +1,7 @@
 #pragma once
-// Checks a plan's source routes against the package they will run on. validate_plan cannot:
-// it does not know the package. The CLI calls this once it has both the plan and the arch.
+// Checks a plan against the package it will run on: its chiplet and memory counts, chiplet
+// groups and source routes. validate_plan cannot: it does not know the package.
+#include "hw/config/arch_config.h"
 #include "hw/topology/mesh_topology.h"
 #include "traces/plan/plan.h"
 
@@ -16,5 +17,9 @@ int link_between(const MeshTopology& topo, int a, int b);
 /// router i) and steps between neighbouring routers. Throws InputError naming `file` and the
 /// transfer's JSON pointer ("/layers/3/ops/17/transfers/2/route/4").
 void validate_plan_routes(const Plan& plan, const MeshTopology& topo, const std::string& file);
+
+/// The plan addresses this package: its chiplet and memory counts, chiplet groups inside the
+/// grid, and routes that exist in it. Mismatches are InputErrors naming `file`.
+void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string& file);
 
 }  // namespace mcmsim

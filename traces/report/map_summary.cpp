@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-namespace mcmsim::cli {
+namespace mcmsim {
 
 namespace {
 
@@ -146,7 +146,7 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
                       m.route.empty() ? "-" : m.route.c_str(), coll.c_str());
         out << line;
         if (placed) {
-            const char* w = m.weights == "resident" ? "res" : (m.weights.empty() ? "-" : "mb");
+            const char* w = m.weights == WeightResidency::Resident ? "res" : (m.weights == WeightResidency::None ? "-" : "mb");
             std::snprintf(line, sizeof line, " %-3s %-11.11s %-4s", m.segment < 0 ? "-" : std::to_string(m.segment).c_str(),
                           group_text(m.group).c_str(), w);
             out << line;
@@ -189,4 +189,4 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
     out << line;
 }
 
-}  // namespace mcmsim::cli
+}  // namespace mcmsim

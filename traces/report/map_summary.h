@@ -7,9 +7,9 @@
 
 #include <ostream>
 
-namespace mcmsim::cli {
+namespace mcmsim {
 
 /// Writes the per-layer mapping table and a totals line for `plan` priced by `est`.
 void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est);
 
-}  // namespace mcmsim::cli
+}  // namespace mcmsim

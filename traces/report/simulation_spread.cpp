@@ -1,6 +1,5 @@
 #include "traces/report/simulation_spread.h"
 
-#include "traces/report/child_simulation.h"
 #include "traces/report/report.h"
 #include "traces/report/layer_comparison.h"
 
@@ -10,7 +9,7 @@
 #include <filesystem>
 #include <functional>
 
-namespace mcmsim::cli {
+namespace mcmsim {
 
 namespace {
 
@@ -38,14 +37,14 @@ std::string nudge_name(const char* knob, double signed_step) {
 }  // namespace
 
 SimulationSpread simulate_spread(const ArchConfig& arch, const Plan& plan, const std::vector<LayerSummary>& nominal,
-                                 double nominal_total_ns, double step, const std::string& dir) {
+                                 double nominal_total_ns, double step, const std::string& dir, const SimulationRunner& run) {
     namespace fs = std::filesystem;
     SimulationSpread s;
     s.step = step;
     fs::create_directories(dir);
     const std::string plan_file = dir + "/plan.json";
     write_plan(plan, plan_file);
-    std::vector<ChildSimulation> jobs;
+    std::vector<SimulationJob> jobs;
     std::vector<std::string> names;
     for (const Knob& k : knobs())
         for (double sign : {-1.0, 1.0}) {
@@ -58,7 +57,7 @@ SimulationSpread simulate_spread(const ArchConfig& arch, const Plan& plan, const
             jobs.push_back({run_dir + "/arch.json", plan_file, run_dir});
             names.push_back(name);
         }
-    const auto reports = simulate_in_children(jobs, child_parallelism());
+    const auto reports = run(jobs);
 
     s.min_ns.resize(nominal.size());
     s.max_ns.resize(nominal.size());
@@ -104,4 +103,4 @@ double error_beyond_spread(double model_ns, double lo, double hi, double sim_ns)
     return sim_ns > 0 ? outside / sim_ns : (outside > 0 ? 1.0 : -1.0);
 }
 
-}  // namespace mcmsim::cli
+}  // namespace mcmsim

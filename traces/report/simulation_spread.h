@@ -7,15 +7,16 @@
 // moves it by tens of percent while the total moves by a fraction of a percent. A model error
 // inside that spread is not a model miss; an error beyond it is.
 #include "hw/config/arch_config.h"
-#include "traces/report/layer_summary.h"
 #include "traces/plan/plan.h"
+#include "traces/report/layer_summary.h"
+#include "traces/report/simulation_jobs.h"
 
 #include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
 
-namespace mcmsim::cli {
+namespace mcmsim {
 
 /// One nudged simulation of the plan.
 struct NudgedRun {
@@ -41,13 +42,13 @@ struct SimulationSpread {
 };
 
 /// The knobs nudged, each down and up by `step`: router clock, link bandwidth, link latency and
-/// the chiplets' clock. Each nudged package is written into `dir` and simulated there.
+/// the chiplets' clock. Each nudged package is written into `dir` and simulated there by `run`.
 /// `nominal`, `nominal_total_ns`: the simulation of the package as given.
 SimulationSpread simulate_spread(const ArchConfig& arch, const Plan& plan, const std::vector<LayerSummary>& nominal,
-                                 double nominal_total_ns, double step, const std::string& dir);
+                                 double nominal_total_ns, double step, const std::string& dir, const SimulationRunner& run);
 
 /// How far `model_ns` lies outside [lo, hi], relative to the nominal simulation `sim_ns`
 /// (0 inside; negative below, positive above).
 double error_beyond_spread(double model_ns, double lo, double hi, double sim_ns);
 
-}  // namespace mcmsim::cli
+}  // namespace mcmsim

@@ -391,7 +391,7 @@ private:
         Layer l;
         l.name = unique_name(index, n);
         l.kind = LayerKind::Vector;
-        l.op = vector_op_name(n.op_type);
+        l.set_op(vector_op_name(n.op_type));
         std::vector<Shape> in_shapes;
         for (std::size_t i = 0; i < n.inputs.size(); ++i) {
             const std::string& in = n.inputs[i];
@@ -428,7 +428,7 @@ private:
             l.q = l.w;
             if (!in_shapes.empty()) ++unknown_shape_;
         }
-        if (l.op == "maxpool" || l.op == "avgpool") make_window(index, n, l);
+        if (l.window_op()) make_window(index, n, l);
         add_layer(std::move(l), n);
         if (!n.outputs.empty()) tensors_[n.outputs[0]].shape = out_shape;
     }
@@ -454,7 +454,7 @@ private:
             l.pad = *pad;
             return;
         }
-        l.op = "pool";
+        l.set_op("pool");
         l.r = l.s = l.stride = 1;
         l.pad = 0;
         notes_.push_back(l.name + ": pooling window not expressible with one stride and symmetric padding; "

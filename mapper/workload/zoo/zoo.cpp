@@ -29,7 +29,7 @@ const ZooEntry kZoo[] = {
 };
 
 [[noreturn]] void bad_option(const std::string& expected, const std::string& found) {
-    throw InputError("", "--workload", expected, found);
+    throw RequestError("workload", expected, found);
 }
 
 // "seq=2048,layers=24" -> options; every value a positive integer, every key known.
@@ -79,7 +79,7 @@ std::vector<std::string> zoo_names() {
 
 Workload zoo_workload(const std::string& spec, std::int64_t batch) {
     if (batch < 1)
-        throw InputError("", "--batch", "a batch size of at least 1", std::to_string(batch));
+        throw RequestError("batch", "a batch size of at least 1", std::to_string(batch));
     const std::size_t colon = spec.find(':');
     const std::string name = spec.substr(0, colon);
     const std::string options = colon == std::string::npos ? "" : spec.substr(colon + 1);
@@ -91,7 +91,7 @@ Workload zoo_workload(const std::string& spec, std::int64_t batch) {
     }
     std::string list;
     for (const auto& n : zoo_names()) list += (list.empty() ? "" : ", ") + n;
-    throw InputError("", "--workload", "one of the zoo models (" + list + ")", "\"" + spec + "\"");
+    throw RequestError("workload", "one of the zoo models (" + list + ")", "\"" + spec + "\"");
 }
 
 }  // namespace mcmsim

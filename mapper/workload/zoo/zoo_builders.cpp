@@ -61,7 +61,7 @@ int add_vector(Workload& wl, const std::string& name, const std::string& op, std
     Layer l;
     l.name = name;
     l.kind = LayerKind::Vector;
-    l.op = op;
+    l.set_op(op);
     l.c = l.k = c;
     l.h = l.p = h;
     l.w = l.q = w;

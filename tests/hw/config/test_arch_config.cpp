@@ -105,8 +105,8 @@ TEST(ArchConfig, Simba6x6ResolvesItsPresets) {
     EXPECT_EQ(a.package.rows, 6);
     EXPECT_EQ(a.package.cols, 6);
     EXPECT_EQ(a.chiplet_count(), 36);
-    EXPECT_EQ(a.package.topology, "mesh");
-    EXPECT_EQ(a.package.routing, "xy");
+    EXPECT_EQ(a.package.topology, PackageTopology::Mesh);
+    EXPECT_EQ(a.package.routing, Routing::XY);
 
     // configs/chiplets/simba.json: 16 PEs x 64 MACs = 1024 MACs per cycle at 1.96 GHz.
     EXPECT_EQ(a.chiplet.preset, "simba");
@@ -156,8 +156,8 @@ TEST(ArchConfig, Mcm2x2ResolvesItsPresets) {
     EXPECT_DOUBLE_EQ(a.package.link.bandwidth_gbps, 64);
     EXPECT_DOUBLE_EQ(a.package.link.energy_pj_per_bit, 0.6);
     // Not in the file: defaults.
-    EXPECT_EQ(a.package.topology, "mesh");
-    EXPECT_EQ(a.package.routing, "xy");
+    EXPECT_EQ(a.package.topology, PackageTopology::Mesh);
+    EXPECT_EQ(a.package.routing, Routing::XY);
     EXPECT_EQ(a.package.max_packet_bytes, 512);
     ASSERT_EQ(a.memories.size(), 1u);
     EXPECT_EQ(a.memories[0].name, "hbm0");

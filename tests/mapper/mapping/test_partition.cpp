@@ -1,7 +1,7 @@
 // Partitions and the plans built from them: every split tiles the layer exactly, data
 // movement matches what each chiplet needs (halos, reductions), shares shift work.
 #include "hw/config/arch_config.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/mapping/partition.h"
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
@@ -61,7 +61,7 @@ TEST(Partition, BoxesTileTheLayer) {
     Layer L = conv("c", 32, 14, 48, 3, 1, 1);
     L.n = 3;
     for (const char* split : {"k", "c", "p", "q", "n", "pxk", "kxc", "nxq"}) {
-        Partition p = parse_split(split);
+        Partition p = parse_partition_option(split)->uniform();
         std::int64_t macs = 0;
         for (const auto& b : partition_layer(L, p, 2, 3))
             if (!b.empty()) macs += b.n.size() * b.k.size() * b.c.size() * b.p.size() * b.q.size() * L.r * L.s;
@@ -76,7 +76,7 @@ TEST(Partition, RowSplitReadsHalos) {
     w.name = "two-convs";
     w.layers = {conv("a", 8, 16, 8, 3, 1, 1), conv("b", 8, 16, 8, 3, 1, 1)};
     w.layers[1].inputs = {0};
-    Mapping m = uniform_mapping(w, parse_split("p"));
+    Mapping m = uniform_mapping(w, parse_partition_option("p")->uniform());
     Plan plan = build_plan(arch_2x2(), w, m);
     validate_plan(plan, "halo");
     // Chiplet c receives its halo rows from its neighbours: 1 row from each side, 8 channels x 16 columns.
@@ -105,7 +105,7 @@ TEST(Partition, ChannelSplitReducesPartialSums) {
     fc.kind = LayerKind::FullyConnected;
     fc.c = 64, fc.k = 16;
     Workload w = single(fc);
-    Mapping m = uniform_mapping(w, parse_split("c"));
+    Mapping m = uniform_mapping(w, parse_partition_option("c")->uniform());
     Plan plan = build_plan(arch_2x2(), w, m);
     validate_plan(plan, "c-split");
     std::map<int, std::int64_t> recv, vector_ops, written, macs, read;
@@ -131,7 +131,7 @@ TEST(Partition, OutputChannelSplitNeedsNoReduction) {
     fc.name = "fc";
     fc.kind = LayerKind::FullyConnected;
     fc.c = 64, fc.k = 16;
-    Plan plan = build_plan(arch_2x2(), single(fc), uniform_mapping(single(fc), parse_split("k")));
+    Plan plan = build_plan(arch_2x2(), single(fc), uniform_mapping(single(fc), parse_partition_option("k")->uniform()));
     auto b = bytes_by_kind(plan.layers[0]);
     EXPECT_EQ(b[OpKind::Recv], 0);
     EXPECT_EQ(b[OpKind::DramRead], 64 * 16 + 4 * 64);
@@ -149,14 +149,14 @@ TEST(Partition, PoolingBetweenLayersScalesTheTransfer) {
     Workload w = zoo_workload("resnet50", 1);
     ArchConfig roomy = arch_2x2();
     roomy.chiplet.global_buffer_bytes = 1 << 20;
-    Plan plan = build_plan(roomy, w, uniform_mapping(w, parse_split("k")));
+    Plan plan = build_plan(roomy, w, uniform_mapping(w, parse_partition_option("k")->uniform()));
     std::int64_t moved = 0;
     for (const auto& op : plan.layers[1].ops)
         if (op.kind == OpKind::Recv) moved += op.bytes;
     // Each of 4 chiplets receives the 3/4 of the 64 channels it does not own.
     EXPECT_EQ(moved, 4 * (64 - 16) * 56 * 56);
 
-    Plan spilled = build_plan(arch_2x2(), w, uniform_mapping(w, parse_split("k")));
+    Plan spilled = build_plan(arch_2x2(), w, uniform_mapping(w, parse_partition_option("k")->uniform()));
     ASSERT_EQ(arch_2x2().chiplet.global_buffer_bytes, 65536);
     std::map<std::int64_t, OpKind> kind_of;
     for (const auto& op : spilled.layers[0].ops) kind_of[op.id] = op.kind;
@@ -173,11 +173,15 @@ TEST(Partition, PoolingBetweenLayersScalesTheTransfer) {
     EXPECT_EQ(spilled.layers[0].mapping->spilled_bytes, 64 * 112 * 112);
 }
 
-// Bad --split values are input errors naming the option.
-TEST(Partition, BadSplitIsAnInputError) {
-    EXPECT_THROW(parse_split("z"), InputError);
-    EXPECT_THROW(parse_split("kxk"), InputError);
-    EXPECT_THROW(parse_split("k-p"), InputError);
+// Partition names: one dimension, or two different ones (either case); nothing else.
+TEST(Partition, OptionNames) {
+    EXPECT_EQ(parse_partition_option("k"), (PartitionOption{Dim::K, Dim::K}));
+    EXPECT_EQ(parse_partition_option("PxK"), (PartitionOption{Dim::P, Dim::K}));
+    EXPECT_EQ(parse_partition_option("pxk")->name(), "pxk");
+    EXPECT_FALSE(parse_partition_option("z").has_value());
+    EXPECT_FALSE(parse_partition_option("kxk").has_value());
+    EXPECT_FALSE(parse_partition_option("k-p").has_value());
+    EXPECT_FALSE(parse_partition_option("").has_value());
 }
 
 // Attention and vector layers map too: ViT-B/16 keeps its published MAC total in the plan,
@@ -187,7 +191,7 @@ TEST(Partition, BadSplitIsAnInputError) {
 TEST(Partition, TransformerLayersMap) {
     Workload w = zoo_workload("vit_b16", 1);
     for (const char* split : {"k", "c", "pxk"}) {
-        Plan plan = build_plan(arch_2x2(), w, uniform_mapping(w, parse_split(split)));
+        Plan plan = build_plan(arch_2x2(), w, uniform_mapping(w, parse_partition_option(split)->uniform()));
         validate_plan(plan, "vit");
         std::map<std::int64_t, OpKind> kind_of;
         for (const auto& layer : plan.layers)

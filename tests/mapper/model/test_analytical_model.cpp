@@ -282,7 +282,7 @@ TEST(AnalyticalModel, SplitFlowHalvesTheBottleneck) {
 // 896 pJ), through two routers: head 0.8 + 6.6 + 0.8 + 2 x 2 = 12.2 ns, plus 11.2 ns on the link.
 TEST(AnalyticalModel, DiagonalPackageUsesTheDiagonalLink) {
     ArchConfig a = hand_arch_2x2();
-    a.package.topology = "mesh_diagonal";
+    a.package.topology = PackageTopology::MeshDiagonal;
     Estimate e = estimate_plan(a, diagonal_flow({Transfer{3, 100, 0, {}}}));
     EXPECT_NEAR(e.ledger.account("link.r0_0.SE").total(), 896.0, 1e-9);
     EXPECT_NEAR(e.ledger.account("link.r0_0.E").total(), 0.0, 1e-9);

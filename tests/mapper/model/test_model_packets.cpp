@@ -8,7 +8,7 @@
 #include "hw/common/input_error.h"
 #include "hw/config/arch_config.h"
 #include "mapper/model/analytical_model.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/workload/workload.h"
 #include "traces/plan/plan.h"
 
@@ -137,7 +137,7 @@ TEST(ModelPackets, DramReadRequestsCrossTheMemoryServesDataReturns) {
 // granularity (only times differ: leakage and DRAM background follow the run's length).
 TEST(ModelPackets, DeterministicAndConservingOnResNet50) {
     const ArchConfig a = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json");
-    const Plan p = map_workload(a, zoo_workload("resnet50", 1), "uniform", 1);
+    const Plan p = map_uniform(a, zoo_workload("resnet50", 1), 1);
     const Estimate one = estimate_plan(a, p, packets());
     const Estimate two = estimate_plan(a, p, packets());
     const Estimate msg = estimate_plan(a, p);
@@ -161,10 +161,10 @@ TEST(ModelPackets, DeterministicAndConservingOnResNet50) {
 }
 
 TEST(ModelPackets, GranularityNames) {
-    EXPECT_EQ(parse_granularity("message", "--granularity"), Granularity::Message);
-    EXPECT_EQ(parse_granularity("packet", "--granularity"), Granularity::Packet);
-    EXPECT_STREQ(granularity_name(Granularity::Packet), "packet");
-    EXPECT_THROW(parse_granularity("flit", "--granularity"), InputError);
+    EXPECT_EQ(parse_choice<Granularity>("message"), Granularity::Message);
+    EXPECT_EQ(parse_choice<Granularity>("packet"), Granularity::Packet);
+    EXPECT_STREQ(to_string(Granularity::Packet), "packet");
+    EXPECT_FALSE(parse_choice<Granularity>("flit").has_value());
     EstimateOptions none = packets();
     none.packets_per_event = 0;
     EXPECT_THROW(estimate_plan(row_of_three(), two_flows_into_one(), none), std::invalid_argument);

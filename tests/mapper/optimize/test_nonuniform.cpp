@@ -3,7 +3,7 @@
 // model has seen, and the uniform plan is its starting point) and here it must win.
 #include "hw/config/arch_config.h"
 #include "mapper/model/analytical_model.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/workload/workload.h"
 
 #include <gtest/gtest.h>
@@ -17,8 +17,10 @@ double edp(const Estimate& e) { return e.ledger.total_pj() * e.latency_ns; }
 TEST(NonUniform, BeatsUniformWithHbmOnOneEdge) {
     ArchConfig a = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-4x4-organic-hbm-edge.json");
     Workload w = zoo_workload("resnet50", 1);
-    Plan uniform = map_workload(a, w, "uniform", 1);
-    Plan nonuniform = map_workload(a, w, "nonuniform", 1);
+    MapRequest r;
+    Plan uniform = map_workload(a, w, r);
+    r.optimizer = Optimizer::Nonuniform;
+    Plan nonuniform = map_workload(a, w, r);
     validate_plan(nonuniform, "nonuniform");
     double u = edp(estimate_plan(a, uniform)), n = edp(estimate_plan(a, nonuniform));
     EXPECT_LT(n, u);

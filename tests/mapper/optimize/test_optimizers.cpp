@@ -5,7 +5,7 @@
 #include "hw/dram/dram_config.h"
 #include "mapper/model/analytical_model.h"
 #include "mapper/workload/workload.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/optimize/exhaustive.h"
 #include "mapper/optimize/formulation.h"
 #include "mapper/optimize/genetic.h"
@@ -76,9 +76,9 @@ TEST(Formulation, UniformKSplitOfAnFcLayerByHand) {
     L.c = 1024, L.k = 1024;
     w.layers.push_back(L);
     MappingSpace s;
-    s.partitions = {parse_partition_option("k"), parse_partition_option("p")};
+    s.partitions = {*parse_partition_option("k"), *parse_partition_option("p")};
     s.units_per_part = 2;
-    s.routes = {"xy", "yx"};
+    s.routes = {RoutePolicy::XY, RoutePolicy::YX};
     Formulation f(a, w, s);
     ASSERT_TRUE(f.covers());
     LayerGene g{0, {2, 2, 2, 2}, 0};
@@ -99,7 +99,7 @@ TEST(Formulation, UniformKSplitOfAnFcLayerByHand) {
 
 TEST(Formulation, TwoDimensionalSplitsAreNotCovered) {
     TinyInstance t = tiny_instance(1);
-    t.space.partitions.push_back(parse_partition_option("pxk"));
+    t.space.partitions.push_back(*parse_partition_option("pxk"));
     Formulation f(t.arch, t.workload, t.space);
     EXPECT_FALSE(f.covers());
     EXPECT_THROW(run_exhaustive(f, Objective::Edp), InputError);
@@ -203,8 +203,8 @@ TEST(Genetic, SameSeedSameResultWhateverTheThreads) {
 TEST(Genetic, NeverWorseThanTheUniformBaselineOnThePlan) {
     ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-2x2.json");
     TinyInstance t = tiny_instance(2);
-    MapOptions o;
-    o.optimizer = "ga";
+    MapRequest o;
+    o.optimizer = Optimizer::Ga;
     o.population = 8;
     o.generations = 3;
     OptimizeResult r = optimize_mapping(a, t.workload, o);
@@ -257,29 +257,31 @@ TEST(SearchSpace, BadSpacesNameThePointer) {
 }
 
 TEST(SearchSpace, CollectivesAndRoutesSearchedByDefault) {
-    const std::vector<std::string> all{"direct", "ring", "2d", "tree"};
+    using C = Collective;
+    const std::vector<C> all{C::Direct, C::Ring, C::TwoD, C::Tree};
+    const std::vector<Delivery> both{Delivery::Unicast, Delivery::Multicast};
     EXPECT_EQ(default_search_space(false).mapping.collectives, all);
-    EXPECT_EQ(default_search_space(false).mapping.weights, (std::vector<std::string>{"unicast", "multicast"}));
-    EXPECT_EQ(default_search_space(false).mapping.inputs, (std::vector<std::string>{"unicast", "multicast"}));
-    EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-default.json").mapping.inputs,
-              (std::vector<std::string>{"unicast", "multicast"}));
+    EXPECT_EQ(default_search_space(false).mapping.weights, both);
+    EXPECT_EQ(default_search_space(false).mapping.inputs, both);
+    EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-default.json").mapping.inputs, both);
     EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-default.json").mapping.collectives, all);
     EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-direct.json").mapping.collectives,
-              std::vector<std::string>{"direct"});
+              std::vector<C>{C::Direct});
     // A file that leaves collectives out searches none: direct only, like a left-out route list.
     EXPECT_EQ(load_search_space(write_temp("space.json", R"({"mapping": {"routes": ["xy"]}})")).mapping.collectives,
-              std::vector<std::string>{"direct"});
+              std::vector<Collective>{Collective::Direct});
     // The diagonal route is the package's own routing: worth searching only with diagonal links.
-    EXPECT_EQ(default_search_space(false, false).mapping.routes, (std::vector<std::string>{"xy", "yx", "split"}));
-    EXPECT_EQ(default_search_space(false, true).mapping.routes, (std::vector<std::string>{"xy", "yx", "split", "diagonal"}));
+    using R = RoutePolicy;
+    EXPECT_EQ(default_search_space(false, false).mapping.routes, (std::vector<R>{R::XY, R::YX, R::Split}));
+    EXPECT_EQ(default_search_space(false, true).mapping.routes, (std::vector<R>{R::XY, R::YX, R::Split, R::Diagonal}));
     EXPECT_EQ(load_search_space(write_temp("space.json", R"({"mapping": {"routes": ["diagonal", "xy"]}})")).mapping.routes,
-              (std::vector<std::string>{"diagonal", "xy"}));
+              (std::vector<R>{R::Diagonal, R::XY}));
     Workload w = zoo_workload("resnet50", 1);
-    MapOptions o;
+    MapRequest o;
     const auto diag = mapping_space_for(load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge-diagonal.json"), w, o);
     const auto plain = mapping_space_for(load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json"), w, o);
-    EXPECT_EQ(std::count(diag.mapping.routes.begin(), diag.mapping.routes.end(), "diagonal"), 1);
-    EXPECT_EQ(std::count(plain.mapping.routes.begin(), plain.mapping.routes.end(), "diagonal"), 0);
+    EXPECT_EQ(std::count(diag.mapping.routes.begin(), diag.mapping.routes.end(), R::Diagonal), 1);
+    EXPECT_EQ(std::count(plain.mapping.routes.begin(), plain.mapping.routes.end(), R::Diagonal), 0);
 }
 
 TEST(SearchSpace, PipelineSegmentCounts) {
@@ -289,10 +291,10 @@ TEST(SearchSpace, PipelineSegmentCounts) {
     // Sequential always comes first (the baseline's placement); the 2-column 2x2 package
     // drops the default's 3 and 4.
     Workload w = zoo_workload("resnet50", 4);
-    MapOptions o;
+    MapRequest o;
     const ArchConfig two = load_arch_config(default_config_dir() + "/arch/mcm-2x2.json");
     EXPECT_EQ(mapping_space_for(two, w, o).mapping.pipeline_segments, (std::vector<int>{1, 2}));
-    o.space_file = write_temp("segs.json", R"({"mapping": {"pipeline_segments": [2, 3]}})");
+    o.space = load_search_space(write_temp("segs.json", R"({"mapping": {"pipeline_segments": [2, 3]}})"));
     EXPECT_THROW(mapping_space_for(two, w, o), InputError);  // 3 segments need 3 columns
     const ArchConfig four = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
     EXPECT_EQ(mapping_space_for(four, w, o).mapping.pipeline_segments, (std::vector<int>{1, 2, 3}));
@@ -301,7 +303,7 @@ TEST(SearchSpace, PipelineSegmentCounts) {
 TEST(Genetic, PipelinedGenomesPlaceLayersOnDisjointBands) {
     const ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
     Workload w = zoo_workload("resnet50", 2);
-    MapOptions mo;
+    MapRequest mo;
     const MappingSpace ms = mapping_space_for(a, w, mo).mapping;
     ASSERT_EQ(ms.pipeline_segments, (std::vector<int>{1, 2, 3, 4}));
     const std::vector<Genome> seeds = ga_seeds(a, w, ms);
@@ -345,27 +347,27 @@ TEST(Genetic, PipelinedGenomesPlaceLayersOnDisjointBands) {
 TEST(Genetic, SeededWithTheBaselineUnderEveryCollective) {
     ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
     Workload w = zoo_workload("resnet50", 1);
-    MapOptions mo;
+    MapRequest mo;
     const MappingSpace ms = mapping_space_for(a, w, mo).mapping;
-    ASSERT_EQ(ms.collectives.front(), "direct");
+    ASSERT_EQ(ms.collectives.front(), Collective::Direct);
     const std::vector<Genome> seeds = ga_seeds(a, w, ms);
     // For every other collective, the baseline genome with all layers on it is a seed.
     for (int c = 1; c < static_cast<int>(ms.collectives.size()); ++c) {
         Genome want = seeds.front();
         for (auto& l : want.layers) l.collective = c;
-        EXPECT_EQ(std::count(seeds.begin(), seeds.end(), want), 1) << ms.collectives[static_cast<std::size_t>(c)];
+        EXPECT_EQ(std::count(seeds.begin(), seeds.end(), want), 1) << to_string(ms.collectives[static_cast<std::size_t>(c)]);
     }
     // So a GA that only scores its seeds is already as good as the uniform ring plan, scored
     // here through the uniform mapper rather than the genome. On this package the ring beats
     // direct (an all-gather per layer relayed over neighbours), which makes the check bite.
-    auto edp = [&](const std::string& collective) {
-        MapOptions u;
+    auto edp = [&](Collective collective) {
+        MapRequest u;
         u.collective = collective;
         Estimate e = estimate_plan(a, map_workload(a, w, u));
         return e.latency_ns * e.ledger.total_pj();
     };
-    const double ring = edp("ring");
-    ASSERT_LT(ring, edp("direct"));
+    const double ring = edp(Collective::Ring);
+    ASSERT_LT(ring, edp(Collective::Direct));
     AnalyticalProblem prob(a, w, ms);
     GaOptions o;
     o.population = static_cast<int>(seeds.size());
@@ -378,8 +380,8 @@ TEST(Genetic, SeededWithTheBaselineUnderEveryCollective) {
 TEST(Genetic, SearchesNetworkInputDeliveryOnlyWhereALayerReadsOne) {
     ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
     Workload w = zoo_workload("resnet50", 1);
-    const MappingSpace ms = mapping_space_for(a, w, MapOptions{}).mapping;
-    ASSERT_EQ(ms.inputs, (std::vector<std::string>{"unicast", "multicast"}));  // the baseline's first
+    const MappingSpace ms = mapping_space_for(a, w, MapRequest{}).mapping;
+    ASSERT_EQ(ms.inputs, (std::vector<Delivery>{Delivery::Unicast, Delivery::Multicast}));  // the baseline's first
     // ResNet-50's stem is the only layer that reads the network's input (the image); every
     // other layer reads what an earlier layer produced.
     const std::vector<bool> reads = network_input_layers(w);
@@ -414,7 +416,7 @@ TEST(Genetic, SearchesNetworkInputDeliveryOnlyWhereALayerReadsOne) {
 
 TEST(Genetic, SearchesCollectivesDeterministicallyAndThePlanCarriesThem) {
     TinyInstance t = tiny_instance(4);
-    t.space.collectives = {"direct", "ring", "2d", "tree"};
+    t.space.collectives = {Collective::Direct, Collective::Ring, Collective::TwoD, Collective::Tree};
     AnalyticalProblem prob(t.arch, t.workload, t.space);
     GaOptions o = tiny_ga(6);
     o.population = 12;
@@ -431,10 +433,11 @@ TEST(Genetic, SearchesCollectivesDeterministicallyAndThePlanCarriesThem) {
     ASSERT_EQ(plan.layers.size(), a.best.layers.size());
     for (std::size_t l = 0; l < plan.layers.size(); ++l) {
         ASSERT_TRUE(plan.layers[l].mapping.has_value());
-        EXPECT_EQ(plan.layers[l].mapping->collective, t.space.collectives[static_cast<std::size_t>(a.best.layers[l].collective)]);
+        EXPECT_EQ(plan.layers[l].mapping->collective,
+                  to_string(t.space.collectives[static_cast<std::size_t>(a.best.layers[l].collective)]));
     }
     // A one-collective space forces it on every layer.
-    t.space.collectives = {"tree"};
+    t.space.collectives = {Collective::Tree};
     AnalyticalProblem tree(t.arch, t.workload, t.space);
     GaResult c = run_genetic(tree, uniform_seeds(t.space, 3, 2, 2), o);
     Plan tp = build_plan(t.arch, t.workload, to_mapping(t.space, c.best, t.workload, 2, 2));
@@ -443,7 +446,7 @@ TEST(Genetic, SearchesCollectivesDeterministicallyAndThePlanCarriesThem) {
 
 TEST(Formulation, RelayedCollectivesAreNotCovered) {
     TinyInstance t = tiny_instance(1);
-    t.space.collectives = {"direct", "ring"};
+    t.space.collectives = {Collective::Direct, Collective::Ring};
     Formulation f(t.arch, t.workload, t.space);
     EXPECT_FALSE(f.covers());
     EXPECT_THROW(run_exhaustive(f, Objective::Edp), InputError);
@@ -452,14 +455,14 @@ TEST(Formulation, RelayedCollectivesAreNotCovered) {
 TEST(Optimize, MilpAndExhaustiveKeepDirectCollectives) {
     ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-2x2.json");
     TinyInstance t = tiny_instance(3);
-    std::string space = write_temp("colls.json", R"({"mapping": {"partitions": ["k", "p"], "units_per_part": 1,
-        "routes": ["xy"], "collectives": ["direct", "ring", "2d", "tree"]}})");
-    for (const char* opt : {"exhaustive", "milp"}) {
-        MapOptions o;
+    const SearchSpace space = load_search_space(write_temp("colls.json", R"({"mapping": {"partitions": ["k", "p"], "units_per_part": 1,
+        "routes": ["xy"], "collectives": ["direct", "ring", "2d", "tree"]}})"));
+    for (Optimizer opt : {Optimizer::Exhaustive, Optimizer::Milp}) {
+        MapRequest o;
         o.optimizer = opt;
-        o.space_file = space;
+        o.space = space;
         OptimizeResult r = optimize_mapping(a, t.workload, o);
-        for (const PlanLayer& l : r.plan.layers) EXPECT_EQ(l.mapping->collective, "direct") << opt;
+        for (const PlanLayer& l : r.plan.layers) EXPECT_EQ(l.mapping->collective, "direct") << to_string(opt);
     }
 }
 
@@ -473,11 +476,11 @@ TEST(Hardware, PointsAreTheProductOfTheKnobs) {
     HardwareSpace h;
     h.link_bandwidth_gbps = {32, 64};
     h.dram_count = {1, 2};
-    h.dram_placement = {"west", "corners", "edges"};
+    h.dram_placement = {DramPlacement::West, DramPlacement::Corners, DramPlacement::Edges};
     EXPECT_EQ(hardware_points(h).size(), 12u);
     // West edge of a 4-row package: two stacks sit at rows 1 and 3 (the middles of the halves).
-    auto sites = dram_sites("west", 2, 4, 4, "", "");
+    auto sites = dram_sites(DramPlacement::West, 2, 4, 4, "", "");
     EXPECT_EQ(sites, (std::vector<std::pair<int, int>>{{1, 0}, {3, 0}}));
-    EXPECT_THROW(dram_sites("corners", 5, 4, 4, "", ""), InputError);
+    EXPECT_THROW(dram_sites(DramPlacement::Corners, 5, 4, 4, "", ""), InputError);
 }
 

@@ -1,7 +1,7 @@
 // The uniform K-split mapper: shapes of the plan it writes, checked against the layer formulas.
 #include "hw/common/input_error.h"
 #include "hw/config/arch_config.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/workload/workload.h"
 #include "traces/plan/plan.h"
 
@@ -112,6 +112,7 @@ TEST(UniformMapper, MapsResNet50OnSimba) {
     validate_plan(p, "resnet50");
 }
 
-TEST(UniformMapper, UnknownOptimizerIsAnInputError) {
-    EXPECT_THROW(map_workload(arch_2x2(), two_fc_layers(), "annealing", 1), InputError);
+TEST(UniformMapper, OptimizerNames) {
+    EXPECT_EQ(choice_names<Optimizer>(), (std::vector<std::string>{"uniform", "nonuniform", "ga", "milp", "exhaustive"}));
+    EXPECT_FALSE(parse_choice<Optimizer>("annealing").has_value());
 }

@@ -5,7 +5,7 @@
 #include "hw/config/arch_config.h"
 #include "mapper/model/analytical_model.h"
 #include "mapper/plan_builder/collectives.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
 #include "traces/plan/plan.h"
@@ -121,9 +121,10 @@ bool neighbours(int cols, int a, int b) { return std::abs(a / cols - b / cols) +
 // ---- the algorithms on their own ----------------------------------------------------------
 
 TEST(CollectiveNames, RoundTrip) {
-    for (const std::string& s : collective_names()) EXPECT_EQ(to_string(collective_from_string(s)), s);
+    EXPECT_EQ(choice_names<Collective>(), (std::vector<std::string>{"direct", "ring", "2d", "tree"}));
+    for (const std::string& s : choice_names<Collective>()) EXPECT_EQ(to_string(*parse_choice<Collective>(s)), s);
     EXPECT_EQ(to_string(LayerMapping{}.collective), std::string("direct"));
-    EXPECT_THROW(collective_from_string("butterfly"), std::invalid_argument);
+    EXPECT_FALSE(parse_choice<Collective>("butterfly").has_value());
 }
 
 TEST(RingOrder, SmallGridsByHand) {
@@ -478,16 +479,14 @@ TEST(LayerMappingRecord, RoundTripsThroughJson) {
     EXPECT_THROW(plan_from_json(doc, "bad"), InputError);
 }
 
-// MapOptions::collective reaches the uniform optimiser's plan; a bad name is an InputError.
-TEST(LayerMappingRecord, MapOptionsChooseTheCollective) {
+// MapRequest::collective reaches the uniform optimiser's plan.
+TEST(LayerMappingRecord, MapRequestChoosesTheCollective) {
     Workload w = two_fc(1024);
-    MapOptions o;
-    o.collective = "2d";
-    Plan p = map_workload(arch_2x2(), w, o);
+    MapRequest r;
+    r.collective = Collective::TwoD;
+    Plan p = map_workload(arch_2x2(), w, r);
     EXPECT_EQ(p.layers[1].mapping->collective, "2d");
     EXPECT_EQ(p.layers[1].mapping->multicasts, 4);
-    o.collective = "bus";
-    EXPECT_THROW(map_workload(arch_2x2(), w, o), InputError);
 }
 
 // ---- the analytical model on relayed plans ---------------------------------------------------

@@ -7,7 +7,7 @@
 #include "hw/config/arch_config.h"
 #include "mapper/model/analytical_model.h"
 #include "mapper/plan_builder/collectives.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/mapping/pipeline_placement.h"
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
@@ -44,7 +44,7 @@ Layer relu_layer(const std::string& name, std::int64_t channels, int input) {
     Layer l;
     l.name = name;
     l.kind = LayerKind::Vector;
-    l.op = "relu";
+    l.set_op("relu");
     l.c = l.k = channels;
     l.inputs = {input};
     return l;
@@ -112,28 +112,34 @@ TEST(PipelinePlacement, ExplicitBoundariesAndBadCounts) {
     EXPECT_THROW(pipeline_placement_at(chain(1), 2, 8, {3, 3}), InputError);
 }
 
-// The CLI's options: unknown placements, segment counts outside 1..columns, a micro-batch
-// below 1 and pipelined placement with a searching optimiser are input errors.
-TEST(PipelinePlacement, OptionsAreChecked) {
+// The request's placement fields: segment counts outside 1..columns (or other than 1 when
+// sequential), a micro-batch below 1 and pipelined placement with a searching optimiser are
+// request errors naming the field.
+TEST(PipelinePlacement, RequestIsChecked) {
     ArchConfig a = test_support::hand_arch("hand-2x3", 2, 3, 20, 64, 64);
-    MapOptions o;
-    o.placement = "diagonal";
-    EXPECT_THROW(check_placement_options(a, o), InputError);
-    o.placement = "sequential";
+    auto field_of = [&](const MapRequest& r) -> std::string {
+        try {
+            check_request(a, r);
+        } catch (const RequestError& e) {
+            return e.field();
+        }
+        return "";
+    };
+    MapRequest o;
     o.segments = 2;
-    EXPECT_THROW(check_placement_options(a, o), InputError);
-    o.placement = "pipelined";
-    EXPECT_NO_THROW(check_placement_options(a, o));
+    EXPECT_EQ(field_of(o), "segments");
+    o.placement = Placement::Pipelined;
+    EXPECT_EQ(field_of(o), "");
     o.segments = 4;
-    EXPECT_THROW(check_placement_options(a, o), InputError);
+    EXPECT_EQ(field_of(o), "segments");
     o.segments = 0;
-    EXPECT_THROW(check_placement_options(a, o), InputError);
+    EXPECT_EQ(field_of(o), "segments");
     o.segments = 3;
     o.micro_batch = 0;
-    EXPECT_THROW(check_placement_options(a, o), InputError);
+    EXPECT_EQ(field_of(o), "micro_batch");
     o.micro_batch = 1;
-    o.optimizer = "ga";
-    EXPECT_THROW(check_placement_options(a, o), InputError);
+    o.optimizer = Optimizer::Ga;
+    EXPECT_EQ(field_of(o), "placement");
 }
 
 // A collective on a group of the package: the relays stay in the group, the bytes enter it
@@ -341,7 +347,8 @@ TEST(PipelinedPlan, ResidentWeightsAreReadOnce) {
         EXPECT_EQ(reads[l], cp.w.layers[l].weight_bytes() + input) << cp.w.layers[l].name;
     }
     for (const PlanLayer& pl : cp.plan.layers)
-        EXPECT_EQ(pl.mapping->weights, pl.mapping->segment >= 0 && pl.name.rfind("relu", 0) != 0 ? "resident" : "");
+        EXPECT_EQ(pl.mapping->weights, pl.mapping->segment >= 0 && pl.name.rfind("relu", 0) != 0 ? WeightResidency::Resident
+                                                                                                  : WeightResidency::None);
 }
 
 // With 64 B of weight buffer per PE (256 B per chiplet) fc1's 128 x 64 / 6 chiplets ~ 1.4 KiB
@@ -351,7 +358,7 @@ TEST(PipelinedPlan, WeightsThatDoNotFitAreReadPerMicroBatch) {
     ChainPlan cp(Collective::Direct, 64);
     std::vector<std::int64_t> reads = dram_reads(cp.plan, cp.w.layers.size());
     EXPECT_GE(reads[1], 4 * cp.w.layers[1].weight_bytes());
-    EXPECT_EQ(cp.plan.layers[1].mapping->weights, "per micro-batch");
+    EXPECT_EQ(cp.plan.layers[1].mapping->weights, WeightResidency::PerMicroBatch);
 }
 
 // Placement records survive the plan file, and a record without them (an older plan) reads
@@ -431,7 +438,7 @@ TEST(PipelinedTiming, LatencyIsFillPlusMicroBatchesTimesSlowestStage) {
     const double t2 = static_cast<double>(cycles_to_ps(a.chiplet, c2.cycles)) / 1000.0;
     ASSERT_GT(t2, t1 + 52.9);  // fc2 is the slow stage, and fc1's input reads hide behind its computes
     ASSERT_LT(1691.3 + t1 + 2.8, 6601.5);  // mb0's activation reaches r0 -> r1 while fc2's weights cross it
-    EXPECT_EQ(plan.layers[1].mapping->weights, "resident");
+    EXPECT_EQ(plan.layers[1].mapping->weights, WeightResidency::Resident);
 
     Estimate e = estimate_plan(a, plan);
     const double fill = 6732.2 + t2;
@@ -474,14 +481,14 @@ Workload small_resnet(std::int64_t batch) {
     Layer add;
     add.name = "add";
     add.kind = LayerKind::Vector;
-    add.op = "add";
+    add.set_op("add");
     add.operands = 2;
     add.n = batch, add.c = add.k = 16, add.h = add.w = add.p = add.q = 16;
     add.inputs = {0, 2};
     w.layers.push_back(add);
     Layer pool = add;
     pool.name = "pool";
-    pool.op = "avgpool";
+    pool.set_op("avgpool");
     pool.operands = 1;
     pool.r = pool.s = pool.stride = 4;
     pool.p = pool.q = 4;
@@ -497,10 +504,10 @@ Workload small_resnet(std::int64_t batch) {
 TEST(PipelinedSimulation, SmallResNetConserves) {
     ArchConfig a = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json");
     Workload w = small_resnet(4);
-    MapOptions o;
-    o.placement = "pipelined";
+    MapRequest o;
+    o.placement = Placement::Pipelined;
     o.segments = 2;
-    o.collective = "ring";
+    o.collective = Collective::Ring;
     Plan plan = map_workload(a, w, o);
     ASSERT_EQ(plan.layers.size(), 4 * w.layers.size());
     const std::int64_t dram = test_support::plan_dram_bytes(plan);

@@ -101,7 +101,7 @@ TEST(PlanBuilderRoutes, YxWritesRowsFirstRoutesForDiagonalPairs) {
 // On a package that routes YX itself, YX needs no routes and XY writes the columns-first ones.
 TEST(PlanBuilderRoutes, RoutesOnlyWhereThePolicyDiffersFromThePackage) {
     ArchConfig a = arch_2x2();
-    a.package.routing = "yx";
+    a.package.routing = Routing::YX;
     for (const Flow& f : flows_of(build_plan(a, two_fc(), k_split(RoutePolicy::YX)).layers[1]))
         EXPECT_TRUE(f.route.empty());
     int routed = 0;
@@ -144,7 +144,7 @@ TEST(PlanBuilderRoutes, SplitHalvesDiagonalFlowsOverBothPaths) {
 // the four diagonal pairs. On a plain mesh the diagonal policy is the package's routing.
 TEST(PlanBuilderRoutes, DiagonalPolicyFollowsThePackagesDiagonals) {
     ArchConfig a = arch_2x2();
-    a.package.topology = "mesh_diagonal";
+    a.package.topology = PackageTopology::MeshDiagonal;
     for (const Flow& f : flows_of(build_plan(a, two_fc(), k_split(RoutePolicy::Diagonal)).layers[1]))
         EXPECT_TRUE(f.route.empty());
     int routed = 0;
@@ -160,6 +160,7 @@ TEST(PlanBuilderRoutes, DiagonalPolicyFollowsThePackagesDiagonals) {
 
 TEST(PlanBuilderRoutes, PolicyNames) {
     for (RoutePolicy r : {RoutePolicy::XY, RoutePolicy::YX, RoutePolicy::Split, RoutePolicy::Diagonal})
-        EXPECT_EQ(route_policy_from_string(to_string(r)), r);
-    EXPECT_THROW(route_policy_from_string("zigzag"), std::invalid_argument);
+        EXPECT_EQ(parse_choice<RoutePolicy>(to_string(r)), r);
+    EXPECT_EQ(choice_names<RoutePolicy>(), (std::vector<std::string>{"xy", "yx", "split", "diagonal"}));
+    EXPECT_FALSE(parse_choice<RoutePolicy>("zigzag").has_value());
 }

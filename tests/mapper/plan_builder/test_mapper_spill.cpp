@@ -6,7 +6,7 @@
 // Expected values are worked out by hand from the partition arithmetic in the comments.
 #include "hw/config/arch_config.h"
 #include "mapper/model/analytical_model.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
 #include "sim/system/system.h"
@@ -363,10 +363,10 @@ TEST(OutputSpill, PipelinedMicroBatchesSimulateWithConservation) {
     };
     w.layers = {conv3x3("conv1", 3, {}), conv3x3("conv2", 16, {0}), conv3x3("conv3", 16, {1}), conv3x3("conv4", 16, {2})};
     validate_workload(w, "pipelined-spill");
-    MapOptions o;
-    o.placement = "pipelined";
+    MapRequest o;
+    o.placement = Placement::Pipelined;
     o.segments = 2;
-    o.collective = "ring";
+    o.collective = Collective::Ring;
     const Plan plan = map_workload(arch, w, o);
     ASSERT_EQ(plan.layers.size(), 4 * w.layers.size());
     int spilled = 0;

@@ -3,7 +3,7 @@
 // Expected byte counts are worked out by hand in the comments.
 #include "hw/config/arch_config.h"
 #include "mapper/model/analytical_model.h"
-#include "mapper/optimize/map_options.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
 #include "traces/plan/plan.h"

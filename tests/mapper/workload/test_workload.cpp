@@ -160,9 +160,9 @@ TEST(Zoo, NamesAndUnknown) {
                                                "gpt2_decode"}));
     try {
         zoo_workload("vgg99", 1);
-        ADD_FAILURE() << "no InputError";
-    } catch (const InputError& e) {
-        EXPECT_EQ(e.where(), "--workload");
+        ADD_FAILURE() << "no RequestError";
+    } catch (const RequestError& e) {
+        EXPECT_EQ(e.field(), "workload");
         EXPECT_NE(std::string(e.what()).find("\"vgg99\""), std::string::npos);
     }
     EXPECT_STREQ(to_string(LayerKind::Conv), "conv");

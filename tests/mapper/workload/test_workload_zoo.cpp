@@ -233,9 +233,9 @@ TEST(Gpt2, BadOptions) {
                              "vgg16:seq=3"}) {
         try {
             zoo_workload(spec, 1);
-            ADD_FAILURE() << spec << ": no InputError";
-        } catch (const InputError& e) {
-            EXPECT_EQ(e.where(), "--workload") << spec;
+            ADD_FAILURE() << spec << ": no RequestError";
+        } catch (const RequestError& e) {
+            EXPECT_EQ(e.field(), "workload") << spec;
         }
     }
     EXPECT_EQ(resolve_workload("gpt2_decode:seq=64", 2).batch, 2);

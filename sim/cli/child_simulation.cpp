@@ -1,4 +1,4 @@
-#include "traces/report/child_simulation.h"
+#include "sim/cli/child_simulation.h"
 
 #include "hw/config/json_input.h"
 
@@ -16,7 +16,7 @@ namespace mcmsim::cli {
 namespace {
 
 /// Starts `mcmsim simulate` for one job; returns the child's pid, or -1.
-pid_t start_child(const std::string& self, const ChildSimulation& job) {
+pid_t start_child(const std::string& self, const SimulationJob& job) {
     pid_t pid = fork();
     if (pid != 0) return pid;
     std::vector<std::string> args{self,           "simulate", "--arch",      job.arch_file, "--plan",
@@ -28,7 +28,7 @@ pid_t start_child(const std::string& self, const ChildSimulation& job) {
     _exit(127);
 }
 
-std::optional<nlohmann::json> read_report(const ChildSimulation& job) {
+std::optional<nlohmann::json> read_report(const SimulationJob& job) {
     try {
         return load_json_file(job.out_dir + "/report.json");
     } catch (const std::exception&) {
@@ -40,8 +40,7 @@ std::optional<nlohmann::json> read_report(const ChildSimulation& job) {
 
 int child_parallelism() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
-std::vector<std::optional<nlohmann::json>> simulate_in_children(const std::vector<ChildSimulation>& jobs,
-                                                                int parallel) {
+std::vector<std::optional<nlohmann::json>> simulate_in_children(const std::vector<SimulationJob>& jobs, int parallel) {
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
     std::vector<std::optional<nlohmann::json>> reports(jobs.size());
     std::map<pid_t, std::size_t> running;  // child pid -> job
@@ -67,6 +66,10 @@ std::vector<std::optional<nlohmann::json>> simulate_in_children(const std::vecto
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0) reports[job] = read_report(jobs[job]);
     }
     return reports;
+}
+
+SimulationRunner child_simulation_runner() {
+    return [](const std::vector<SimulationJob>& jobs) { return simulate_in_children(jobs, child_parallelism()); };
 }
 
 }  // namespace mcmsim::cli

@@ -1,0 +1,48 @@
+#include "noc/synthetic/synthetic_report.h"
+
+#include <sstream>
+
+namespace mcmsim {
+
+std::string synthetic_csv(const SyntheticRun& run) {
+    std::ostringstream os;
+    os << "rate,offered,accepted,avg_packet_latency_cycles,p99_packet_latency_cycles,avg_hops,"
+          "zero_load_latency_cycles,saturated,flit_hops,max_link_utilization,wall_s\n";
+    for (const SyntheticPoint& p : run.points)
+        os << p.rate << ',' << p.offered << ',' << p.accepted << ',' << p.avg_packet_latency << ',' << p.p99_packet_latency
+           << ',' << p.avg_hops << ',' << p.zero_load_latency << ',' << (p.saturated ? "true" : "false") << ',' << p.flit_hops
+           << ',' << p.max_link_utilization << ',' << p.wall_s << '\n';
+    return os.str();
+}
+
+nlohmann::json synthetic_point_json(const NocConfig& cfg, const SyntheticOptions& opt, const SyntheticRun& run,
+                                    const EnergyLedger& ledger) {
+    const SyntheticPoint& p = run.points.at(0);
+    nlohmann::json j = p.to_json();
+    j["traffic"] = to_string(opt.pattern);
+    j["packet_flits"] = opt.packet_flits;
+    j["config"] = cfg.name;
+    j["latency_convention"] = "packet creation to tail ejection, router cycles";
+    j["flits_injected"] = run.flits_injected;
+    j["flits_ejected"] = run.flits_ejected;
+    j["order_violations"] = run.order_violations;
+    j["threads"] = run.threads;
+    j["energy_pj"] = ledger.breakdown_json();
+    return j;
+}
+
+std::string synthetic_point_text(const NocConfig& cfg, const SyntheticOptions& opt, const SyntheticRun& run) {
+    const SyntheticPoint& p = run.points.at(0);
+    std::ostringstream out;
+    out << "noc          " << cfg.name << ", " << to_string(opt.pattern) << ", " << opt.packet_flits << "-flit packets\n"
+        << "offered      " << p.offered << " flits/node/cycle\n"
+        << "accepted     " << p.accepted << " flits/node/cycle" << (p.saturated ? " (saturated)" : "") << "\n"
+        << "latency      avg " << p.avg_packet_latency << ", p99 " << p.p99_packet_latency << " cycles (zero-load "
+        << p.zero_load_latency << ")\n"
+        << "hops         " << p.avg_hops << " avg; " << p.flit_hops << " flit-hops, max link util " << p.max_link_utilization
+        << "\n"
+        << "wall         " << p.wall_s << " s (" << run.threads << (run.threads > 1 ? " threads" : " thread") << ")\n";
+    return out.str();
+}
+
+}  // namespace mcmsim

@@ -20,8 +20,8 @@
 #    the peak and the activate-rate bound, streaming energy against the per-command formula.
 #
 # Every figure printed is computed from the runs made here; nothing is copied from elsewhere.
-# Runs take about two minutes on a 2-core machine (the simulations are deterministic: the
-# tables do not depend on the machine, only the time to make them does).
+# It takes about two minutes on an idle 2-core machine, three when the machine is busy (the
+# simulations are deterministic: the tables do not depend on the machine, only the time does).
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
@@ -277,7 +277,7 @@ for r in ('0.05', '0.10', '0.15', '0.20', '0.25', '0.30', '0.35'):
     print('| %s | %.0f %% | %.2f | %.2f | %+.1f %% |' % (r, 100 * lam / 0.5, model, meas, 100 * (model - meas) / meas))
 
 # ---- 3 ----
-header('DRAM presets alone (`mcmsim dram --preset FILE`, 100,000 requests of one burst, 32 in flight per channel; ns, GB/s, pJ/bit). Isolated reads: hit = CL + tBURST, closed = tRCD + CL + tBURST, conflict = tRP + tRCD + CL + tBURST (cycles of tCK):')
+header('DRAM presets alone (`mcmsim dram --preset FILE`, 100,000 requests of one burst, 32 in flight per unit (channel or pseudo-channel); ns, GB/s, pJ/bit). Isolated reads: hit = CL + tBURST, closed = tRCD + CL + tBURST, conflict = tRP + tRCD + CL + tBURST (cycles of tCK):')
 print('| preset | hit: formula / measured | closed | conflict | peak | stream read | random read | activate bound for random | stream energy: core + I/O formula / measured | measured incl. background, refresh |')
 print('|---|---|---|---|---|---|---|---|---|---|')
 for f in sorted(glob.glob(os.path.join(configs, 'dram', '*.json'))):

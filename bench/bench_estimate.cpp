@@ -1,8 +1,7 @@
 // How fast the analytical model prices a plan, and how fast the mapper writes one.
-// ResNet-50 on the Simba-like 6x6 package, uniform mapping: ~67k flows in ~7.8k ops (grouped
-// sends and recvs), at the message granularity (the default) and at the packet granularity
-// (BM_EstimateResNet50SimbaPackets); and on the 4x4 packages and the 2x2 one
-// (BM_EstimateResNet50Package: ~12.7k and ~0.7k flows). BM_Estimate* times estimate_plan only: the plan is built
+// ResNet-50 on the Simba-like 6x6 package, uniform mapping, at the message granularity (the
+// default) and at the packet granularity (BM_EstimateResNet50SimbaPackets); and on the shipped
+// 4x4 packages and the 2x2 one (BM_EstimateResNet50Package), whose plans hold fewer flows. BM_Estimate* times estimate_plan only: the plan is built
 // once, outside the timed loop (indexing the plan, pricing, scheduling, energy and the result's ledger are all
 // inside it; the model keeps no results between calls, only its scratch storage, its tile
 // costs and the package's node-pair paths, as it does in an optimiser's loop).
@@ -47,7 +46,7 @@ void BM_EstimateResNet50Simba(benchmark::State& state) {
 }
 BENCHMARK(BM_EstimateResNet50Simba)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 
-/// The issue's own 4x4 packages (organic with HBM on one edge, with diagonal links, on an
+/// The shipped 4x4 packages (organic with HBM on one edge, with diagonal links, on an
 /// interposer), uniform mapping, message granularity: fewer chiplets, so fewer flows.
 void BM_EstimateResNet50Package(benchmark::State& state, const char* arch_file) {
     const ArchConfig arch = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/" + arch_file);

@@ -1,5 +1,5 @@
 // Wall time of the genetic optimiser with its default budget: ResNet-50 on the Simba-like
-// 6x6 package (the target: within 30 s on this 2-core machine), and on the organic
+// 6x6 package, and on the organic
 // edge-HBM 4x4 package. Prints one line per case: wall seconds, plans scored, EdP gain.
 // usage: bench_ga [simba|organic|all]
 #include "hw/config/arch_config.h"

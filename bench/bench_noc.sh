@@ -11,7 +11,6 @@
 # Each case runs `rounds` times, the thread counts alternating within a round (a shared
 # machine drifts by ±20 % over minutes, so compare within one window); the last lines give
 # each case's median and range of flit-hops per wall second.
-# Target (issue 3): >= 4 M flit-hops per wall second at 0.3 on 8x8, on a 2-core machine.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 MCMSIM=${1:-$HERE/../build/sim/mcmsim}

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config python3
+  build-essential cmake pkg-config python3 clang-format git
   libsystemc-dev
   nlohmann-json3-dev
   libboost-dev libboost-program-options-dev

@@ -1,7 +1,7 @@
 #pragma once
-// Reference energies behind the chiplet defaults (shared/reference/parameters.md section 4):
+// Reference energies behind the chiplet defaults (docs/references.md#presets-energy-tables):
 // Horowitz ISSCC'14 operation energies at 45 nm, the CACTI 7 scratchpad table (64-bit port,
-// 45/32/22 nm) and a technology-node scaling through the parameters.md anchor points.
+// 45/32/22 nm) and a technology-node scaling through published anchor points.
 // Header-only on purpose: the config reader derives defaults from it without linking the
 // compute model. Pure C++.
 #include <algorithm>
@@ -23,7 +23,7 @@ inline double log_log_interpolate(const std::vector<std::pair<double, double>>& 
     return y0 * std::exp(slope * std::log(x / x0));
 }
 
-/// Energy of a node relative to 45 nm / 0.9 V, through the parameters.md anchors for an 8-bit
+/// Energy of a node relative to 45 nm / 0.9 V, through the published anchors for an 8-bit
 /// MAC (Stillmaker-Baas scaling as Accelergy uses it): 45 nm 0.3 pJ, 16 nm 0.043, 7 nm 0.02.
 inline double node_factor(double technology_nm) {
     static const std::vector<std::pair<double, double>> anchors = {
@@ -32,7 +32,7 @@ inline double node_factor(double technology_nm) {
 }
 
 /// One multiply-accumulate at 45 nm (Horowitz): integer up to 8 bits (8b mult 0.2 + 32b
-/// accumulate 0.1 = 0.3 pJ, the parameters.md figure); 16 bits as fp16 multiply with fp32
+/// accumulate 0.1 = 0.3 pJ, the published figure); 16 bits as fp16 multiply with fp32
 /// accumulate (1.1 + 0.9); 32 bits as fp32 (3.7 + 0.9).
 inline double mac_energy_pj_45nm(std::int64_t precision_bits) {
     if (precision_bits <= 8) return 0.3;
@@ -48,7 +48,7 @@ inline double mac_energy_pj(std::int64_t precision_bits, double technology_nm) {
 /// (0.1 pJ, Horowitz), scaled to the node.
 inline double vector_op_energy_pj(double technology_nm) { return 0.1 * node_factor(technology_nm); }
 
-/// CACTI 7 scratchpad read energy per 64-bit access (pJ), parameters.md section 4.
+/// CACTI 7 scratchpad read energy per 64-bit access (pJ), docs/references.md#cacti7.
 struct CactiRow {
     double bytes, pj_45nm, pj_32nm, pj_22nm;
 };

@@ -3,7 +3,7 @@
 //
 //   pJ per access = table(bytes / banks) x (width_bits / 64)^0.715
 // table: the chiplet's sram_energy_table (64-bit accesses at its node), or by default the
-// CACTI 7 column of parameters.md for technology_nm; log-log interpolation by size (per-access
+// CACTI 7 column for technology_nm (docs/references.md#presets-energy-tables); log-log interpolation by size (per-access
 // energy grows about as sqrt(capacity), which log-log interpolation follows). A bank is the
 // array an access touches, so banking a buffer makes each access cheaper.
 // A buffer with access_energy_pj > 0 uses that figure as given.

@@ -77,7 +77,7 @@ struct ChipletConfig {
     std::int64_t global_buffer_banks = 1, global_buffer_width_bits = 0;
     double global_buffer_access_energy_pj = 0;
     /// Energy per 64-bit access by array size at this chiplet's node; empty = the CACTI 7
-    /// table of parameters.md scaled to technology_nm.
+    /// table (docs/references.md#cacti7) scaled to technology_nm.
     std::vector<SramEnergyPoint> sram_energy_table;
 
     // --- everything else ---

@@ -12,7 +12,7 @@
 //    the package's own diagonal-first routing — on packages with diagonal links);
 //  - a collective algorithm for the layer's one-to-many input redistribution (the plan
 //    builder's: direct, ring, 2d, tree; mapper/plan_builder/collectives.h). All four by default: a relayed
-//    all-gather is often the single biggest saving on a mesh (README: optimiser results);
+//    all-gather is often the single biggest saving on a mesh;
 //  - weight delivery: "unicast" (every chiplet reads its weight slice from DRAM) or
 //    "multicast" (chiplets sharing a slice — P, Q, N splits replicate filters — get it from
 //    the one nearest its memory over the package). Both by default;

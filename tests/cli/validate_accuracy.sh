@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# The analytical model against the SystemC simulation on the case: ResNet-50 on the
+# The analytical model against the SystemC simulation on the flagship case: ResNet-50 on the
 # Simba-like 6x6 package, uniform mapping (K split, direct collectives), `mcmsim validate`
-# with its defaults (the packet granularity). The bounds are the acceptance's, not fitted:
-# per-layer latency error median <= 10 %, total <= 10 %; energy within 5 % (as end_to_end.sh).
-# The search model's (message granularity) total must also be within 10 %.
-# The acceptance's per-layer max (30 %) is checked against what the simulation itself can
-# resolve (--sensitivity): a layer's latency is how far it moves the completion frontier, and
-# for layers of 4-35 us in a 1130 us run a packet that does or does not slip ahead of another
-# layer's burst moves it by tens of percent. Nudging the router clock, link bandwidth, link
-# latency or chiplet clock by 0.5 % moves the simulation's own layers by up to ~100 % while its
-# total moves < 1 %. So the max is taken over each layer's distance outside the band of its
+# with its defaults (the packet granularity). The bounds are the project's accuracy targets,
+# not fitted: per-layer latency error median <= 10 %, total <= 10 %; energy within 5 % (as
+# end_to_end.sh). The search model's (message granularity) total must also be within 10 %.
+# The per-layer max target (30 %) is checked against what the simulation itself can resolve
+# (--sensitivity): a layer's latency is how far it moves the completion frontier, and for a
+# short layer deep in a long run a packet that does or does not slip ahead of another layer's
+# burst moves it by tens of percent, while nudging the router clock, link bandwidth, link
+# latency or chiplet clock by 0.5 % moves the total by far less. So the max is taken over each
+# layer's distance outside the band of its
 # nudged simulations, and the nudges must leave the total within 1 % (else the total itself
 # would be ill-conditioned and the bounds above meaningless).
 # usage: validate_accuracy.sh <mcmsim> <configs dir>

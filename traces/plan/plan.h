@@ -1,7 +1,7 @@
 #pragma once
 // The execution plan: the mapper's output, the simulator's input and the trace format of
 // trace-driven runs. Versioned JSON (format "mcmsim-plan", version 2; version 1 files still
-// load) described in README.md.
+// load) described in docs/plan-format.md.
 //
 // Ops are grouped by layer; each op runs on one chiplet. Dependencies name earlier ops on the
 // same chiplet; chiplets synchronise only through flows: a flow is one transfer of bytes from

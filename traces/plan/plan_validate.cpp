@@ -1,6 +1,6 @@
 // validate_plan: structural checks on a Plan, whether read from JSON or built by a mapper.
 //
-// One pass over the ops with hash maps (plans have ~100k ops), then one pass over the sends
+// One pass over the ops with hash maps (plans reach hundreds of thousands of ops), then one pass over the sends
 // and recvs collected in file order so that the first error reported does not depend on
 // hash-map iteration order. Error pointers are only formatted when an error is thrown.
 #include "traces/plan/plan.h"

@@ -143,7 +143,7 @@ TEST(ComputeEnergy, DerivedAccessEnergiesFollowTheCactiTable) {
     chip.sram_energy_table = {{1024, 1.0}, {4096, 2.0}};
     EXPECT_NEAR(sram_access_energy_pj(chip, SramBuffer{2048, 1, 64, 0}), std::sqrt(2.0), 1e-9);
     EXPECT_DOUBLE_EQ(sram_access_energy_pj(chip, SramBuffer{2048, 1, 64, 7.5}), 7.5);
-    // MAC energies: parameters.md's 0.3 pJ at 45 nm and 0.043 pJ at 16 nm for 8 bits.
+    // MAC energies: Horowitz's 0.3 pJ at 45 nm (docs/references.md#horowitz-isscc14) and 0.043 pJ at 16 nm for 8 bits.
     EXPECT_NEAR(energy_reference::mac_energy_pj(8, 45), 0.3, 1e-12);
     EXPECT_NEAR(energy_reference::mac_energy_pj(8, 16), 0.043, 1e-12);
     EXPECT_GT(energy_reference::mac_energy_pj(16, 16), energy_reference::mac_energy_pj(8, 16));

@@ -44,7 +44,7 @@ std::optional<InputError> bad(const json& overrides) {
     return std::nullopt;
 }
 
-// Peak bandwidths of parameters.md §3: HBM2 8 x 32 GB/s, HBM2E 409.6, HBM3 819.2, LPDDR5
+// Peak bandwidths of the JEDEC parts (docs/references.md#presets-dram): HBM2 8 x 32 GB/s, HBM2E 409.6, HBM3 819.2, LPDDR5
 // 12.8 per x16 channel, DDR4-3200 25.6 per x64 channel, DDR5-4800 38.4 per DIMM.
 TEST(DramPresets, PeakBandwidthMatchesTheReferenceTable) {
     struct Case {

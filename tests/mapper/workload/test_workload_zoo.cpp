@@ -1,5 +1,5 @@
 // The zoo beyond ResNet-50: VGG-16, MobileNetV2, ViT-B/16 and the GPT-2 pair, against
-// published totals (parameters.md section 6) and formulas over the architectures written
+// published totals (docs/references.md#workload-sources) and formulas over the architectures written
 // out here independently of the builders.
 #include "hw/common/input_error.h"
 #include "mapper/workload/workload.h"
@@ -31,7 +31,7 @@ int count_kind(const Workload& wl, LayerKind kind) {
 
 TEST(Vgg16, TotalMacsAndWeights) {
     const Workload wl = zoo_workload("vgg16", 1);
-    EXPECT_EQ(wl.total_macs(), 15470264320LL);        // parameters.md section 6
+    EXPECT_EQ(wl.total_macs(), 15470264320LL);        // docs/references.md#workload-sources
     EXPECT_EQ(wl.total_weight_bytes(), 138344128LL);  // 138,357,544 params minus 13,416 biases
     EXPECT_EQ(138357544LL - (64 * 2 + 128 * 2 + 256 * 3 + 512 * 6 + 4096 * 2 + 1000), 138344128LL);
     EXPECT_EQ(count_kind(wl, LayerKind::Conv), 13);
@@ -125,7 +125,7 @@ TEST(VitB16, PerLayerMacsFromTheReference) {
 
 TEST(VitB16, TotalsWithAndWithoutVectorLayers) {
     const Workload wl = zoo_workload("vit_b16", 1);
-    EXPECT_EQ(wl.total_macs(), 17563828224LL);  // parameters.md section 6
+    EXPECT_EQ(wl.total_macs(), 17563828224LL);  // docs/references.md#workload-sources
     EXPECT_NO_THROW(validate_workload(wl, "vit_b16"));
     // MAC layers only: patch embedding + 12 × 6 + head.
     const Workload macs_only = mac_layers_only(wl);

@@ -203,86 +203,20 @@ void ChannelController::issue(const Candidate& c) {
     ic.bank = static_cast<std::uint16_t>(in_rank % banks_per_group_);
     ic.row = k.open_row >= 0 ? static_cast<std::uint32_t>(k.open_row) : 0;
     Tick done = 0;
-
     switch (c.cmd) {
         case DramCommand::Act:
-            k.open_row = c.burst->row;
+            activated(k, g, r, c.burst, t);
             ic.row = c.burst->row;
-            k.rd = std::max(k.rd, t + t_.tRCD);
-            k.wr = std::max(k.wr, t + t_.tRCD);
-            k.pre = std::max(k.pre, t + t_.tRAS);
-            k.act = std::max(k.act, t + t_.tRC);
-            g.act = std::max(g.act, t + t_.tRRD_L);
-            r.act = std::max(r.act, t + t_.tRRD_S);
-            r.faw[static_cast<std::size_t>(r.acts % 4)] = t;
-            ++r.acts;
-            ++r.open;
             break;
-        case DramCommand::Pre:
-            k.open_row = -1;
-            if (k.close_after) --closes_;
-            k.close_after = false;
-            k.act = std::max(k.act, t + t_.tRP);
-            --r.open;
-            break;
+        case DramCommand::Pre: precharged(k, r, t); break;
         case DramCommand::Rd:
-        case DramCommand::Wr: {
-            Burst* b = c.burst;
-            auto& q = b->write ? k.writes : k.reads;
-            q.erase(std::find(q.begin(), q.end(), b));
-            if (b->write) {
-                --writes_;
-                ++stats_.writes;
-                k.pre = std::max(k.pre, t + t_.write_to_precharge());
-                g.rd = std::max(g.rd, t + t_.write_to_read_l());
-                r.rd = std::max(r.rd, t + t_.write_to_read_s());
-                g.wr = std::max(g.wr, t + t_.tCCD_L);
-                r.wr = std::max(r.wr, t + t_.tCCD_S);
-                data_end_ = t + t_.CWL + t_.tBURST;
-            } else {
-                --reads_;
-                ++stats_.reads;
-                k.pre = std::max(k.pre, t + t_.tRTP);
-                g.rd = std::max(g.rd, t + t_.tCCD_L);
-                r.rd = std::max(r.rd, t + t_.tCCD_S);
-                wr_after_rd_ = std::max(wr_after_rd_, t + t_.tRTW);
-                data_end_ = t + t_.CL + t_.tBURST;
-            }
-            data_rank_ = static_cast<int>(rank);
-            stats_.data_busy += t_.tBURST;
-            done = data_end_;
-            if (cfg_.page_policy == PagePolicy::Closed) {
-                auto same_row = [&](const Burst* x) { return x->row == b->row; };
-                const bool close = std::none_of(k.reads.begin(), k.reads.end(), same_row) &&
-                                   std::none_of(k.writes.begin(), k.writes.end(), same_row);
-                if (close && !k.close_after) ++closes_;
-                if (!close && k.close_after) --closes_;
-                k.close_after = close;
-            }
-            break;
-        }
-        case DramCommand::Ref: {
-            const std::size_t first = static_cast<std::size_t>(rank) * banks_per_rank_;
-            for (std::size_t b = first; b < first + banks_per_rank_; ++b) {
-                banks_[b].act = std::max(banks_[b].act, t + t_.tRFC);
-                banks_[b].stale();
-            }
-            r.ref = t + t_.tRFC;
-            r.act = std::max(r.act, t + t_.tRFC);
-            refreshing_ = false;
-            refresh_->issued();
-            ++refs_;
+        case DramCommand::Wr: done = column_done(k, g, r, rank, c.burst, t); break;
+        case DramCommand::Ref:
+            refreshed_rank(r, rank, t);
             ic.bank_group = 0;
             ic.bank = 0;
             break;
-        }
-        case DramCommand::RefPb:
-            k.act = std::max(k.act, t + t_.tRFCpb);
-            r.act = std::max(r.act, t + t_.tRRD_S);
-            refreshing_ = false;
-            refresh_->issued();
-            ++refpbs_;
-            break;
+        case DramCommand::RefPb: refreshed_bank(k, r, t); break;
     }
     ++stats_.commands[static_cast<std::size_t>(c.cmd)];
     listener_->on_command(ic, c.burst);
@@ -292,6 +226,83 @@ void ChannelController::issue(const Candidate& c) {
         k.listed = false;
         busy_.erase(std::find(busy_.begin(), busy_.end(), i));
     }
+}
+
+void ChannelController::activated(Bank& k, Group& g, Rank& r, const Burst* b, Tick t) {
+    k.open_row = b->row;
+    k.rd = std::max(k.rd, t + t_.tRCD);
+    k.wr = std::max(k.wr, t + t_.tRCD);
+    k.pre = std::max(k.pre, t + t_.tRAS);
+    k.act = std::max(k.act, t + t_.tRC);
+    g.act = std::max(g.act, t + t_.tRRD_L);
+    r.act = std::max(r.act, t + t_.tRRD_S);
+    r.faw[static_cast<std::size_t>(r.acts % 4)] = t;
+    ++r.acts;
+    ++r.open;
+}
+
+void ChannelController::precharged(Bank& k, Rank& r, Tick t) {
+    k.open_row = -1;
+    if (k.close_after) --closes_;
+    k.close_after = false;
+    k.act = std::max(k.act, t + t_.tRP);
+    --r.open;
+}
+
+Tick ChannelController::column_done(Bank& k, Group& g, Rank& r, std::uint32_t rank, Burst* b, Tick t) {
+    auto& q = b->write ? k.writes : k.reads;
+    q.erase(std::find(q.begin(), q.end(), b));
+    if (b->write) {
+        --writes_;
+        ++stats_.writes;
+        k.pre = std::max(k.pre, t + t_.write_to_precharge());
+        g.rd = std::max(g.rd, t + t_.write_to_read_l());
+        r.rd = std::max(r.rd, t + t_.write_to_read_s());
+        g.wr = std::max(g.wr, t + t_.tCCD_L);
+        r.wr = std::max(r.wr, t + t_.tCCD_S);
+        data_end_ = t + t_.CWL + t_.tBURST;
+    } else {
+        --reads_;
+        ++stats_.reads;
+        k.pre = std::max(k.pre, t + t_.tRTP);
+        g.rd = std::max(g.rd, t + t_.tCCD_L);
+        r.rd = std::max(r.rd, t + t_.tCCD_S);
+        wr_after_rd_ = std::max(wr_after_rd_, t + t_.tRTW);
+        data_end_ = t + t_.CL + t_.tBURST;
+    }
+    data_rank_ = static_cast<int>(rank);
+    stats_.data_busy += t_.tBURST;
+    if (cfg_.page_policy == PagePolicy::Closed) {
+        // Closed page: close the row once no queued burst wants it.
+        auto same_row = [&](const Burst* x) { return x->row == b->row; };
+        const bool close = std::none_of(k.reads.begin(), k.reads.end(), same_row) &&
+                           std::none_of(k.writes.begin(), k.writes.end(), same_row);
+        if (close && !k.close_after) ++closes_;
+        if (!close && k.close_after) --closes_;
+        k.close_after = close;
+    }
+    return data_end_;
+}
+
+void ChannelController::refreshed_rank(Rank& r, std::uint32_t rank, Tick t) {
+    const std::size_t first = static_cast<std::size_t>(rank) * banks_per_rank_;
+    for (std::size_t b = first; b < first + banks_per_rank_; ++b) {
+        banks_[b].act = std::max(banks_[b].act, t + t_.tRFC);
+        banks_[b].stale();
+    }
+    r.ref = t + t_.tRFC;
+    r.act = std::max(r.act, t + t_.tRFC);
+    refreshing_ = false;
+    refresh_->issued();
+    ++refs_;
+}
+
+void ChannelController::refreshed_bank(Bank& k, Rank& r, Tick t) {
+    k.act = std::max(k.act, t + t_.tRFCpb);
+    r.act = std::max(r.act, t + t_.tRRD_S);
+    refreshing_ = false;
+    refresh_->issued();
+    ++refpbs_;
 }
 
 Tick ChannelController::advance(Tick until) {

@@ -108,6 +108,13 @@ private:
     Tick column_time(std::uint32_t bank, bool write) const;
     bool blocked(std::uint32_t bank) const;
     void issue(const Candidate& c);
+    /// What each command does to the bank, its group and rank at time `t` (the timing state the
+    /// next commands are held to); a column command returns when its data is done.
+    void activated(Bank& k, Group& g, Rank& r, const Burst* b, Tick t);
+    void precharged(Bank& k, Rank& r, Tick t);
+    Tick column_done(Bank& k, Group& g, Rank& r, std::uint32_t rank, Burst* b, Tick t);
+    void refreshed_rank(Rank& r, std::uint32_t rank, Tick t);
+    void refreshed_bank(Bank& k, Rank& r, Tick t);
     void account_background(Tick t);
     void update_write_mode();
     void unlist_idle();

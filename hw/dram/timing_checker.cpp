@@ -82,32 +82,36 @@ void TimingChecker::on_command(const IssuedCommand& c) {
         return;
     }
     Unit& u = units_[c.unit];
-    const std::size_t g = c.rank * bg_count_ + c.bank_group;
-    Bank& bank = u.banks[g * bank_count_ + c.bank];
-    const std::size_t rank_first = c.rank * bg_count_ * bank_count_, rank_banks = bg_count_ * bank_count_;
-
+    Bank& bank = u.banks[(c.rank * bg_count_ + c.bank_group) * bank_count_ + c.bank];
     // Command bus: one command per clock, in time order.
     if (u.last_cmd != kNever && c.time < u.last_cmd + t_.tCK)
         violation(c, "command bus: less than tCK after the previous command");
+    check_distances(u, c);
+    check_state(u, bank, c);
+    record(u, bank, c);
+}
 
+void TimingChecker::check_distances(const Unit& u, const IssuedCommand& c) {
     for (const Rule& r : rules_) {
         if (r.after != c.cmd) continue;
-        Tick last = kNever;
         if (c.cmd == DramCommand::Ref && r.scope == SameBank) continue;
-        last = last_in_scope(u, c, r.scope, r.before);
+        const Tick last = last_in_scope(u, c, r.scope, r.before);
         if (last != kNever && c.time < last + r.distance)
             violation(c, std::string(r.name) + ": " + std::to_string(c.time - last) + " ps after " +
                              to_string(r.before) + ", need " + std::to_string(r.distance));
     }
     // All-bank refresh: every bank's own ACT/PRE history counts (tRC, tRP via rank PRE above).
     if (c.cmd == DramCommand::Ref) {
+        const std::size_t rank_first = c.rank * bg_count_ * bank_count_, rank_banks = bg_count_ * bank_count_;
         for (std::size_t b = rank_first; b < rank_first + rank_banks; ++b) {
             if (u.banks[b].open_row >= 0) violation(c, "REF with a bank open");
             Tick a = u.banks[b].last[static_cast<std::size_t>(k(DramCommand::RefPb))];
             if (a != kNever && c.time < a + t_.tRFCpb) violation(c, "tRFCpb before REF");
         }
     }
-    // Bank state.
+}
+
+void TimingChecker::check_state(Unit& u, Bank& bank, const IssuedCommand& c) {
     switch (c.cmd) {
         case DramCommand::Act:
             if (bank.open_row >= 0) violation(c, "ACT to an open bank");
@@ -141,14 +145,17 @@ void TimingChecker::on_command(const IssuedCommand& c) {
         u.data_end = start + t_.tBURST;
         u.data_rank = c.rank;
     }
+}
 
-    // Record.
+void TimingChecker::record(Unit& u, Bank& bank, const IssuedCommand& c) {
     const auto ki = static_cast<std::size_t>(k(c.cmd));
     if (c.cmd == DramCommand::Ref) {
+        const std::size_t rank_first = c.rank * bg_count_ * bank_count_, rank_banks = bg_count_ * bank_count_;
         for (std::size_t b = rank_first; b < rank_first + rank_banks; ++b) u.banks[b].last[ki] = c.time;
     } else {
         bank.last[ki] = c.time;
     }
+    const std::size_t g = c.rank * bg_count_ + c.bank_group;
     u.groups[g][ki] = c.time;
     u.ranks[c.rank][ki] = c.time;
     u.unit[ki] = c.time;

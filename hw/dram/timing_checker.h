@@ -54,6 +54,12 @@ private:
 
     void violation(const IssuedCommand& c, const std::string& what);
     Tick last_in_scope(const Unit& u, const IssuedCommand& c, Scope s, DramCommand k) const;
+    /// The minimum distances to earlier commands (the rule table, and per-bank refresh before REF).
+    void check_distances(const Unit& u, const IssuedCommand& c);
+    /// Open and closed rows, the four-activate window and the data bus.
+    void check_state(Unit& u, Bank& bank, const IssuedCommand& c);
+    /// Remembers the command in every scope it belongs to.
+    void record(Unit& u, Bank& bank, const IssuedCommand& c);
 
     DramConfig cfg_;
     DramTicks t_;

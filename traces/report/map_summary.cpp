@@ -71,16 +71,15 @@ std::string layer_name(const PlanLayer& layer) {
                : n;
 }
 
-}  // namespace
-
-void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est) {
+/// One row per workload layer: micro-batches of a layer fold into its row (in the order layers
+/// first appear). Sets `placed` when any layer has a pipeline segment.
+std::vector<Row> fold_rows(const Plan& plan, const Estimate& est, bool& placed) {
     PlanIndex index(plan);
     std::vector<LayerSummary> layers = summarize_layers(plan, index, est.ops);
     const auto& accounts = est.ledger.layer_accounts();
-    // Micro-batches of a layer fold into its row (in the order layers first appear).
     std::vector<Row> rows;
     std::map<std::string, std::size_t> row_of;
-    bool placed = false;
+    placed = false;
     for (std::size_t l = 0; l < plan.layers.size(); ++l) {
         const PlanLayer& layer = plan.layers[l];
         PlanLayerMapping m = layer.mapping.value_or(PlanLayerMapping{});
@@ -115,6 +114,18 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
         row.latency_ns += layers[l].latency_ns;
         row.uj += l < accounts.size() ? accounts[l]->total() / 1e6 : 0.0;
     }
+    return rows;
+}
+
+/// The whole plan's figures the closing lines print.
+struct Totals {
+    std::size_t routed = 0, transfers = 0;
+    int micro_batches = 0;
+    std::int64_t package = 0, onchip = 0, dram = 0, dram_saved = 0, input_saved = 0, spilled = 0, spill_saved = 0;
+};
+
+/// The header and one line per row; returns the totals.
+Totals print_rows(std::ostream& out, const std::vector<Row>& rows, bool placed) {
     char line[512];
     std::snprintf(line, sizeof line, "%-22s %-20s %-13s %-6s %-8s", "layer", "partition", "shares", "route", "coll.");
     out << line;
@@ -125,17 +136,15 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
     std::snprintf(line, sizeof line, " %9s %9s %9s %9s %10s %10s\n", "pkg_MiB", "chip_MiB", "dram_MiB", "link_MiB", "pred_us",
                   "pred_uJ");
     out << line;
-    std::size_t routed = 0, transfers = 0;
-    int micro_batches = 0;
-    std::int64_t package = 0, onchip = 0, dram = 0, dram_saved = 0, input_saved = 0, spilled = 0, spill_saved = 0;
+    Totals t;
     for (const Row& row : rows) {
         const PlanLayerMapping& m = row.m;
-        routed += row.routed;
-        transfers += row.transfers;
-        package += m.package_bytes, onchip += m.onchip_bytes, dram += m.dram_bytes, dram_saved += m.weight_dram_bytes_saved;
-        input_saved += m.input_dram_bytes_saved;
-        spilled += m.spilled_bytes, spill_saved += m.spill_dram_bytes_saved;
-        micro_batches = std::max(micro_batches, m.micro_batches);
+        t.routed += row.routed;
+        t.transfers += row.transfers;
+        t.package += m.package_bytes, t.onchip += m.onchip_bytes, t.dram += m.dram_bytes, t.dram_saved += m.weight_dram_bytes_saved;
+        t.input_saved += m.input_dram_bytes_saved;
+        t.spilled += m.spilled_bytes, t.spill_saved += m.spill_dram_bytes_saved;
+        t.micro_batches = std::max(t.micro_batches, m.micro_batches);
         std::string coll = m.collective.empty() ? "-" : m.collective;
         if (m.weight_multicasts > 0) coll += "+w";
         if (m.input_multicasts > 0) coll += "+i";
@@ -155,28 +164,39 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
                       mib(m.dram_bytes), mib(m.max_link_bytes), row.latency_ns / 1e3, row.uj);
         out << line;
     }
+    return t;
+}
+
+}  // namespace
+
+void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est) {
+    bool placed = false;
+    const std::vector<Row> rows = fold_rows(plan, est, placed);
+    const Totals t = print_rows(out, rows, placed);
+    char line[512];
     if (placed)
         out << "placement    layer-pipelined: seg = segment, group = its chiplet rows and columns, w = weights resident"
                " (res) or read again per micro-batch (mb)"
-            << (micro_batches > 1 ? "; each row sums its layer's " + std::to_string(micro_batches) + " micro-batches" : std::string())
+            << (t.micro_batches > 1 ? "; each row sums its layer's " + std::to_string(t.micro_batches) + " micro-batches"
+                                    : std::string())
             << "\n";
     std::snprintf(line, sizeof line,
                   "bytes        %.3f MiB between chiplets, %.3f MiB served on-chip (kept off the package), %.3f MiB DRAM"
                   " (weight multicast saved %.3f MiB",
-                  mib(package), mib(onchip), mib(dram), mib(dram_saved));
+                  mib(t.package), mib(t.onchip), mib(t.dram), mib(t.dram_saved));
     out << line;
     // Only plans that multicast network inputs say so: the others print as before.
-    if (input_saved > 0) {
-        std::snprintf(line, sizeof line, ", input multicast saved %.3f MiB", mib(input_saved));
+    if (t.input_saved > 0) {
+        std::snprintf(line, sizeof line, ", input multicast saved %.3f MiB", mib(t.input_saved));
         out << line;
     }
     out << ")";
     // Only plans that spill say so: the others print as before.
-    if (spilled > 0) {
+    if (t.spilled > 0) {
         std::snprintf(line, sizeof line,
                       "; %.3f MiB of outputs spilled to DRAM (+s: did not fit a global buffer), parts several"
                       " chiplets need read once and forwarded (saved %.3f MiB)",
-                      mib(spilled), mib(spill_saved));
+                      mib(t.spilled), mib(t.spill_saved));
         out << line;
     }
     out << "\n";
@@ -185,7 +205,7 @@ void print_map_summary(std::ostream& out, const Plan& plan, const Estimate& est)
                   " (pkg = bytes between chiplets, chip = served on-chip, link = busiest package link;"
                   " +w = weights multicast%s; * = collective fell back to direct, see the plan)\n",
                   est.latency_ns / 1e3, est.ledger.total_pj() / 1e6, est.latency_ns * 1e-9 * est.ledger.total_pj() * 1e-12,
-                  routed, transfers, input_saved > 0 ? ", +i = network inputs multicast" : "");
+                  t.routed, t.transfers, t.input_saved > 0 ? ", +i = network inputs multicast" : "");
     out << line;
 }
 

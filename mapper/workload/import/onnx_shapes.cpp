@@ -3,6 +3,7 @@
 #include "mapper/workload/import/onnx_shapes.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace mcmsim::onnx {
@@ -118,118 +119,167 @@ std::int64_t conv_out(const Node& node, std::int64_t in, std::int64_t kernel, st
     return total / s + 1;
 }
 
+namespace {
+
+using ShapeRule = std::optional<Shape> (*)(const Node& n, const std::vector<InputFacts>& in, const Shape& x);
+
+std::optional<Shape> broadcast_rule(const Node&, const std::vector<InputFacts>& in, const Shape&) { return broadcast(in); }
+
+std::optional<Shape> global_pool(const Node&, const std::vector<InputFacts>&, const Shape& x) {
+    Shape out = x;
+    for (std::size_t i = 2; i < out.size(); ++i) out[i] = 1;
+    return out;
+}
+
+std::optional<Shape> window_pool(const Node& n, const std::vector<InputFacts>&, const Shape& x) {
+    const auto* k = attr_ints(n, "kernel_shape");
+    if (!k || x.size() != k->size() + 2) return std::nullopt;
+    Shape out = {x[0], x[1]};
+    for (std::size_t i = 0; i < k->size(); ++i) {
+        const std::int64_t o = conv_out(n, x[i + 2], (*k)[i], i, k->size());
+        if (o < 1) return std::nullopt;
+        out.push_back(o);
+    }
+    return out;
+}
+
+std::optional<Shape> flatten(const Node& n, const std::vector<InputFacts>&, const Shape& x) {
+    const std::int64_t axis = attr_i(n, "axis", 1);
+    const std::int64_t a = axis < 0 ? axis + static_cast<std::int64_t>(x.size()) : axis;
+    if (a < 0 || a > static_cast<std::int64_t>(x.size())) return std::nullopt;
+    return Shape{product(x, 0, static_cast<std::size_t>(a)), product(x, static_cast<std::size_t>(a), x.size())};
+}
+
+std::optional<Shape> reshape_rule(const Node&, const std::vector<InputFacts>& in, const Shape& x) {
+    if (in.size() < 2 || !in[1].ints) return std::nullopt;
+    return reshape(x, *in[1].ints);
+}
+
+std::optional<Shape> transpose(const Node& n, const std::vector<InputFacts>&, const Shape& x) {
+    Shape out;
+    const auto* perm = attr_ints(n, "perm");
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const std::int64_t src = perm ? (i < perm->size() ? (*perm)[i] : -1) : static_cast<std::int64_t>(x.size() - 1 - i);
+        if (src < 0 || src >= static_cast<std::int64_t>(x.size())) return std::nullopt;
+        out.push_back(x[static_cast<std::size_t>(src)]);
+    }
+    return out;
+}
+
+std::optional<Shape> concat(const Node& n, const std::vector<InputFacts>& in, const Shape& x) {
+    const std::int64_t axis = axis_of(attr_i(n, "axis", 0), x.size());
+    if (axis < 0) return std::nullopt;
+    Shape out = x;
+    out[static_cast<std::size_t>(axis)] = 0;
+    for (const auto& f : in) {
+        if (!f.shape || f.shape->size() != x.size()) return std::nullopt;
+        out[static_cast<std::size_t>(axis)] += (*f.shape)[static_cast<std::size_t>(axis)];
+    }
+    return out;
+}
+
+std::optional<Shape> squeeze(const Node& n, const std::vector<InputFacts>& in, const Shape& x) {
+    auto axes = axes_of(n, in);
+    Shape out;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        bool drop = false;
+        if (axes) {
+            for (std::int64_t a : *axes) drop |= axis_of(a, x.size()) == static_cast<std::int64_t>(i);
+        } else {
+            drop = x[i] == 1;
+        }
+        if (!drop) out.push_back(x[i]);
+    }
+    return out;
+}
+
+std::optional<Shape> unsqueeze(const Node& n, const std::vector<InputFacts>& in, const Shape& x) {
+    auto axes = axes_of(n, in);
+    if (!axes) return std::nullopt;
+    const std::size_t rank = x.size() + axes->size();
+    std::vector<bool> inserted(rank, false);
+    for (std::int64_t a : *axes) {
+        const std::int64_t ax = axis_of(a, rank);
+        if (ax < 0) return std::nullopt;
+        inserted[static_cast<std::size_t>(ax)] = true;
+    }
+    Shape out;
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? 1 : (j < x.size() ? x[j++] : -1));
+    if (j != x.size()) return std::nullopt;
+    return out;
+}
+
+/// Reductions keep or drop the reduced axes; an absent or empty axes list reduces them all.
+std::optional<Shape> reduced(const Shape& x, const std::optional<std::vector<std::int64_t>>& axes, bool keep) {
+    Shape out;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        bool is_reduced = !axes || axes->empty();
+        if (axes)
+            for (std::int64_t a : *axes) is_reduced |= axis_of(a, x.size()) == static_cast<std::int64_t>(i);
+        if (!is_reduced) out.push_back(x[i]);
+        else if (keep) out.push_back(1);
+    }
+    return out;
+}
+
+std::optional<Shape> reduce(const Node& n, const std::vector<InputFacts>& in, const Shape& x) {
+    return reduced(x, axes_of(n, in), attr_i(n, "keepdims", 1) != 0);
+}
+
+std::optional<Shape> arg_reduce(const Node& n, const std::vector<InputFacts>&, const Shape& x) {
+    return reduced(x, std::vector<std::int64_t>{attr_i(n, "axis", 0)}, attr_i(n, "keepdims", 1) != 0);
+}
+
+std::optional<Shape> gather(const Node& n, const std::vector<InputFacts>& in, const Shape& x) {
+    if (in.size() < 2 || !in[1].shape) return std::nullopt;
+    const std::int64_t axis = axis_of(attr_i(n, "axis", 0), x.size());
+    if (axis < 0) return std::nullopt;
+    Shape out(x.begin(), x.begin() + axis);
+    out.insert(out.end(), in[1].shape->begin(), in[1].shape->end());
+    out.insert(out.end(), x.begin() + axis + 1, x.end());
+    return out;
+}
+
+std::optional<Shape> shape_of(const Node&, const std::vector<InputFacts>&, const Shape& x) {
+    return Shape{static_cast<std::int64_t>(x.size())};
+}
+
+/// The shape rule of each ONNX operator the importer propagates shapes through.
+const std::map<std::string, ShapeRule>& shape_rules() {
+    static const std::map<std::string, ShapeRule> rules = [] {
+        std::map<std::string, ShapeRule> r;
+        for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Equal", "Less", "Greater",
+                               "Where", "And", "Or", "Xor", "Mod", "LessOrEqual", "GreaterOrEqual"})
+            r[op] = broadcast_rule;
+        for (const char* op : {"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"}) r[op] = global_pool;
+        for (const char* op : {"MaxPool", "AveragePool", "LpPool"}) r[op] = window_pool;
+        for (const char* op : {"ReduceMax", "ReduceMin", "ReduceMean", "ReduceSum", "ReduceProd", "ReduceL1", "ReduceL2",
+                               "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"})
+            r[op] = reduce;
+        r["ArgMax"] = r["ArgMin"] = arg_reduce;
+        r["Flatten"] = flatten;
+        r["Reshape"] = reshape_rule;
+        r["Transpose"] = transpose;
+        r["Concat"] = concat;
+        r["Squeeze"] = squeeze;
+        r["Unsqueeze"] = unsqueeze;
+        r["Gather"] = gather;
+        r["Shape"] = shape_of;
+        return r;
+    }();
+    return rules;
+}
+
+}  // namespace
+
 std::optional<Shape> infer_shape(const Node& n, const std::vector<InputFacts>& in) {
-    const std::string& op = n.op_type;
     if (in.empty() || !in[0].shape) return std::nullopt;
     const Shape& x = *in[0].shape;
-    if (is_shape_keeping(op)) return x;
-    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow" || op == "Max" || op == "Min" ||
-        op == "Sum" || op == "Mean" || op == "Equal" || op == "Less" || op == "Greater" || op == "Where" ||
-        op == "And" || op == "Or" || op == "Xor" || op == "Mod" || op == "LessOrEqual" || op == "GreaterOrEqual")
-        return broadcast(in);
-    if (op == "GlobalAveragePool" || op == "GlobalMaxPool" || op == "GlobalLpPool") {
-        Shape out = x;
-        for (std::size_t i = 2; i < out.size(); ++i) out[i] = 1;
-        return out;
-    }
-    if (op == "MaxPool" || op == "AveragePool" || op == "LpPool") {
-        const auto* k = attr_ints(n, "kernel_shape");
-        if (!k || x.size() != k->size() + 2) return std::nullopt;
-        Shape out = {x[0], x[1]};
-        for (std::size_t i = 0; i < k->size(); ++i) {
-            const std::int64_t o = conv_out(n, x[i + 2], (*k)[i], i, k->size());
-            if (o < 1) return std::nullopt;
-            out.push_back(o);
-        }
-        return out;
-    }
-    if (op == "Flatten") {
-        const std::int64_t axis = attr_i(n, "axis", 1);
-        const std::int64_t a = axis < 0 ? axis + static_cast<std::int64_t>(x.size()) : axis;
-        if (a < 0 || a > static_cast<std::int64_t>(x.size())) return std::nullopt;
-        return Shape{product(x, 0, static_cast<std::size_t>(a)), product(x, static_cast<std::size_t>(a), x.size())};
-    }
-    if (op == "Reshape") {
-        if (in.size() < 2 || !in[1].ints) return std::nullopt;
-        return reshape(x, *in[1].ints);
-    }
-    if (op == "Transpose") {
-        Shape out;
-        const auto* perm = attr_ints(n, "perm");
-        for (std::size_t i = 0; i < x.size(); ++i) {
-            const std::int64_t src = perm ? (i < perm->size() ? (*perm)[i] : -1) : static_cast<std::int64_t>(x.size() - 1 - i);
-            if (src < 0 || src >= static_cast<std::int64_t>(x.size())) return std::nullopt;
-            out.push_back(x[static_cast<std::size_t>(src)]);
-        }
-        return out;
-    }
-    if (op == "Concat") {
-        const std::int64_t axis = axis_of(attr_i(n, "axis", 0), x.size());
-        if (axis < 0) return std::nullopt;
-        Shape out = x;
-        out[static_cast<std::size_t>(axis)] = 0;
-        for (const auto& f : in) {
-            if (!f.shape || f.shape->size() != x.size()) return std::nullopt;
-            out[static_cast<std::size_t>(axis)] += (*f.shape)[static_cast<std::size_t>(axis)];
-        }
-        return out;
-    }
-    if (op == "Squeeze") {
-        auto axes = axes_of(n, in);
-        Shape out;
-        for (std::size_t i = 0; i < x.size(); ++i) {
-            bool drop = false;
-            if (axes) {
-                for (std::int64_t a : *axes) drop |= axis_of(a, x.size()) == static_cast<std::int64_t>(i);
-            } else {
-                drop = x[i] == 1;
-            }
-            if (!drop) out.push_back(x[i]);
-        }
-        return out;
-    }
-    if (op == "Unsqueeze") {
-        auto axes = axes_of(n, in);
-        if (!axes) return std::nullopt;
-        const std::size_t rank = x.size() + axes->size();
-        std::vector<bool> inserted(rank, false);
-        for (std::int64_t a : *axes) {
-            const std::int64_t ax = axis_of(a, rank);
-            if (ax < 0) return std::nullopt;
-            inserted[static_cast<std::size_t>(ax)] = true;
-        }
-        Shape out;
-        std::size_t j = 0;
-        for (std::size_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? 1 : (j < x.size() ? x[j++] : -1));
-        if (j != x.size()) return std::nullopt;
-        return out;
-    }
-    if (op.rfind("Reduce", 0) == 0 || op == "ArgMax" || op == "ArgMin") {
-        std::optional<std::vector<std::int64_t>> axes;
-        if (op == "ArgMax" || op == "ArgMin") axes = std::vector<std::int64_t>{attr_i(n, "axis", 0)};
-        else axes = axes_of(n, in);
-        const bool keep = attr_i(n, "keepdims", 1) != 0;
-        Shape out;
-        for (std::size_t i = 0; i < x.size(); ++i) {
-            bool reduced = !axes || axes->empty();
-            if (axes)
-                for (std::int64_t a : *axes) reduced |= axis_of(a, x.size()) == static_cast<std::int64_t>(i);
-            if (!reduced) out.push_back(x[i]);
-            else if (keep) out.push_back(1);
-        }
-        return out;
-    }
-    if (op == "Gather") {
-        if (in.size() < 2 || !in[1].shape) return std::nullopt;
-        const std::int64_t axis = axis_of(attr_i(n, "axis", 0), x.size());
-        if (axis < 0) return std::nullopt;
-        Shape out(x.begin(), x.begin() + axis);
-        out.insert(out.end(), in[1].shape->begin(), in[1].shape->end());
-        out.insert(out.end(), x.begin() + axis + 1, x.end());
-        return out;
-    }
-    if (op == "Shape") return Shape{static_cast<std::int64_t>(x.size())};
-    return std::nullopt;
+    if (is_shape_keeping(n.op_type)) return x;
+    const auto& rules = shape_rules();
+    const auto rule = rules.find(n.op_type);
+    return rule == rules.end() ? std::nullopt : rule->second(n, in, x);
 }
 
 std::optional<std::vector<std::int64_t>> fold_ints(const Node& n, const std::vector<InputFacts>& in) {

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Checks that every docs/references.md#anchor cited in configs/ exists in docs/references.md.
+"""Checks that every docs/references.md#anchor cited in configs/ and in the code exists in docs/references.md.
 
     scripts/docs/check_citations.py [repository-root]
 
-Scans every configs/**/*.json (comments and strings alike) for citations of the form
+Scans every configs/**/*.json (comments and strings alike), and the sources and tests, for citations of the form
 `docs/references.md#anchor` and collects the anchors docs/references.md defines: explicit
 `<a id="anchor">` / `<a name="anchor">` tags and the anchors GitHub derives from headings.
 Prints one line per broken citation (file:line: anchor) and exits 1 if there is any, else 0.
@@ -52,7 +52,11 @@ def main(argv):
     known = anchors(references)
     broken = 0
     cited = 0
-    for path in sorted((root / "configs").rglob("*.json")):
+    cited_in = sorted((root / "configs").rglob("*.json"))
+    # Code and tests cite the same page in their comments.
+    for folder in ("hw", "noc", "chiplets", "mapper", "traces", "sim", "tests", "bench"):
+        cited_in += sorted(p for p in (root / folder).rglob("*") if p.suffix in (".h", ".cpp", ".sh"))
+    for path in cited_in:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for anchor in CITATION.findall(line):
                 cited += 1

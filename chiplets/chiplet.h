@@ -13,6 +13,7 @@
 // source route when it has one; it is done when its last packet has left the NI. A recv
 // completes when every byte of each of its flows has arrived.
 // Event-driven: the chiplet sleeps until a packet arrives or an op finishes.
+#include "hw/common/packet_format.h"
 #include "hw/compute/compute_cost.h"
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
@@ -38,7 +39,7 @@ class Chiplet : public sc_core::sc_module, public NetworkEndpoint {
 public:
     SC_HAS_PROCESS(Chiplet);
     Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg,
-            std::int64_t max_packet_bytes, Network& net, EnergyLedger& ledger, const PlanIndex& plan,
+            const PacketFormat& format, Network& net, EnergyLedger& ledger, const PlanIndex& plan,
             std::vector<OpTiming>& timing);
 
     void arrive(Packet* p, Tick when) override;
@@ -83,11 +84,10 @@ private:
     void try_compute(Tick now);
     void on_packet(Packet* p, Tick now);
     void account_bytes(std::size_t local, std::int64_t bytes, Tick now);
-    std::int64_t chunk(std::int64_t remaining) const { return std::min(remaining, max_packet_); }
 
     int index_;
     ChipletConfig cfg_;
-    std::int64_t max_packet_;
+    PacketFormat format_;
     Network& net_;
     EnergyLedger& ledger_;
     EnergyAccount& energy_;

@@ -1,5 +1,7 @@
 #include "noc/network.h"
 
+#include "hw/common/packet_format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -128,7 +130,8 @@ void Network::VcDelivery::packet_ejected(const FlitPacket& fp, Cycle tail) {
 }
 
 Tick Network::inject_vc(int src_node, int dst_node, Packet* p, Tick ready) {
-    const std::int64_t flits = std::max<std::int64_t>(1, (p->wire_bytes + flit_bytes_ - 1) / flit_bytes_);
+    // A flit-level packet has a head flit, whatever it carries.
+    const std::int64_t flits = std::max<std::int64_t>(1, flits_of(p->wire_bytes, flit_bytes_));
     const Tick start = ready + phy_delay_[src_node];
     const auto cycle = static_cast<Cycle>(std::ceil(static_cast<double>(start) / period_ps_ - 1e-9));
     const int src = node_router_[src_node], dst = node_router_[dst_node];

@@ -108,7 +108,7 @@ public:
     Estimator(const ArchConfig& arch, const Plan& plan, const EstimateOptions& options, Workspace& ws)
         : arch_(arch), plan_(plan), options_(options), ws_(ws), pp_(ws.paths.get(arch)), mc_(pp_.message_cost()),
           links_(pp_.links()), trees_(pp_.trees()), n_(pp_.chiplets()), nodes_(pp_.nodes()), routers_(trees_.routers()),
-          flit_(arch.package.router.flit_bytes), ni_bw_(arch.chiplet.ni_bandwidth_gbps) {
+          ni_bw_(arch.chiplet.ni_bandwidth_gbps) {
         const auto memories = arch.memories.size();
         load_.assign(links_n_, 0);
         link_wire_.assign(links_n_, 0);
@@ -273,7 +273,6 @@ private:
     const PackageLinks& links_;
     const RouteTrees& trees_;
     int n_, nodes_, routers_;
-    std::int64_t flit_;
     double ni_bw_;
     const HeadLatencyTerms& flit_terms_ = pp_.flit_terms();
     const std::vector<double>& ns_per_byte_ = pp_.ns_per_byte();  ///< per link

@@ -21,7 +21,7 @@ public:
           network("network", arch, ledger) {
         for (int c = 0; c < arch.chiplet_count(); ++c) {
             std::string n = "chiplet_" + std::to_string(c);
-            chiplets.push_back(std::make_unique<Chiplet>(n.c_str(), c, arch.chiplet, arch.package.max_packet_bytes,
+            chiplets.push_back(std::make_unique<Chiplet>(n.c_str(), c, arch.chiplet, arch.package.packet_format(),
                                                          network, ledger, index, timing));
         }
         for (std::size_t m = 0; m < arch.memories.size(); ++m) {

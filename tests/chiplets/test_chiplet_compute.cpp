@@ -143,7 +143,7 @@ TEST(ChipletPeArray, LeakageIsPowerTimesRunLength) {
     std::vector<OpTiming> timing(index.size());
     EnergyLedger ledger;
     Network net("network", arch, ledger);
-    Chiplet chiplet("chiplet_0", 0, arch.chiplet, arch.package.max_packet_bytes, net, ledger, index, timing);
+    Chiplet chiplet("chiplet_0", 0, arch.chiplet, arch.package.packet_format(), net, ledger, index, timing);
     sc_core::sc_start();
     ASSERT_EQ(chiplet.ops_done(), 1u);
     const Tick end = timing[0].end;

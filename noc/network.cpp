@@ -93,7 +93,7 @@ void Network::build_vc(const ArchConfig& arch, EnergyLedger& ledger) {
     period_ps_ = c.period_ps();
     vc_ = std::make_unique<VcNetwork>("vc", c);
     NocTopology& topo = const_cast<NocTopology&>(vc_->topology());
-    for (NocChannel& ch : topo.mutable_channels()) ch.link_class = 1;
+    for (int ci = 0; ci < static_cast<int>(topo.channels().size()); ++ci) topo.set_link_class(ci, 1);
     // Rewire with the D2D class (the constructor wired on-die links).
     for (int ci = 0; ci < static_cast<int>(topo.channels().size()); ++ci) {
         const NocChannel& ch = topo.channel(ci);

@@ -6,7 +6,7 @@
 namespace mcmsim {
 
 Chiplet::Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg,
-                 const PacketFormat& format, Network& net, EnergyLedger& ledger,
+                 const PacketFormat& format, PackageNetwork& net, EnergyLedger& ledger,
                  const PlanIndex& plan, std::vector<OpTiming>& timing)
     : sc_core::sc_module(name), index_(index), cfg_(cfg), format_(format), net_(net),
       ledger_(ledger), energy_(ledger.account(std::string("chiplet.") + std::to_string(index))),

@@ -18,7 +18,7 @@
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/timed_queue.h"
-#include "noc/network.h"
+#include "noc/package_network.h"
 #include "traces/plan/plan_index.h"
 
 #include <systemc>
@@ -39,7 +39,7 @@ class Chiplet : public sc_core::sc_module, public NetworkEndpoint {
 public:
     SC_HAS_PROCESS(Chiplet);
     Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg,
-            const PacketFormat& format, Network& net, EnergyLedger& ledger, const PlanIndex& plan,
+            const PacketFormat& format, PackageNetwork& net, EnergyLedger& ledger, const PlanIndex& plan,
             std::vector<OpTiming>& timing);
 
     void arrive(Packet* p, Tick when) override;
@@ -88,7 +88,7 @@ private:
     int index_;
     ChipletConfig cfg_;
     PacketFormat format_;
-    Network& net_;
+    PackageNetwork& net_;
     EnergyLedger& ledger_;
     EnergyAccount& energy_;
     const PlanIndex& plan_;

@@ -3,7 +3,7 @@
 #include "chiplets/chiplet.h"
 #include "hw/dram/dram_target.h"
 #include "hw/time/sim_time.h"
-#include "noc/network.h"
+#include "noc/package_network.h"
 #include "sim/system/memory_port.h"
 #include "sim/system/watchdog.h"
 
@@ -18,16 +18,16 @@ public:
     System(sc_core::sc_module_name name, const ArchConfig& arch, const Plan& plan, const SimOptions& opt,
            EnergyLedger& ledger)
         : sc_core::sc_module(name), index(plan), timing(index.size()),
-          network("network", arch, ledger) {
+          network(make_package_network("network", arch, ledger)) {
         for (int c = 0; c < arch.chiplet_count(); ++c) {
             std::string n = "chiplet_" + std::to_string(c);
             chiplets.push_back(std::make_unique<Chiplet>(n.c_str(), c, arch.chiplet, arch.package.packet_format(),
-                                                         network, ledger, index, timing));
+                                                         *network, ledger, index, timing));
         }
         for (std::size_t m = 0; m < arch.memories.size(); ++m) {
             const MemoryConfig& mc = arch.memories[m];
             std::string pn = "memport_" + mc.name, dn = "dram_" + mc.name;
-            ports.push_back(std::make_unique<MemoryPort>(pn.c_str(), static_cast<int>(m), network));
+            ports.push_back(std::make_unique<MemoryPort>(pn.c_str(), static_cast<int>(m), *network));
             drams.push_back(std::make_unique<DramTarget>(dn.c_str(), mc.dram, &ledger.account("dram." + mc.name)));
             ports.back()->socket.bind(drams.back()->socket);
         }
@@ -42,7 +42,7 @@ public:
             if (c->pending_events() > 0) return true;
         for (const auto& p : ports)
             if (p->pending_events() > 0) return true;
-        return !network.busy_routers().empty();
+        return !network->busy_routers().empty();
     }
 
     /// Received flows that got all their bytes.
@@ -60,7 +60,7 @@ public:
 
     PlanIndex index;
     std::vector<OpTiming> timing;
-    Network network;
+    std::unique_ptr<PackageNetwork> network;
     std::vector<std::unique_ptr<Chiplet>> chiplets;
     std::vector<std::unique_ptr<MemoryPort>> ports;
     std::vector<std::unique_ptr<DramTarget>> drams;
@@ -120,7 +120,7 @@ SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptio
         dram_read += d->bytes_read();
         dram_written += d->bytes_written();
     }
-    const Network& net = sys.network;
+    const PackageNetwork& net = *sys.network;
     bool packets_ok = net.packets_injected() == net.packets_delivered() &&
                       net.bytes_injected() == net.bytes_delivered();
     bool bytes_ok = planned.sent == planned.received && dram_read == planned.dram_read &&

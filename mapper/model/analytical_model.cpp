@@ -11,7 +11,7 @@ void Estimator::index_plan() {
     std::size_t n = 0;
     for (const PlanLayer& l : plan_.layers) n += l.ops.size();
     ws_.ids.prepare(n);
-    // Flow ids are 0, 1, 2, ... in mapper plans, ~10 per op: a bound well above that keeps
+    // Flow ids are 0, 1, 2, ... in mapper plans, a few per op: a bound well above that keeps
     // them in the flat table, and a sparse hand-written plan's memory in check.
     ws_.receivers.start(std::max<std::size_t>(64 * n, std::size_t{1} << 20));
     ws_.drams.clear();

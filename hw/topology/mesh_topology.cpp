@@ -96,6 +96,10 @@ std::string grid_router_name(int row, int col) { return "r" + std::to_string(row
 
 std::string MeshTopology::router_name(int router) const { return grid_router_name(row_of(router), col_of(router)); }
 
+std::string MeshTopology::router_account(int router) const {
+    return "router_" + std::to_string(row_of(router)) + "_" + std::to_string(col_of(router));
+}
+
 std::string MeshTopology::link_name(int link) const {
     return router_name(link / kMeshPorts) + "." + to_string(static_cast<Port>(link % kMeshPorts));
 }

@@ -108,6 +108,10 @@ public:
     std::vector<int> route_links(const std::vector<int>& route) const;
     std::string router_name(int router) const;  ///< "r2_3" (row 2, col 3)
     std::string link_name(int link) const;      ///< "r2_3.E", "r2_3.NE"
+    /// Energy ledger accounts of a router ("router_2_3") and of a link ("link.r2_3.E"): both
+    /// package networks and the analytical model book into these.
+    std::string router_account(int router) const;
+    std::string link_account(int link) const { return "link." + link_name(link); }
 
 private:
     int rows_, cols_;

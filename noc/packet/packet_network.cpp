@@ -10,7 +10,7 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
     const RouterConfig& rc = arch.package.router;
     const Tick pipeline = ns_to_ticks(rc.latency_ns());
     for (int r = 0; r < topo.routers(); ++r) {
-        std::string rname = "router_" + std::to_string(topo.row_of(r)) + "_" + std::to_string(topo.col_of(r));
+        const std::string rname = topo.router_account(r);
         routers_.push_back(std::make_unique<Router>(rname.c_str(), r, topo, pipeline, flit_bytes_,
                                                     rc.energy_pj_per_flit, &ledger.account(rname)));
     }
@@ -22,7 +22,7 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
             const auto p = static_cast<Port>(pi);
             const int nb = topo.neighbor(r, p);
             if (nb < 0) continue;
-            std::string lname = "link." + topo.link_name(MeshTopology::link_id(r, p));
+            const std::string lname = topo.link_account(MeshTopology::link_id(r, p));
             routers_[static_cast<std::size_t>(r)]->connect(p, make_link(lname, d2d, &ledger.account(lname)),
                                                            routers_[static_cast<std::size_t>(nb)].get());
         }

@@ -39,17 +39,20 @@ VcPackageNetwork::VcPackageNetwork(sc_core::sc_module_name name, const ArchConfi
       vc_("vc", package_vc_config(arch.package), NocTopology::of_mesh(topology()),
           [this](const NocTopology& t) { return std::make_unique<MeshRouting>(t, topology()); }),
       vc_classes_(vc_.config().router.vcs >= 2) {
+    // Energy per flit into the accounts the packet network and the model book into: the
+    // channels are the mesh's links (NocTopology::of_mesh), the routers its routers.
+    const MeshTopology& mesh = topology();
     const NocTopology& t = vc_.topology();
     const NocLinkConfig& d2d = vc_.config().links[0];
     const int flit_bits = vc_.config().router.flit_bits;
     for (int ci = 0; ci < static_cast<int>(t.channels().size()); ++ci) {
         const NocChannel& ch = t.channel(ci);
-        vc_.router(ch.src).set_link_energy(ch.src_port, &ledger.account("link." + t.channel_name(ci)),
+        const int link = MeshTopology::link_id(ch.src, mesh_port(ch.src_port));
+        vc_.router(ch.src).set_link_energy(ch.src_port, &ledger.account(mesh.link_account(link)),
                                            flit_bits * d2d.energy_pj_per_bit, EnergyCategory::D2d);
     }
     for (int r = 0; r < t.routers(); ++r)
-        vc_.router(r).set_energy(&ledger.account("router_" + std::to_string(t.row_of(r)) + "_" + std::to_string(t.col_of(r))),
-                                 vc_.config().router.energy.per_flit());
+        vc_.router(r).set_energy(&ledger.account(mesh.router_account(r)), vc_.config().router.energy.per_flit());
     delivery_.net = this;
     vc_.set_listener(&delivery_);
     phy_delay_.assign(static_cast<std::size_t>(arch.chiplet_count()), 0);

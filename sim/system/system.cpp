@@ -84,6 +84,36 @@ PlannedBytes planned_bytes(const Plan& plan) {
     return b;
 }
 
+/// What a run that did not complete waits for: ops, routers holding packets, memory ports
+/// with unanswered requests.
+std::vector<std::string> stuck_report(const System& sys) {
+    std::vector<std::string> stuck;
+    for (const auto& c : sys.chiplets) c->describe_waiting(stuck, 20);
+    for (const auto& r : sys.network->busy_routers()) stuck.push_back(r);
+    for (const auto& p : sys.ports)
+        if (p->outstanding() > 0)
+            stuck.push_back(std::string(p->name()) + " (" + std::to_string(p->outstanding()) + " DRAM requests unanswered)");
+    return stuck;
+}
+
+/// Network, memory and chiplet statistics of a run that lasted `elapsed`.
+nlohmann::json run_stats(const System& sys, const ArchConfig& arch, Tick elapsed) {
+    nlohmann::json mems = nlohmann::json::object();
+    for (std::size_t m = 0; m < sys.drams.size(); ++m) {
+        nlohmann::json j = sys.drams[m]->stats_json(elapsed);
+        j["requests"] = sys.ports[m]->requests();
+        mems[arch.memories[m].name] = j;
+    }
+    nlohmann::json chiplets = nlohmann::json::array();
+    for (const auto& c : sys.chiplets) {
+        double util = elapsed ? static_cast<double>(c->macs_done()) /
+                                    (arch.chiplet.peak_macs_per_ns() * ticks_to_ns(elapsed)) : 0.0;
+        chiplets.push_back({{"name", c->name()}, {"macs", c->macs_done()},
+                            {"compute_busy_ns", ticks_to_ns(c->compute_busy())}, {"mac_utilization", util}});
+    }
+    return {{"network", sys.network->stats_json(elapsed)}, {"memories", mems}, {"chiplets", chiplets}};
+}
+
 }  // namespace
 
 SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptions& options) {
@@ -130,14 +160,7 @@ SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptio
     bool flows_ok = flows_done == sys.index.transfers;
     res.conservation_ok = res.completed && packets_ok && bytes_ok && flows_ok;
 
-    std::vector<std::string> stuck;
-    if (!res.completed) {
-        for (const auto& c : sys.chiplets) c->describe_waiting(stuck, 20);
-        for (const auto& r : net.busy_routers()) stuck.push_back(r);
-        for (const auto& p : sys.ports)
-            if (p->outstanding() > 0)
-                stuck.push_back(std::string(p->name()) + " (" + std::to_string(p->outstanding()) + " DRAM requests unanswered)");
-    }
+    const std::vector<std::string> stuck = res.completed ? std::vector<std::string>{} : stuck_report(sys);
     res.checks = {{"conservation_ok", res.conservation_ok},
                   {"ops_total", total},
                   {"ops_executed", done},
@@ -154,22 +177,7 @@ SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptio
                   {"deadlock", !res.completed},
                   {"watchdog_fired", sys.watchdog->fired()},
                   {"stuck", stuck}};
-
-    Tick elapsed = last_end;
-    nlohmann::json mems = nlohmann::json::object();
-    for (std::size_t m = 0; m < sys.drams.size(); ++m) {
-        nlohmann::json j = sys.drams[m]->stats_json(elapsed);
-        j["requests"] = sys.ports[m]->requests();
-        mems[arch.memories[m].name] = j;
-    }
-    nlohmann::json chiplets = nlohmann::json::array();
-    for (const auto& c : sys.chiplets) {
-        double util = elapsed ? static_cast<double>(c->macs_done()) /
-                                    (arch.chiplet.peak_macs_per_ns() * ticks_to_ns(elapsed)) : 0.0;
-        chiplets.push_back({{"name", c->name()}, {"macs", c->macs_done()},
-                            {"compute_busy_ns", ticks_to_ns(c->compute_busy())}, {"mac_utilization", util}});
-    }
-    res.stats = {{"network", net.stats_json(elapsed)}, {"memories", mems}, {"chiplets", chiplets}};
+    res.stats = run_stats(sys, arch, last_end);
     return res;
 }
 

@@ -82,7 +82,7 @@ TEST_P(PackageNetworks, FactoryPicksTheModelAndBothNumberNodesAlike) {
 // The VC package network's router graph is the mesh: one channel per MeshTopology link, in
 // link order, named like it, leading to the same neighbour; and its routing takes, at every
 // router and for every destination, the port MeshTopology::next_port takes.
-TEST_P(PackageNetworks, VcGraphAndRoutingAreTheMeshTopologys) {
+TEST_P(PackageNetworks, VcGraphAndRoutingComeFromMeshTopology) {
     EnergyLedger ledger;
     const ArchConfig arch = package_arch(GetParam(), RouterModel::Vc);
     VcPackageNetwork net("vc_net", arch, ledger);

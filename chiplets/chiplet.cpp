@@ -1,16 +1,14 @@
 #include "chiplets/chiplet.h"
 
-#include "hw/common/packet_format.h"
-
 #include <cmath>
 #include <stdexcept>
 
 namespace mcmsim {
 
 Chiplet::Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg,
-                 std::int64_t max_packet_bytes, Network& net, EnergyLedger& ledger,
+                 const PacketFormat& format, PackageNetwork& net, EnergyLedger& ledger,
                  const PlanIndex& plan, std::vector<OpTiming>& timing)
-    : sc_core::sc_module(name), index_(index), cfg_(cfg), max_packet_(max_packet_bytes), net_(net),
+    : sc_core::sc_module(name), index_(index), cfg_(cfg), format_(format), net_(net),
       ledger_(ledger), energy_(ledger.account(std::string("chiplet.") + std::to_string(index))),
       plan_(plan), timing_(timing), queue_(wake_event_) {
     for (std::size_t g = 0; g < plan.size(); ++g) {
@@ -80,7 +78,7 @@ void Chiplet::start(std::size_t l, Tick now) {
             for (std::size_t t = 0; t < op.transfer_count(); ++t) {
                 const TransferRef x = op.transfer(t);
                 for (std::int64_t left = x.bytes; left > 0;) {
-                    std::int64_t n = chunk(left);
+                    const std::int64_t n = format_.next_packet_bytes(left);
                     Packet* p = net_.new_packet();
                     p->kind = PacketKind::Data;
                     p->payload_bytes = p->wire_bytes = n;
@@ -101,7 +99,7 @@ void Chiplet::start(std::size_t l, Tick now) {
             bool read = op.kind == OpKind::DramRead;
             std::uint64_t address = op.address;
             for (std::int64_t left = op.bytes; left > 0;) {
-                std::int64_t n = chunk(left);
+                const std::int64_t n = format_.next_packet_bytes(left);
                 Packet* p = net_.new_packet();
                 p->kind = read ? PacketKind::DramReadReq : PacketKind::DramWriteData;
                 p->payload_bytes = read ? 0 : n;

@@ -13,11 +13,12 @@
 // source route when it has one; it is done when its last packet has left the NI. A recv
 // completes when every byte of each of its flows has arrived.
 // Event-driven: the chiplet sleeps until a packet arrives or an op finishes.
+#include "hw/common/packet_format.h"
 #include "hw/compute/compute_cost.h"
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/timed_queue.h"
-#include "noc/network.h"
+#include "noc/package_network.h"
 #include "traces/plan/plan_index.h"
 
 #include <systemc>
@@ -38,7 +39,7 @@ class Chiplet : public sc_core::sc_module, public NetworkEndpoint {
 public:
     SC_HAS_PROCESS(Chiplet);
     Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg,
-            std::int64_t max_packet_bytes, Network& net, EnergyLedger& ledger, const PlanIndex& plan,
+            const PacketFormat& format, PackageNetwork& net, EnergyLedger& ledger, const PlanIndex& plan,
             std::vector<OpTiming>& timing);
 
     void arrive(Packet* p, Tick when) override;
@@ -83,12 +84,11 @@ private:
     void try_compute(Tick now);
     void on_packet(Packet* p, Tick now);
     void account_bytes(std::size_t local, std::int64_t bytes, Tick now);
-    std::int64_t chunk(std::int64_t remaining) const { return std::min(remaining, max_packet_); }
 
     int index_;
     ChipletConfig cfg_;
-    std::int64_t max_packet_;
-    Network& net_;
+    PacketFormat format_;
+    PackageNetwork& net_;
     EnergyLedger& ledger_;
     EnergyAccount& energy_;
     const PlanIndex& plan_;

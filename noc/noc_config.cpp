@@ -246,8 +246,8 @@ NocTopology build_topology(const NocConfig& c) {
     NocTopology t = NocTopology::mesh(c.rows, c.cols);
     if (c.chiplet_rows > 0) {
         auto chiplet = [&](int r) { return (t.row_of(r) / c.chiplet_rows) * 1000 + t.col_of(r) / c.chiplet_cols; };
-        for (NocChannel& ch : t.mutable_channels())
-            if (chiplet(ch.src) != chiplet(ch.dst)) ch.link_class = 1;
+        for (int ch = 0; ch < static_cast<int>(t.channels().size()); ++ch)
+            if (chiplet(t.channel(ch).src) != chiplet(t.channel(ch).dst)) t.set_link_class(ch, 1);
     }
     return t;
 }

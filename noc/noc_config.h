@@ -1,8 +1,10 @@
 #pragma once
-// Configuration of the flit-level network (the "vc" router model): topology, routing, the
-// VC router micro-architecture and the links. Read strictly from JSON (configs/noc/*.json):
-// unknown keys, zero VCs, unknown topologies or a routing algorithm that does not fit the
-// topology are InputErrors naming file and JSON pointer.
+// Configuration of the flit-level network (the "vc" router model): what every VC network
+// needs (VcNetworkConfig: the VC router micro-architecture and the link classes) and the
+// standalone NoC dialect around it (NocConfig: topology, routing, synthetic traffic), read
+// strictly from JSON (configs/noc/*.json): unknown keys, zero VCs, unknown topologies or a
+// routing algorithm that does not fit the topology are InputErrors naming file and JSON
+// pointer. The package network builds its VcNetworkConfig from the arch config instead.
 #include "hw/config/json_input.h"
 #include "hw/topology/noc_topology.h"
 
@@ -72,7 +74,19 @@ struct NocLinkConfig {
     int cycles_per_flit = 1;    ///< derived: serialisation of one flit
 };
 
-struct NocConfig {
+/// What a flit-level network needs besides its router graph and routing function.
+struct VcNetworkConfig {
+    VcRouterConfig router;
+    /// Link classes, indexed by NocChannel::link_class. Standalone: [0] on-die, [1..] D2D.
+    std::vector<NocLinkConfig> links;
+    int ni_latency_cycles = 1;   ///< injection and ejection channels
+    Cycle watchdog_cycles = 10000;  ///< no flit moved for this long with flits inside: deadlock
+    double period_ps() const { return 1000.0 / router.clock_ghz; }
+};
+
+/// A standalone NoC (mcmsim noc): the network's parameters, its graph and routing, and the
+/// defaults of the synthetic traffic that drives it.
+struct NocConfig : VcNetworkConfig {
     std::string file;  ///< where it came from (for messages)
     std::string name;
     NocTopologyKind topology = NocTopologyKind::Mesh;
@@ -86,12 +100,7 @@ struct NocConfig {
     std::vector<NocTopology::GraphLink> graph_links;
     NocRouting routing = NocRouting::XY;
     bool dateline = true;        ///< torus only: split VCs into two dateline classes
-    VcRouterConfig router;
-    std::vector<NocLinkConfig> links;  ///< [0] on-die; more for D2D classes
-    int ni_latency_cycles = 1;   ///< injection and ejection channels
     int packet_flits = 1;        ///< default for synthetic traffic
-    Cycle watchdog_cycles = 10000;  ///< no flit moved for this long with flits inside: deadlock
-    double period_ps() const { return 1000.0 / router.clock_ghz; }
 };
 
 /// Loads and validates a NoC config file.

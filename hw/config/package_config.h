@@ -1,5 +1,6 @@
 #pragma once
 // Package-network configuration: topology, routing, routers and die-to-die links.
+#include "hw/common/packet_format.h"
 #include "hw/config/json_input.h"
 
 #include <cstdint>
@@ -63,6 +64,7 @@ struct PackageConfig {
     LinkConfig link;
     RouterConfig router;
     std::int64_t max_packet_bytes = 1024;  ///< messages are split into packets of at most this
+    PacketFormat packet_format() const { return PacketFormat{router.flit_bytes, max_packet_bytes}; }
 };
 
 /// Reads a link preset or override object into `l` (absent fields keep their value).

@@ -7,10 +7,6 @@
 
 namespace mcmsim {
 
-namespace {
-bool is_diagonal(Port p) { return p >= Port::NorthEast && p <= Port::SouthWest; }
-}  // namespace
-
 const char* to_string(Port p) {
     switch (p) {
         case Port::East: return "E";
@@ -37,20 +33,9 @@ bool MeshTopology::has_neighbor(int router, Port p) const { return neighbor(rout
 
 int MeshTopology::neighbor(int router, Port p) const {
     if (is_diagonal(p) && !diagonals_) return -1;
-    const int r = row_of(router), c = col_of(router);
-    int dr = 0, dc = 0;
-    switch (p) {
-        case Port::East: dc = 1; break;
-        case Port::West: dc = -1; break;
-        case Port::North: dr = -1; break;
-        case Port::South: dr = 1; break;
-        case Port::NorthEast: dr = -1; dc = 1; break;
-        case Port::NorthWest: dr = -1; dc = -1; break;
-        case Port::SouthEast: dr = 1; dc = 1; break;
-        case Port::SouthWest: dr = 1; dc = -1; break;
-        case Port::Local: return router;
-    }
-    const int nr = r + dr, nc = c + dc;
+    if (p == Port::Local) return router;
+    const PortStep s = step_of(p);
+    const int nr = row_of(router) + s.dr, nc = col_of(router) + s.dc;
     return nr >= 0 && nr < rows_ && nc >= 0 && nc < cols_ ? id(nr, nc) : -1;
 }
 
@@ -60,8 +45,7 @@ Port MeshTopology::port_to(int router, int next) const {
     return Port::Local;
 }
 
-Port MeshTopology::next_port(int at, int dst) const {
-    int dr = row_of(dst) - row_of(at), dc = col_of(dst) - col_of(at);
+Port MeshTopology::step_towards(int dr, int dc) const {
     if (diagonals_ && dr != 0 && dc != 0) {
         if (dr < 0) return dc > 0 ? Port::NorthEast : Port::NorthWest;
         return dc > 0 ? Port::SouthEast : Port::SouthWest;
@@ -108,8 +92,12 @@ std::vector<int> MeshTopology::route_links(const std::vector<int>& route) const 
     return out;
 }
 
-std::string MeshTopology::router_name(int router) const {
-    return "r" + std::to_string(row_of(router)) + "_" + std::to_string(col_of(router));
+std::string grid_router_name(int row, int col) { return "r" + std::to_string(row) + "_" + std::to_string(col); }
+
+std::string MeshTopology::router_name(int router) const { return grid_router_name(row_of(router), col_of(router)); }
+
+std::string MeshTopology::router_account(int router) const {
+    return "router_" + std::to_string(row_of(router)) + "_" + std::to_string(col_of(router));
 }
 
 std::string MeshTopology::link_name(int link) const {

@@ -1,7 +1,8 @@
 #pragma once
-// Geometry and routing of the package mesh. Pure C++, shared by the SystemC network (to
-// forward packets) and the mapper's analytical model (to load links), so that both see
-// exactly the same paths.
+// Geometry and routing of the package mesh. Pure C++, the one description of the mesh that
+// the packet network (to forward packets), the VC network (its router graph and routing,
+// NocTopology::of_mesh and MeshRouting), the plan builder and the analytical model (to load
+// links) share, so that all of them see exactly the same links and paths.
 //
 // Two package topologies ("topology" in the arch config's package):
 //  mesh           4 ports per router (E, W, N, S); dimension-order routing, XY or YX.
@@ -29,6 +30,43 @@ enum class Port : int {
 constexpr int kMeshPorts = 8;
 
 const char* to_string(Port p);
+/// The name of the router at (row, col) of a grid: "r2_3".
+std::string grid_router_name(int row, int col);
+
+/// Row and column offset from a router to its neighbour behind port `p` (0, 0 for Local).
+struct PortStep {
+    int dr, dc;
+};
+constexpr PortStep step_of(Port p) {
+    switch (p) {
+        case Port::East: return {0, 1};
+        case Port::West: return {0, -1};
+        case Port::North: return {-1, 0};
+        case Port::South: return {1, 0};
+        case Port::NorthEast: return {-1, 1};
+        case Port::NorthWest: return {-1, -1};
+        case Port::SouthEast: return {1, 1};
+        case Port::SouthWest: return {1, -1};
+        case Port::Local: break;
+    }
+    return {0, 0};
+}
+constexpr bool is_diagonal(Port p) { return p >= Port::NorthEast && p <= Port::SouthWest; }
+/// The port of the neighbour that leads back: a link's far end enters through it.
+constexpr Port opposite(Port p) {
+    switch (p) {
+        case Port::East: return Port::West;
+        case Port::West: return Port::East;
+        case Port::North: return Port::South;
+        case Port::South: return Port::North;
+        case Port::NorthEast: return Port::SouthWest;
+        case Port::NorthWest: return Port::SouthEast;
+        case Port::SouthEast: return Port::NorthWest;
+        case Port::SouthWest: return Port::NorthEast;
+        case Port::Local: break;
+    }
+    return Port::Local;
+}
 
 class MeshTopology {
 public:
@@ -51,7 +89,10 @@ public:
     Port port_to(int router, int next) const;
 
     /// Output port a packet at `at` takes towards `dst` (Local when at == dst).
-    Port next_port(int at, int dst) const;
+    Port next_port(int at, int dst) const { return step_towards(row_of(dst) - row_of(at), col_of(dst) - col_of(at)); }
+    /// The routing decision itself, on the offsets (rows, columns) left to the destination:
+    /// every router of every package network takes it.
+    Port step_towards(int dr, int dc) const;
     /// Routers visited from src to dst, both included.
     std::vector<int> path(int src, int dst) const;
     /// Router-to-router hops of the routed path: Manhattan distance, or Chebyshev distance
@@ -67,6 +108,10 @@ public:
     std::vector<int> route_links(const std::vector<int>& route) const;
     std::string router_name(int router) const;  ///< "r2_3" (row 2, col 3)
     std::string link_name(int link) const;      ///< "r2_3.E", "r2_3.NE"
+    /// Energy ledger accounts of a router ("router_2_3") and of a link ("link.r2_3.E"): both
+    /// package networks and the analytical model book into these.
+    std::string router_account(int router) const;
+    std::string link_account(int link) const { return "link." + link_name(link); }
 
 private:
     int rows_, cols_;

@@ -5,11 +5,6 @@
 
 namespace mcmsim {
 
-const char* grid_port_name(int port) {
-    static const char* names[] = {"L", "E", "W", "N", "S", "NE", "NW", "SE", "SW"};
-    return port >= 0 && port < 9 ? names[port] : "?";
-}
-
 NocTopology::NocTopology(NocTopologyKind kind, int rows, int cols, int ports)
     : kind_(kind), rows_(rows), cols_(cols), ports_(ports),
       out_(static_cast<std::size_t>(rows * cols * ports), -1), in_(out_) {
@@ -44,54 +39,46 @@ void NocTopology::add_channel(int src, int src_port, int dst, int dst_port, int 
 
 namespace {
 
-struct GridStep {
-    int port, opposite, dr, dc, dim;
-};
-constexpr GridStep kStraight[] = {{kEast, kWest, 0, 1, 0}, {kWest, kEast, 0, -1, 0},
-                                  {kNorth, kSouth, -1, 0, 1}, {kSouth, kNorth, 1, 0, 1}};
-constexpr GridStep kDiagonal[] = {{kNorthEast, kSouthWest, -1, 1, 2}, {kNorthWest, kSouthEast, -1, -1, 2},
-                                  {kSouthEast, kNorthWest, 1, 1, 2}, {kSouthWest, kNorthEast, 1, -1, 2}};
+/// 0 = X (along a row), 1 = Y (along a column), 2 = diagonal.
+int dim_of(Port p) { return is_diagonal(p) ? 2 : p == Port::East || p == Port::West ? 0 : 1; }
+
+constexpr Port kStraight[] = {Port::East, Port::West, Port::North, Port::South};
 
 }  // namespace
 
-NocTopology NocTopology::mesh(int rows, int cols) {
-    NocTopology t(NocTopologyKind::Mesh, rows, cols, 5);
-    for (int r = 0; r < t.routers(); ++r)
-        for (const GridStep& s : kStraight) {
-            int nr = t.row_of(r) + s.dr, nc = t.col_of(r) + s.dc;
-            if (nr >= 0 && nr < rows && nc >= 0 && nc < cols) t.add_channel(r, s.port, t.id(nr, nc), s.opposite, s.dim, false);
+NocTopology NocTopology::of_mesh(const MeshTopology& m) {
+    NocTopology t(m.diagonals() ? NocTopologyKind::DiagonalMesh : NocTopologyKind::Mesh, m.rows(), m.cols(),
+                  m.diagonals() ? grid_port(Port::SouthWest) + 1 : grid_port(Port::South) + 1);
+    for (int r = 0; r < m.routers(); ++r)
+        for (int pi = 0; pi < kMeshPorts; ++pi) {
+            const auto p = static_cast<Port>(pi);
+            const int nb = m.neighbor(r, p);
+            if (nb >= 0) t.add_channel(r, grid_port(p), nb, grid_port(opposite(p)), dim_of(p), false);
         }
     return t;
+}
+
+// Geometry only: the routing of the mesh is the routing function's (make_routing).
+NocTopology NocTopology::mesh(int rows, int cols) { return of_mesh(MeshTopology(rows, cols, Routing::XY)); }
+
+NocTopology NocTopology::diagonal_mesh(int rows, int cols) {
+    return of_mesh(MeshTopology(rows, cols, Routing::XY, true));
 }
 
 NocTopology NocTopology::torus(int rows, int cols) {
-    NocTopology t(NocTopologyKind::Torus, rows, cols, 5);
+    NocTopology t(NocTopologyKind::Torus, rows, cols, grid_port(Port::South) + 1);
     for (int r = 0; r < t.routers(); ++r)
-        for (const GridStep& s : kStraight) {
-            int size = s.dim == 0 ? cols : rows;
+        for (const Port p : kStraight) {
+            const PortStep s = step_of(p);
+            const int dim = dim_of(p), size = dim == 0 ? cols : rows;
             if (size < 2) continue;  // a ring of one router has no links
             if (size == 2 && (s.dr < 0 || s.dc < 0)) continue;  // 2-rings: one link per direction pair
             int nr = t.row_of(r) + s.dr, nc = t.col_of(r) + s.dc;
-            bool wrap = nr < 0 || nr >= rows || nc < 0 || nc >= cols;
+            const bool wrap = nr < 0 || nr >= rows || nc < 0 || nc >= cols;
             nr = (nr + rows) % rows;
             nc = (nc + cols) % cols;
-            t.add_channel(r, s.port, t.id(nr, nc), s.opposite, s.dim, wrap);
+            t.add_channel(r, grid_port(p), t.id(nr, nc), grid_port(opposite(p)), dim, wrap);
         }
-    return t;
-}
-
-NocTopology NocTopology::diagonal_mesh(int rows, int cols) {
-    NocTopology t(NocTopologyKind::DiagonalMesh, rows, cols, 9);
-    for (int r = 0; r < t.routers(); ++r) {
-        for (const GridStep& s : kStraight) {
-            int nr = t.row_of(r) + s.dr, nc = t.col_of(r) + s.dc;
-            if (nr >= 0 && nr < rows && nc >= 0 && nc < cols) t.add_channel(r, s.port, t.id(nr, nc), s.opposite, s.dim, false);
-        }
-        for (const GridStep& s : kDiagonal) {
-            int nr = t.row_of(r) + s.dr, nc = t.col_of(r) + s.dc;
-            if (nr >= 0 && nr < rows && nc >= 0 && nc < cols) t.add_channel(r, s.port, t.id(nr, nc), s.opposite, s.dim, false);
-        }
-    }
     return t;
 }
 
@@ -141,12 +128,12 @@ int NocTopology::min_hops(int src, int dst) const {
 
 std::string NocTopology::router_name(int r) const {
     if (!names_.empty()) return names_[static_cast<std::size_t>(r)];
-    return "r" + std::to_string(row_of(r)) + "_" + std::to_string(col_of(r));
+    return grid_router_name(row_of(r), col_of(r));
 }
 
 std::string NocTopology::channel_name(int c) const {
     if (!names_.empty()) return router_name(channels_[c].src) + ".p" + std::to_string(channels_[c].src_port);
-    return router_name(channels_[c].src) + "." + grid_port_name(channels_[c].src_port);
+    return router_name(channels_[c].src) + "." + to_string(mesh_port(channels_[c].src_port));
 }
 
 }  // namespace mcmsim

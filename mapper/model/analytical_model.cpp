@@ -11,7 +11,7 @@ void Estimator::index_plan() {
     std::size_t n = 0;
     for (const PlanLayer& l : plan_.layers) n += l.ops.size();
     ws_.ids.prepare(n);
-    // Flow ids are 0, 1, 2, ... in mapper plans, ~10 per op: a bound well above that keeps
+    // Flow ids are 0, 1, 2, ... in mapper plans, a few per op: a bound well above that keeps
     // them in the flat table, and a sparse hand-written plan's memory in check.
     ws_.receivers.start(std::max<std::size_t>(64 * n, std::size_t{1} << 20));
     ws_.drams.clear();
@@ -231,8 +231,8 @@ void Estimator::finish_layer(std::size_t layer) {
     }
     worst_ns_[layer] = worst;
     worst_link_[layer] = worst_link;
-    // Every message is whole flits, so one division gives the flits x routers visited.
-    layer_acc_->add(EnergyCategory::Noc, static_cast<double>(visits / flit_) * arch_.package.router.energy_pj_per_flit);
+    // Every message is whole flits, so the bytes' flits are the flits x routers visited.
+    layer_acc_->add(EnergyCategory::Noc, static_cast<double>(mc_.format().flits(visits)) * arch_.package.router.energy_pj_per_flit);
     layer_acc_->add(EnergyCategory::D2d, d2d);
 }
 
@@ -248,7 +248,7 @@ void Estimator::book_energy() {
     const PackagePaths::Names& names = pp_.names();
     est_.ledger.accounts_in_order(names.sorted, accounts_);
     for (int r = 0; r < topo.routers(); ++r)
-        accounts_[names.router_at[at(r)]]->add(EnergyCategory::Noc, static_cast<double>(router_wire_[at(r)] / flit_) * flit_pj);
+        accounts_[names.router_at[at(r)]]->add(EnergyCategory::Noc, static_cast<double>(mc_.format().flits(router_wire_[at(r)])) * flit_pj);
     std::vector<EnergyAccount*> link_acc(static_cast<std::size_t>(links_.count()), nullptr);
     for (int l = 0; l < links_.mesh_slots; ++l) link_acc[static_cast<std::size_t>(l)] = accounts_[names.link_at[at(l)]];
     for (int m = 0; m < links_.memories; ++m) {

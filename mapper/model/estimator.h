@@ -35,7 +35,7 @@ struct OpCost {
     OpKind kind;
 };
 
-/// One transfer of a send op, 16 bytes: ~70k of them in a ResNet-50 plan.
+/// One transfer of a send op, 16 bytes: a plan holds many more transfers than ops.
 struct FlowCost {
     double wire;         ///< bytes on the wire (whole flits), as a double: times are wire x ns/byte
     std::uint32_t slot;  ///< where Workspace::receivers keeps the recv op that waits for it
@@ -93,7 +93,7 @@ struct Workspace {
     std::vector<std::uint32_t> first_succ;  ///< per op: its first SuccEdge, kNoEdge when none (grows only)
     std::vector<DramCost> drams;
     ReadyQueue ready;
-    PacketPool packets;  ///< packet granularity: groups in flight
+    PacketGroupPool packets;  ///< packet granularity: groups in flight
     TileCostCache tiles;  ///< results of compute_cost, kept for as long as the chiplet is the same
     PackagePathsCache paths;  ///< the package's node-pair paths, kept for as long as the arch is the same
 };
@@ -108,7 +108,7 @@ public:
     Estimator(const ArchConfig& arch, const Plan& plan, const EstimateOptions& options, Workspace& ws)
         : arch_(arch), plan_(plan), options_(options), ws_(ws), pp_(ws.paths.get(arch)), mc_(pp_.message_cost()),
           links_(pp_.links()), trees_(pp_.trees()), n_(pp_.chiplets()), nodes_(pp_.nodes()), routers_(trees_.routers()),
-          flit_(arch.package.router.flit_bytes), ni_bw_(arch.chiplet.ni_bandwidth_gbps) {
+          ni_bw_(arch.chiplet.ni_bandwidth_gbps) {
         const auto memories = arch.memories.size();
         load_.assign(links_n_, 0);
         link_wire_.assign(links_n_, 0);
@@ -151,8 +151,8 @@ private:
     }
 
     /// Asks the cache for an op's heap-held lists (dependencies, transfers) one op ahead, all
-    /// their lines at once: they sit at unpredictable addresses, and reading a plan's ~100k
-    /// transfers line by line as they come would stall on every line.
+    /// their lines at once: they sit at unpredictable addresses, and reading a plan's transfers
+    /// line by line as they come would stall on every line.
     static void prefetch_lists(const PlanOp& op) {
         if (!op.deps.empty()) __builtin_prefetch(op.deps.data());
         const char* t = reinterpret_cast<const char*>(op.transfers.data());
@@ -162,7 +162,7 @@ private:
 
     /// Sizes what pricing stores. The plan itself is read once, by price_all: a plan's ops
     /// and transfers sit at unpredictable heap addresses, and a second walk over them (to index
-    /// ids and flows first) cost as much as a fifth of an estimate.
+    /// ids and flows first) would miss the cache on every op again.
     void index_plan();
 
     /// Prices every op, layer by layer (dense order is layer order): what each op costs on its
@@ -176,7 +176,7 @@ private:
     /// A send op's transfers: their recvs, sizes and paths, and their bytes on the package.
     void price_send(OpCost& c, const PlanOp& op);
 
-    /// The hot loop of pricing (~70k transfers in a ResNet-50 plan): works on raw rows of the
+    /// The hot loop of pricing (every transfer of the plan): works on raw rows of the
     /// traffic tables, with its state in locals. The common transfer (the size of the one
     /// before, on the package's routes, a dense flow id) goes through an inner loop that calls
     /// nothing, so that the compiler keeps that state in registers.
@@ -273,7 +273,6 @@ private:
     const PackageLinks& links_;
     const RouteTrees& trees_;
     int n_, nodes_, routers_;
-    std::int64_t flit_;
     double ni_bw_;
     const HeadLatencyTerms& flit_terms_ = pp_.flit_terms();
     const std::vector<double>& ns_per_byte_ = pp_.ns_per_byte();  ///< per link

@@ -1,7 +1,5 @@
 #include "mapper/model/message_cost.h"
 
-#include "hw/common/packet_format.h"
-
 #include <algorithm>
 
 namespace mcmsim {
@@ -33,8 +31,7 @@ PackageLinks::PackageLinks(const ArchConfig& arch, const MeshTopology& topo)
 
 MessageCost::MessageCost(const ArchConfig& arch)
     : topo_(MeshTopology::of_package(arch.package)),
-      links_(arch, topo_), flit_bytes_(arch.package.router.flit_bytes),
-      max_packet_(arch.package.max_packet_bytes), router_ns_(arch.package.router.latency_ns()) {
+      links_(arch, topo_), format_(arch.package.packet_format()), router_ns_(arch.package.router.latency_ns()) {
     for (const auto& m : arch.memories) memory_router_.push_back(topo_.id(m.attach_row, m.attach_col));
 }
 
@@ -49,16 +46,6 @@ MessageCost::Route MessageCost::route(Endpoint src, Endpoint dst) const {
     return r;
 }
 
-std::int64_t MessageCost::wire_bytes(std::int64_t bytes) const {
-    auto per_packet = [&](std::int64_t b) { return (b + flit_bytes_ - 1) / flit_bytes_ * flit_bytes_; };
-    std::int64_t full = bytes / max_packet_, rest = bytes % max_packet_;
-    return full * per_packet(max_packet_) + (rest ? per_packet(rest) : 0);
-}
-
-std::int64_t MessageCost::control_wire_bytes() const {
-    return (kControlPacketBytes + flit_bytes_ - 1) / flit_bytes_ * flit_bytes_;
-}
-
 double MessageCost::head_latency_ns(const int* links, std::size_t count, int routers,
                                     std::int64_t packet_wire_bytes) const {
     double t = routers * router_ns_;
@@ -66,7 +53,7 @@ double MessageCost::head_latency_ns(const int* links, std::size_t count, int rou
     for (const int* it = links; it != links + count; ++it) {
         const int l = *it;
         double bw = links_.bandwidth_gbps[static_cast<std::size_t>(l)];
-        double flit = static_cast<double>(flit_bytes_) / bw;
+        double flit = static_cast<double>(format_.flit_bytes) / bw;
         t += links_.latency_ns[static_cast<std::size_t>(l)] + flit;
         tail = std::max(tail, static_cast<double>(packet_wire_bytes) / bw - flit);
     }
@@ -81,7 +68,7 @@ HeadLatencyTerms MessageCost::head_latency_terms(std::int64_t packet_wire_bytes)
     h.tail_ns_.resize(n);
     for (std::size_t l = 0; l < n; ++l) {  // the expressions of head_latency_ns, term by term
         const double bw = links_.bandwidth_gbps[l];
-        const double flit = static_cast<double>(flit_bytes_) / bw;
+        const double flit = static_cast<double>(format_.flit_bytes) / bw;
         h.hop_ns_[l] = links_.latency_ns[l] + flit;
         h.tail_ns_[l] = static_cast<double>(packet_wire_bytes) / bw - flit;
     }

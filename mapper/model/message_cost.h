@@ -3,6 +3,7 @@
 // the flits and hops it costs, its zero-load head latency. Mirrors the simulator's packet
 // model exactly (packet split, flit rounding, routers visited), so analytical energy equals
 // simulated energy. Pure C++.
+#include "hw/common/packet_format.h"
 #include "hw/config/arch_config.h"
 #include "hw/topology/mesh_topology.h"
 
@@ -39,8 +40,8 @@ struct Endpoint {
 };
 
 /// head_latency_ns of one packet size, with each link's terms divided out once: an estimate
-/// prices every node pair of the package (~1.5k paths on a 6x6 package), and dividing by each
-/// link's bandwidth on every path would cost more than the walks. Adding a path's links in
+/// prices every node pair of the package, and dividing by each link's bandwidth on every
+/// path would cost more than the walks. Adding a path's links in
 /// order gives the same operations in the same order as MessageCost::head_latency_ns, so the
 /// same bits.
 class HeadLatencyTerms {
@@ -74,12 +75,16 @@ public:
     };
     Route route(Endpoint src, Endpoint dst) const;
 
-    /// Bytes on the wire (whole flits) and flits for a message of `bytes` payload split into
-    /// packets of at most max_packet_bytes, or `packets` control packets of `control_bytes`.
-    std::int64_t wire_bytes(std::int64_t bytes) const;
-    std::int64_t flits(std::int64_t bytes) const { return wire_bytes(bytes) / flit_bytes_; }
-    std::int64_t packets(std::int64_t bytes) const { return (bytes + max_packet_ - 1) / max_packet_; }
-    std::int64_t control_wire_bytes() const;  ///< one control packet (request or ack)
+    /// The package's packet format (hw/common/packet_format.h), as the simulator splits and
+    /// pads its packets.
+    const PacketFormat& format() const { return format_; }
+    /// Bytes on the wire (whole flits), flits and packets of a message of `bytes` payload
+    /// split into packets of at most max_packet_bytes.
+    std::int64_t wire_bytes(std::int64_t bytes) const { return format_.message_wire_bytes(bytes); }
+    std::int64_t flits(std::int64_t bytes) const { return format_.flits(wire_bytes(bytes)); }
+    std::int64_t packets(std::int64_t bytes) const { return format_.packets(bytes); }
+    /// One control packet (request or ack).
+    std::int64_t control_wire_bytes() const { return format_.control_wire_bytes(); }
 
     /// Head latency of one packet of `packet_wire_bytes` on an idle network, ns.
     double head_latency_ns(const Route& r, std::int64_t packet_wire_bytes) const {
@@ -94,7 +99,7 @@ private:
     MeshTopology topo_;
     PackageLinks links_;
     std::vector<int> memory_router_;
-    std::int64_t flit_bytes_, max_packet_;
+    PacketFormat format_;
     double router_ns_;
 };
 

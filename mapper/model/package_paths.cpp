@@ -56,9 +56,14 @@ PackagePaths::PackagePaths(const ArchConfig& arch)
             head_control_ns_[pair(a, b)] = tc + tail_c;
         }
     paths_ = store_.refs();
-    for (int r = 0; r < topo.routers(); ++r)
-        names_.router.push_back("router_" + std::to_string(topo.row_of(r)) + "_" + std::to_string(topo.col_of(r)));
-    for (int l = 0; l < links.mesh_slots; ++l) names_.link.push_back("link." + topo.link_name(l));
+    name_accounts(arch);
+}
+
+void PackagePaths::name_accounts(const ArchConfig& arch) {
+    const PackageLinks& links = mc_.links();
+    const MeshTopology& topo = mc_.topology();
+    for (int r = 0; r < topo.routers(); ++r) names_.router.push_back(topo.router_account(r));
+    for (int l = 0; l < links.mesh_slots; ++l) names_.link.push_back(topo.link_account(l));
     for (const MemoryConfig& m : arch.memories) {
         names_.phy.push_back("phy." + m.name);
         names_.dram.push_back("dram." + m.name);

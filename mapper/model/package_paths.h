@@ -95,6 +95,9 @@ public:
     const Names& names() const { return names_; }
 
 private:
+    /// The ledger accounts the estimate books into, by kind and in the ledger's order.
+    void name_accounts(const ArchConfig& arch);
+
     MessageCost mc_;
     RouteTrees trees_;
     int n_, nodes_;

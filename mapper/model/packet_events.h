@@ -5,8 +5,8 @@
 // A group is not priced in one go like a message (link_reservation.h): it reaches the next
 // link of its path at the time of its event, and the link serves it after every group that
 // reached it earlier. That is what orders traffic by arrival rather than by issue. The pool
-// hands freed slots out again, last freed first, so that a ResNet-50 estimate (~0.7 M events)
-// keeps a few thousand groups' storage hot and allocates nothing per event. Group events of
+// hands freed slots out again, last freed first, so that an estimate keeps the storage of the
+// groups in flight hot and allocates nothing per event. Group events of
 // equal time pop in the order they were pushed (a sequence number, packet_schedule.cpp), not
 // by slot; the pool's order is fixed all the same: the schedule is deterministic. Pure C++.
 #include "mapper/model/link_reservation.h"
@@ -40,7 +40,7 @@ struct PacketGroup {
 };
 
 /// Groups in flight, by slot. A slot's event in the ready queue carries index ops + slot.
-class PacketPool {
+class PacketGroupPool {
 public:
     void clear() {
         groups_.clear();

@@ -19,7 +19,7 @@ void Estimator::schedule_packets() {
     std::vector<double>& compute_free = s.compute_free;
     double* const link_free = s.link_free;
     OpTimes* const times = s.times;
-    PacketPool& pool = ws_.packets;
+    PacketGroupPool& pool = ws_.packets;
     pool.clear();
     // A group's bytes on the wire: packets_per_event full packets (the last of a message
     // takes what is left). A read group's requests are priced as one control packet (the

@@ -1,5 +1,7 @@
 #include "noc/packet/link.h"
 
+#include "hw/common/packet_format.h"
+
 #include <algorithm>
 
 namespace mcmsim {
@@ -10,8 +12,7 @@ Link::Link(std::string name, const LinkParams& params, std::int64_t flit_bytes, 
 
 Link::Transit Link::send(Tick ready, std::int64_t wire_bytes, EnergyAccount* layer_energy, Tick tail_lag) {
     // Whole flits cross the wire: a partial last flit still occupies a full flit slot.
-    std::int64_t flits = (wire_bytes + flit_bytes_ - 1) / flit_bytes_;
-    std::int64_t bytes_on_wire = flits * flit_bytes_;
+    const std::int64_t bytes_on_wire = whole_flit_bytes(wire_bytes, flit_bytes_);
     Tick serialise = transfer_ticks(static_cast<double>(bytes_on_wire), params_.bandwidth_gbps);
     Tick first_flit = transfer_ticks(static_cast<double>(flit_bytes_), params_.bandwidth_gbps);
     Tick start = std::max(ready, free_at_);

@@ -1,5 +1,7 @@
 #include "noc/packet/router.h"
 
+#include "hw/common/packet_format.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -32,7 +34,7 @@ void Router::wake() {
 }
 
 void Router::forward(Packet* p, Tick now) {
-    std::int64_t flits = (p->wire_bytes + flit_bytes_ - 1) / flit_bytes_;
+    const std::int64_t flits = flits_of(p->wire_bytes, flit_bytes_);
     ++stats_.packets;
     stats_.flits += flits;
     double pj = static_cast<double>(flits) * energy_pj_per_flit_;

@@ -1,11 +1,12 @@
 #pragma once
-// A package-network router (thin model, deepened into a VC router later): head flits are
-// routed by the shared MeshTopology (or follow the packet's source route), pay the pipeline latency, then wait for their output
-// link to be free (virtual cut-through with unbounded buffers). Event-driven: the router
-// sleeps until the next head arrives; nothing happens per cycle.
+// A packet-level router of the package network: head flits are routed by the shared
+// MeshTopology (or follow the packet's source route), pay the pipeline latency, then wait
+// for their output link to be free (virtual cut-through with unbounded buffers).
+// Event-driven: the router sleeps until the next head arrives; nothing happens per cycle.
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/timed_queue.h"
 #include "hw/topology/mesh_topology.h"
+#include "noc/package_network.h"
 #include "noc/packet/link.h"
 #include "noc/packet/packet.h"
 
@@ -15,14 +16,6 @@
 #include <vector>
 
 namespace mcmsim {
-
-/// Something attached to a router's local port (a chiplet's network interface, a memory).
-class NetworkEndpoint {
-public:
-    virtual ~NetworkEndpoint() = default;
-    /// The packet's tail reaches the endpoint at `when` (>= now); the endpoint queues it.
-    virtual void arrive(Packet* p, Tick when) = 0;
-};
 
 struct RouterStats {
     std::int64_t packets = 0;

@@ -37,16 +37,22 @@ public:
     virtual bool position_only() const { return false; }
 };
 
-/// XY or YX dimension order on a mesh.
-class MeshDimensionOrder : public RoutingFunction {
+/// The package mesh's routing on a grid built from the same mesh (NocTopology::of_mesh):
+/// MeshTopology::step_towards decides, so a VC network walks the paths the packet network
+/// and the analytical model walk. Dimension order (XY or YX) on a mesh; on a mesh with
+/// diagonals, diagonal-first: diagonal hops while both offsets are non-zero, then straight
+/// along the one dimension left. A packet with diagonals takes one diagonal direction and
+/// then one straight one, so channel dependencies go diagonal -> straight and cannot form a
+/// cycle; dimension order is deadlock-free by its turns.
+class MeshRouting : public RoutingFunction {
 public:
-    MeshDimensionOrder(const NocTopology& t, bool x_first) : t_(t), x_first_(x_first) {}
+    MeshRouting(const NocTopology& t, const MeshTopology& mesh) : t_(t), mesh_(mesh) {}
     RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
     bool position_only() const override { return true; }
 
 private:
-    const NocTopology& t_;
-    bool x_first_;
+    const NocTopology& t_;  ///< row and column tables: routing runs per head
+    MeshTopology mesh_;
 };
 
 /// Dimension order on a torus, shortest way round each ring (ties go the positive way).
@@ -70,19 +76,6 @@ class WestFirst : public RoutingFunction {
 public:
     explicit WestFirst(const NocTopology& t) : t_(t) {}
     RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
-
-private:
-    const NocTopology& t_;
-};
-
-/// Mesh with diagonal links: diagonal hops while both offsets are non-zero, then XY. A
-/// packet uses one diagonal direction only and then DOR, so channel dependencies go
-/// diagonal -> X -> Y and cannot form a cycle.
-class DiagonalFirst : public RoutingFunction {
-public:
-    explicit DiagonalFirst(const NocTopology& t) : t_(t) {}
-    RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
-    bool position_only() const override { return true; }
 
 private:
     const NocTopology& t_;

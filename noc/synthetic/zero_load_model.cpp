@@ -5,7 +5,7 @@
 
 namespace mcmsim {
 
-ZeroLoadPath zero_load_path(const NocConfig& c, const NocTopology& t, const RoutingFunction& r, int src, int dst,
+ZeroLoadPath zero_load_path(const VcNetworkConfig& c, const NocTopology& t, const RoutingFunction& r, int src, int dst,
                             int flits) {
     ZeroLoadPath out;
     const int head_stages = (c.router.lookahead ? 0 : c.router.stages.route) + c.router.stages.vc_alloc;

@@ -25,7 +25,7 @@ struct ZeroLoadPath {
     double cycles = 0;     ///< T0
 };
 
-ZeroLoadPath zero_load_path(const NocConfig& c, const NocTopology& t, const RoutingFunction& r, int src, int dst,
+ZeroLoadPath zero_load_path(const VcNetworkConfig& c, const NocTopology& t, const RoutingFunction& r, int src, int dst,
                             int flits);
 
 }  // namespace mcmsim

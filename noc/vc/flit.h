@@ -29,7 +29,7 @@ struct FlitPacket {
     RouteState route;
     bool measured = false;    ///< created during the measurement window
     /// VC class the packet keeps on every hop when its routing function leaves the choice
-    /// open (Any): the package network's east/west split for source routes (network.cpp).
+    /// open (Any): the VC package network's east/west split for source routes (vc_package_network.cpp).
     std::uint8_t vc_class = 2;  ///< a VcClass value (routing_function.h); 2 = Any
     Packet* payload = nullptr;
     /// Source route: routers from src to dst, both included (null: the routing function).
@@ -62,7 +62,8 @@ struct BufferedFlit {
     Cycle arrival = 0;
 };
 
-/// Packet records, recycled through a free list: a run creates millions of packets.
+/// Packet records, recycled through a free list: a run creates a record per packet, and
+/// allocating each one would dominate the run time.
 class FlitPacketPool {
 public:
     std::uint32_t get() {

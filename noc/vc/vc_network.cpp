@@ -13,7 +13,10 @@ constexpr Cycle kNoWake = std::numeric_limits<Cycle>::max();
 }
 
 VcNetwork::VcNetwork(sc_core::sc_module_name name, const NocConfig& cfg)
-    : sc_core::sc_module(name), cfg_(cfg), topo_(build_topology(cfg_)), routing_(make_routing(cfg_, topo_)) {
+    : VcNetwork(name, cfg, build_topology(cfg), [&cfg](const NocTopology& t) { return make_routing(cfg, t); }) {}
+
+VcNetwork::VcNetwork(sc_core::sc_module_name name, VcNetworkConfig cfg, NocTopology topology, const RoutingMaker& routing)
+    : sc_core::sc_module(name), cfg_(std::move(cfg)), topo_(std::move(topology)), routing_(routing(topo_)) {
     if (topo_.routers() > 65536) throw std::invalid_argument("VcNetwork: at most 65536 routers (flits carry 16-bit ids)");
     // A flit entering an empty VC must arrive after the VC's previous flit left (VcRouter::InputVc::due).
     bool slow_enough = cfg_.ni_latency_cycles >= 1;
@@ -27,7 +30,9 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const NocConfig& cfg)
     int longest = cfg_.ni_latency_cycles + cfg_.router.stages.total();
     for (int c = 0; c < static_cast<int>(topo_.channels().size()); ++c) {
         const NocChannel& ch = topo_.channel(c);
-        const NocLinkConfig& link = cfg_.links.at(static_cast<std::size_t>(ch.link_class));
+        if (ch.link_class < 0 || ch.link_class >= static_cast<int>(cfg_.links.size()))
+            throw std::invalid_argument("VcNetwork: channel " + topo_.channel_name(c) + " names no link class");
+        const NocLinkConfig& link = cfg_.links[static_cast<std::size_t>(ch.link_class)];
         routers_[ch.src]->connect_output(ch.src_port, routers_[ch.dst].get(), ch.dst_port, link, c);
         routers_[ch.dst]->connect_input(ch.dst_port, routers_[ch.src].get(), ch.src_port, link.latency_cycles);
         longest = std::max(longest, cfg_.router.stages.total() + link.latency_cycles + link.cycles_per_flit);

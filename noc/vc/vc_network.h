@@ -21,6 +21,7 @@
 #include <systemc>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -44,12 +45,20 @@ public:
     virtual void packet_ejected(const FlitPacket& p, Cycle tail_cycle) = 0;
 };
 
+/// Makes a network's routing function over its topology, once the topology sits where it
+/// stays (routing functions keep a reference to it).
+using RoutingMaker = std::function<std::unique_ptr<RoutingFunction>(const NocTopology&)>;
+
 class VcNetwork : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(VcNetwork);
+    /// Routers on `topology`, each channel wired with the link class it names in
+    /// `cfg.links`, routed by what `routing` makes.
+    VcNetwork(sc_core::sc_module_name name, VcNetworkConfig cfg, NocTopology topology, const RoutingMaker& routing);
+    /// A standalone network: the graph and routing its NoC config describes.
     VcNetwork(sc_core::sc_module_name name, const NocConfig& cfg);
 
-    const NocConfig& config() const { return cfg_; }
+    const VcNetworkConfig& config() const { return cfg_; }
     const NocTopology& topology() const { return topo_; }
     const RoutingFunction& routing() const { return *routing_; }
     int nodes() const { return topo_.routers(); }  ///< one endpoint per router
@@ -121,7 +130,7 @@ private:
     void notify_at(Cycle at);  ///< arms the wake-up event for cycle `at` (absolute time)
     Cycle next_due() const;
 
-    NocConfig cfg_;
+    VcNetworkConfig cfg_;
     NocTopology topo_;
     std::unique_ptr<RoutingFunction> routing_;
     std::vector<std::uint8_t> route_tables_;  ///< [at * routers + dst], see build_route_tables()

@@ -30,7 +30,7 @@ std::uint64_t bit_range(int lo, int hi) {
 }
 }  // namespace
 
-VcRouter::VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const NocConfig& cfg, int ports)
+VcRouter::VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const VcNetworkConfig& cfg, int ports)
     : sc_core::sc_module(name), net_(net), ports_(ports), vcs_(cfg.router.vcs), depth_(cfg.router.buffer_depth), id_(id),
       route_cycles_(static_cast<std::int16_t>(cfg.router.lookahead ? 0 : cfg.router.stages.route)),
       va_cycles_(static_cast<std::int16_t>(cfg.router.stages.vc_alloc)),

@@ -55,7 +55,7 @@ struct VcRouterStats {
 
 class VcRouter : public sc_core::sc_module, private PortLoad {
 public:
-    VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const NocConfig& cfg, int ports);
+    VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const VcNetworkConfig& cfg, int ports);
 
     /// Wiring: output `port` feeds input `down_port` of `down` over a link of class `link`.
     void connect_output(int port, VcRouter* down, int down_port, const NocLinkConfig& link, int channel);
@@ -255,7 +255,7 @@ private:
     int ni_vc_ = -1;      ///< local input VC the packet at the head of the source queue is entering
     int ni_last_ = -1;
     double pj_per_flit_ = 0;
-    const NocConfig& cfg_;
+    const VcNetworkConfig& cfg_;
     std::deque<std::uint32_t> source_;
 
     friend class VcNetwork;

@@ -6,7 +6,7 @@
 
 namespace mcmsim {
 
-MemoryPort::MemoryPort(sc_core::sc_module_name name, int memory_index, Network& net)
+MemoryPort::MemoryPort(sc_core::sc_module_name name, int memory_index, PackageNetwork& net)
     : sc_core::sc_module(name), socket("socket"), node_(net.memory_node(memory_index)), net_(net),
       queue_(wake_event_) {
     net_.attach(node_, this);

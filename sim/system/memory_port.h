@@ -7,7 +7,7 @@
 #include "hw/dram/dram_target.h"
 #include "hw/dram/memory_manager.h"
 #include "hw/time/timed_queue.h"
-#include "noc/network.h"
+#include "noc/package_network.h"
 
 #include <systemc>
 #include <tlm>
@@ -23,7 +23,7 @@ public:
     SC_HAS_PROCESS(MemoryPort);
     tlm_utils::simple_initiator_socket<MemoryPort> socket;
 
-    MemoryPort(sc_core::sc_module_name name, int memory_index, Network& net);
+    MemoryPort(sc_core::sc_module_name name, int memory_index, PackageNetwork& net);
 
     void arrive(Packet* p, Tick when) override;
     std::int64_t requests() const { return requests_; }
@@ -44,7 +44,7 @@ private:
     void completed(tlm::tlm_generic_payload& gp, Tick when);
 
     int node_;
-    Network& net_;
+    PackageNetwork& net_;
     PayloadPool pool_;
     std::deque<tlm::tlm_generic_payload*> waiting_;  ///< built, not yet sent (request channel busy)
     bool request_busy_ = false;                      ///< a BEGIN_REQ awaits its END_REQ

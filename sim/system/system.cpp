@@ -3,7 +3,7 @@
 #include "chiplets/chiplet.h"
 #include "hw/dram/dram_target.h"
 #include "hw/time/sim_time.h"
-#include "noc/network.h"
+#include "noc/package_network.h"
 #include "sim/system/memory_port.h"
 #include "sim/system/watchdog.h"
 
@@ -18,16 +18,16 @@ public:
     System(sc_core::sc_module_name name, const ArchConfig& arch, const Plan& plan, const SimOptions& opt,
            EnergyLedger& ledger)
         : sc_core::sc_module(name), index(plan), timing(index.size()),
-          network("network", arch, ledger) {
+          network(make_package_network("network", arch, ledger)) {
         for (int c = 0; c < arch.chiplet_count(); ++c) {
             std::string n = "chiplet_" + std::to_string(c);
-            chiplets.push_back(std::make_unique<Chiplet>(n.c_str(), c, arch.chiplet, arch.package.max_packet_bytes,
-                                                         network, ledger, index, timing));
+            chiplets.push_back(std::make_unique<Chiplet>(n.c_str(), c, arch.chiplet, arch.package.packet_format(),
+                                                         *network, ledger, index, timing));
         }
         for (std::size_t m = 0; m < arch.memories.size(); ++m) {
             const MemoryConfig& mc = arch.memories[m];
             std::string pn = "memport_" + mc.name, dn = "dram_" + mc.name;
-            ports.push_back(std::make_unique<MemoryPort>(pn.c_str(), static_cast<int>(m), network));
+            ports.push_back(std::make_unique<MemoryPort>(pn.c_str(), static_cast<int>(m), *network));
             drams.push_back(std::make_unique<DramTarget>(dn.c_str(), mc.dram, &ledger.account("dram." + mc.name)));
             ports.back()->socket.bind(drams.back()->socket);
         }
@@ -42,7 +42,7 @@ public:
             if (c->pending_events() > 0) return true;
         for (const auto& p : ports)
             if (p->pending_events() > 0) return true;
-        return !network.busy_routers().empty();
+        return !network->busy_routers().empty();
     }
 
     /// Received flows that got all their bytes.
@@ -60,7 +60,7 @@ public:
 
     PlanIndex index;
     std::vector<OpTiming> timing;
-    Network network;
+    std::unique_ptr<PackageNetwork> network;
     std::vector<std::unique_ptr<Chiplet>> chiplets;
     std::vector<std::unique_ptr<MemoryPort>> ports;
     std::vector<std::unique_ptr<DramTarget>> drams;
@@ -82,6 +82,36 @@ PlannedBytes planned_bytes(const Plan& plan) {
             if (op.kind == OpKind::DramWrite) b.dram_written += op.bytes;
         }
     return b;
+}
+
+/// What a run that did not complete waits for: ops, routers holding packets, memory ports
+/// with unanswered requests.
+std::vector<std::string> stuck_report(const System& sys) {
+    std::vector<std::string> stuck;
+    for (const auto& c : sys.chiplets) c->describe_waiting(stuck, 20);
+    for (const auto& r : sys.network->busy_routers()) stuck.push_back(r);
+    for (const auto& p : sys.ports)
+        if (p->outstanding() > 0)
+            stuck.push_back(std::string(p->name()) + " (" + std::to_string(p->outstanding()) + " DRAM requests unanswered)");
+    return stuck;
+}
+
+/// Network, memory and chiplet statistics of a run that lasted `elapsed`.
+nlohmann::json run_stats(const System& sys, const ArchConfig& arch, Tick elapsed) {
+    nlohmann::json mems = nlohmann::json::object();
+    for (std::size_t m = 0; m < sys.drams.size(); ++m) {
+        nlohmann::json j = sys.drams[m]->stats_json(elapsed);
+        j["requests"] = sys.ports[m]->requests();
+        mems[arch.memories[m].name] = j;
+    }
+    nlohmann::json chiplets = nlohmann::json::array();
+    for (const auto& c : sys.chiplets) {
+        double util = elapsed ? static_cast<double>(c->macs_done()) /
+                                    (arch.chiplet.peak_macs_per_ns() * ticks_to_ns(elapsed)) : 0.0;
+        chiplets.push_back({{"name", c->name()}, {"macs", c->macs_done()},
+                            {"compute_busy_ns", ticks_to_ns(c->compute_busy())}, {"mac_utilization", util}});
+    }
+    return {{"network", sys.network->stats_json(elapsed)}, {"memories", mems}, {"chiplets", chiplets}};
 }
 
 }  // namespace
@@ -120,7 +150,7 @@ SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptio
         dram_read += d->bytes_read();
         dram_written += d->bytes_written();
     }
-    const Network& net = sys.network;
+    const PackageNetwork& net = *sys.network;
     bool packets_ok = net.packets_injected() == net.packets_delivered() &&
                       net.bytes_injected() == net.bytes_delivered();
     bool bytes_ok = planned.sent == planned.received && dram_read == planned.dram_read &&
@@ -130,14 +160,7 @@ SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptio
     bool flows_ok = flows_done == sys.index.transfers;
     res.conservation_ok = res.completed && packets_ok && bytes_ok && flows_ok;
 
-    std::vector<std::string> stuck;
-    if (!res.completed) {
-        for (const auto& c : sys.chiplets) c->describe_waiting(stuck, 20);
-        for (const auto& r : net.busy_routers()) stuck.push_back(r);
-        for (const auto& p : sys.ports)
-            if (p->outstanding() > 0)
-                stuck.push_back(std::string(p->name()) + " (" + std::to_string(p->outstanding()) + " DRAM requests unanswered)");
-    }
+    const std::vector<std::string> stuck = res.completed ? std::vector<std::string>{} : stuck_report(sys);
     res.checks = {{"conservation_ok", res.conservation_ok},
                   {"ops_total", total},
                   {"ops_executed", done},
@@ -154,22 +177,7 @@ SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptio
                   {"deadlock", !res.completed},
                   {"watchdog_fired", sys.watchdog->fired()},
                   {"stuck", stuck}};
-
-    Tick elapsed = last_end;
-    nlohmann::json mems = nlohmann::json::object();
-    for (std::size_t m = 0; m < sys.drams.size(); ++m) {
-        nlohmann::json j = sys.drams[m]->stats_json(elapsed);
-        j["requests"] = sys.ports[m]->requests();
-        mems[arch.memories[m].name] = j;
-    }
-    nlohmann::json chiplets = nlohmann::json::array();
-    for (const auto& c : sys.chiplets) {
-        double util = elapsed ? static_cast<double>(c->macs_done()) /
-                                    (arch.chiplet.peak_macs_per_ns() * ticks_to_ns(elapsed)) : 0.0;
-        chiplets.push_back({{"name", c->name()}, {"macs", c->macs_done()},
-                            {"compute_busy_ns", ticks_to_ns(c->compute_busy())}, {"mac_utilization", util}});
-    }
-    res.stats = {{"network", net.stats_json(elapsed)}, {"memories", mems}, {"chiplets", chiplets}};
+    res.stats = run_stats(sys, arch, last_end);
     return res;
 }
 

@@ -6,7 +6,7 @@
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/sim_time.h"
-#include "noc/network.h"
+#include "noc/package_network.h"
 #include "sim/system/system.h"
 #include "traces/plan/plan.h"
 #include "traces/plan/plan_index.h"
@@ -142,8 +142,8 @@ TEST(ChipletPeArray, LeakageIsPowerTimesRunLength) {
     const PlanIndex index(plan);
     std::vector<OpTiming> timing(index.size());
     EnergyLedger ledger;
-    Network net("network", arch, ledger);
-    Chiplet chiplet("chiplet_0", 0, arch.chiplet, arch.package.max_packet_bytes, net, ledger, index, timing);
+    std::unique_ptr<PackageNetwork> net = make_package_network("network", arch, ledger);
+    Chiplet chiplet("chiplet_0", 0, arch.chiplet, arch.package.packet_format(), *net, ledger, index, timing);
     sc_core::sc_start();
     ASSERT_EQ(chiplet.ops_done(), 1u);
     const Tick end = timing[0].end;

@@ -1,11 +1,11 @@
-// Package network: link timing, mesh routing geometry, zero-load latency, contention,
+// Packet-model package network: link timing, mesh routing geometry, zero-load latency, contention,
 // conservation and energy. Every expected value is derived here from the model's formulas.
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/sim_time.h"
 #include "hw/topology/mesh_topology.h"
 #include "noc/packet/link.h"
-#include "noc/network.h"
+#include "noc/packet/packet_network.h"
 
 #include <gtest/gtest.h>
 #include <systemc>
@@ -78,14 +78,14 @@ struct Arrival {
 /// Endpoint that logs every tail arrival and hands the packet back to the network.
 class Sink : public NetworkEndpoint {
 public:
-    Sink(Network& net, int node, std::vector<Arrival>& log) : net_(net), node_(node), log_(log) {}
+    Sink(PackageNetwork& net, int node, std::vector<Arrival>& log) : net_(net), node_(node), log_(log) {}
     void arrive(Packet* p, Tick when) override {
         log_.push_back({node_, p->tag, when});
         net_.delivered(p);
     }
 
 private:
-    Network& net_;
+    PackageNetwork& net_;
     int node_;
     std::vector<Arrival>& log_;
 };
@@ -100,7 +100,7 @@ struct Injection {
 class Injector : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(Injector);
-    Injector(sc_core::sc_module_name n, Network& net, std::vector<Injection> list)
+    Injector(sc_core::sc_module_name n, PackageNetwork& net, std::vector<Injection> list)
         : sc_core::sc_module(n), net_(net), list_(std::move(list)) {
         std::stable_sort(list_.begin(), list_.end(), [](auto& a, auto& b) { return a.at < b.at; });
         SC_THREAD(run);
@@ -116,7 +116,7 @@ private:
             net_.inject(net_.chiplet_node(i.src), net_.chiplet_node(i.dst), p, now_ticks());
         }
     }
-    Network& net_;
+    PackageNetwork& net_;
     std::vector<Injection> list_;
 };
 
@@ -124,7 +124,7 @@ private:
 struct Bench {
     ArchConfig arch;
     EnergyLedger ledger;
-    Network net;
+    PacketNetwork net;
     std::vector<Arrival> log;
     std::vector<std::unique_ptr<Sink>> sinks;
     Injector injector;

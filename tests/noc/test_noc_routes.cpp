@@ -7,7 +7,8 @@
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/sim_time.h"
 #include "hw/topology/mesh_topology.h"
-#include "noc/network.h"
+#include "noc/package_network.h"
+#include "noc/vc/vc_package_network.h"
 
 #include <gtest/gtest.h>
 #include <systemc>
@@ -75,14 +76,14 @@ struct Got {
 
 class LogSink : public NetworkEndpoint {
 public:
-    LogSink(Network& n, int node, std::vector<Got>& log) : net_(n), node_(node), log_(log) {}
+    LogSink(PackageNetwork& n, int node, std::vector<Got>& log) : net_(n), node_(node), log_(log) {}
     void arrive(Packet* p, Tick when) override {
         log_.push_back({p->tag, node_, p->hops, when});
         net_.delivered(p);
     }
 
 private:
-    Network& net_;
+    PackageNetwork& net_;
     int node_;
     std::vector<Got>& log_;
 };
@@ -98,7 +99,7 @@ struct Send {
 class Sender : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(Sender);
-    Sender(sc_core::sc_module_name n, Network& net, std::vector<Send> sends)
+    Sender(sc_core::sc_module_name n, PackageNetwork& net, std::vector<Send> sends)
         : sc_core::sc_module(n), net_(net), sends_(std::move(sends)) {
         SC_THREAD(run);
     }
@@ -115,19 +116,21 @@ private:
             net_.inject(net_.chiplet_node(s.src), net_.chiplet_node(s.dst), p, now_ticks());
         }
     }
-    Network& net_;
+    PackageNetwork& net_;
     std::vector<Send> sends_;
 };
 
 struct RouteBench {
     ArchConfig arch;
     EnergyLedger ledger;
-    Network net;
+    std::unique_ptr<PackageNetwork> network;  ///< the implementation arch.package.router.model asks for
+    PackageNetwork& net;
     std::vector<Got> log;
     std::vector<std::unique_ptr<LogSink>> sinks;
     Sender sender;
     RouteBench(ArchConfig a, std::vector<Send> sends)
-        : arch(std::move(a)), net("network", arch, ledger), sender("sender", net, std::move(sends)) {
+        : arch(std::move(a)), network(make_package_network("network", arch, ledger)), net(*network),
+          sender("sender", net, std::move(sends)) {
         init_time_resolution();
         for (int c = 0; c < arch.chiplet_count(); ++c) {
             sinks.push_back(std::make_unique<LogSink>(net, net.chiplet_node(c), log));
@@ -199,7 +202,8 @@ TEST_P(NocRoutes, InvalidRoutesAreRejectedNamingTheRoute) {
     init_time_resolution();
     EnergyLedger ledger;
     ArchConfig a = route_arch(3, 3, model);
-    Network net("network", a, ledger);
+    std::unique_ptr<PackageNetwork> network = make_package_network("network", a, ledger);
+    PackageNetwork& net = *network;
     struct Bad {
         std::vector<int> route;
         int dst;
@@ -302,7 +306,7 @@ TEST(NocRoutesVc, MixedMinimalRoutesUnderLoadDoNotDeadlock) {
         EXPECT_EQ(g.hops, t.hops(s.src, s.dst)) << "minimal routes";
     }
     for (int n : seen) EXPECT_EQ(n, 1);
-    EXPECT_EQ(b.net.vc_network()->order_violations(), 0);
+    EXPECT_EQ(dynamic_cast<const VcPackageNetwork&>(b.net).vc().order_violations(), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, NocRoutes, ::testing::Values(RouterModel::Packet, RouterModel::Vc),

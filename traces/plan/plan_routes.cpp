@@ -6,9 +6,8 @@ namespace mcmsim {
 
 int link_between(const MeshTopology& topo, int a, int b) {
     if (a < 0 || a >= topo.routers()) return -1;
-    for (int p = 0; p < kMeshPorts; ++p)
-        if (topo.neighbor(a, static_cast<Port>(p)) == b) return MeshTopology::link_id(a, static_cast<Port>(p));
-    return -1;
+    const Port p = topo.port_to(a, b);
+    return p == Port::Local ? -1 : MeshTopology::link_id(a, p);
 }
 
 void validate_plan_routes(const Plan& plan, const MeshTopology& topo, const std::string& file) {

@@ -1,0 +1,60 @@
+#include "noc/package_network.h"
+
+#include "noc/packet/packet_network.h"
+#include "noc/vc/vc_package_network.h"
+
+#include <stdexcept>
+
+namespace mcmsim {
+
+PackageNetwork::PackageNetwork(const ArchConfig& arch)
+    : topo_(MeshTopology::of_package(arch.package)), chiplets_(arch.chiplet_count()) {
+    for (int c = 0; c < chiplets_; ++c) node_router_.push_back(c);
+    for (const MemoryConfig& m : arch.memories) node_router_.push_back(topo_.id(m.attach_row, m.attach_col));
+}
+
+void PackageNetwork::check_route(int src_node, int dst_node, const std::vector<int>& route) const {
+    auto fail = [&](const std::string& why) {
+        std::string r;
+        for (int x : route) r += (r.empty() ? "" : " ") + std::to_string(x);
+        throw std::invalid_argument("source route [" + r + "] from node " + std::to_string(src_node) + " to node " +
+                                    std::to_string(dst_node) + ": " + why);
+    };
+    if (route.empty()) fail("empty");
+    if (route.front() != router_of(src_node))
+        fail("starts at router " + std::to_string(route.front()) + ", not the source's router " +
+             std::to_string(router_of(src_node)));
+    if (route.back() != router_of(dst_node))
+        fail("ends at router " + std::to_string(route.back()) + ", not the destination's router " +
+             std::to_string(router_of(dst_node)));
+    for (std::size_t h = 1; h < route.size(); ++h)
+        if (route[h] < 0 || route[h] >= topo_.routers() || topo_.port_to(route[h - 1], route[h]) == Port::Local)
+            fail("routers " + std::to_string(route[h - 1]) + " and " + std::to_string(route[h]) + " are not neighbours");
+}
+
+Tick PackageNetwork::inject(int src_node, int dst_node, Packet* p, Tick ready) {
+    if (p->route) check_route(src_node, dst_node, *p->route);
+    p->src_node = src_node;
+    p->dst_node = dst_node;
+    p->dst_router = router_of(dst_node);
+    p->created = ready;
+    ++injected_;
+    bytes_injected_ += p->payload_bytes;
+    return send(p, ready);
+}
+
+void PackageNetwork::delivered(Packet* p) {
+    ++delivered_;
+    bytes_delivered_ += p->payload_bytes;
+    pool_.put(p);
+}
+
+std::unique_ptr<PackageNetwork> make_package_network(const char* name, const ArchConfig& arch, EnergyLedger& ledger) {
+    switch (arch.package.router.model) {
+        case RouterModel::Vc: return std::make_unique<VcPackageNetwork>(name, arch, ledger);
+        case RouterModel::Packet: break;
+    }
+    return std::make_unique<PacketNetwork>(name, arch, ledger);
+}
+
+}  // namespace mcmsim

@@ -1,0 +1,110 @@
+#include "noc/vc/vc_package_network.h"
+
+#include "hw/common/packet_format.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mcmsim {
+
+namespace {
+
+/// The VC network the package's routers and links make: its router micro-architecture from
+/// package.router, one link class, the package's die-to-die link.
+VcNetworkConfig package_vc_config(const PackageConfig& pkg) {
+    const RouterConfig& rc = pkg.router;
+    VcNetworkConfig c;
+    c.router.clock_ghz = rc.clock_ghz;
+    c.router.vcs = static_cast<int>(rc.vcs);
+    c.router.buffer_depth = static_cast<int>(rc.buffer_depth);
+    c.router.flit_bits = static_cast<int>(rc.flit_bytes * 8);
+    c.router.stages = RouterStages{static_cast<int>(rc.pipeline_cycles) - 3, 1, 1, 1};
+    c.router.energy = RouterEnergy{0, 0, rc.energy_pj_per_flit, 0};
+    NocLinkConfig d2d;
+    d2d.name = pkg.link.preset.empty() ? "d2d" : pkg.link.preset;
+    d2d.die_to_die = true;
+    d2d.bandwidth_gbps = pkg.link.bandwidth_gbps;
+    d2d.latency_ns = pkg.link.latency_ns;
+    d2d.energy_pj_per_bit = pkg.link.energy_pj_per_bit;
+    resolve_link(d2d, c.router);
+    c.links = {d2d};  // NocTopology::of_mesh gives every channel link class 0
+    return c;
+}
+
+}  // namespace
+
+VcPackageNetwork::VcPackageNetwork(sc_core::sc_module_name name, const ArchConfig& arch, EnergyLedger& ledger)
+    : sc_core::sc_module(name), PackageNetwork(arch), flit_bytes_(arch.package.router.flit_bytes),
+      period_ps_(1000.0 / arch.package.router.clock_ghz),
+      vc_("vc", package_vc_config(arch.package), NocTopology::of_mesh(topology()),
+          [this](const NocTopology& t) { return std::make_unique<MeshRouting>(t, topology()); }),
+      vc_classes_(vc_.config().router.vcs >= 2) {
+    // Energy per flit into the accounts the packet network and the model book into: the
+    // channels are the mesh's links (NocTopology::of_mesh), the routers its routers.
+    const MeshTopology& mesh = topology();
+    const NocTopology& t = vc_.topology();
+    const NocLinkConfig& d2d = vc_.config().links[0];
+    const int flit_bits = vc_.config().router.flit_bits;
+    for (int ci = 0; ci < static_cast<int>(t.channels().size()); ++ci) {
+        const NocChannel& ch = t.channel(ci);
+        const int link = MeshTopology::link_id(ch.src, mesh_port(ch.src_port));
+        vc_.router(ch.src).set_link_energy(ch.src_port, &ledger.account(mesh.link_account(link)),
+                                           flit_bits * d2d.energy_pj_per_bit, EnergyCategory::D2d);
+    }
+    for (int r = 0; r < t.routers(); ++r)
+        vc_.router(r).set_energy(&ledger.account(mesh.router_account(r)), vc_.config().router.energy.per_flit());
+    delivery_.net = this;
+    vc_.set_listener(&delivery_);
+    phy_delay_.assign(static_cast<std::size_t>(arch.chiplet_count()), 0);
+    for (const MemoryConfig& m : arch.memories) phy_delay_.push_back(ns_to_ticks(m.phy_latency_ns));
+    endpoints_.assign(static_cast<std::size_t>(nodes()), nullptr);
+    ni_free_.assign(static_cast<std::size_t>(nodes()), 0);
+}
+
+void VcPackageNetwork::attach(int node, NetworkEndpoint* endpoint) { endpoints_[static_cast<std::size_t>(node)] = endpoint; }
+
+void VcPackageNetwork::Delivery::packet_ejected(const FlitPacket& fp, Cycle tail) {
+    Packet* p = fp.payload;
+    p->hops = fp.hops;
+    const auto dst = static_cast<std::size_t>(p->dst_node);
+    const Tick when = static_cast<Tick>(std::llround(static_cast<double>(tail) * net->period_ps_)) + net->phy_delay_[dst];
+    net->endpoints_[dst]->arrive(p, when);
+}
+
+Tick VcPackageNetwork::send(Packet* p, Tick ready) {
+    const auto src_node = static_cast<std::size_t>(p->src_node);
+    // A flit-level packet has a head flit, whatever it carries.
+    const std::int64_t flits = std::max<std::int64_t>(1, flits_of(p->wire_bytes, flit_bytes_));
+    const Tick start = ready + phy_delay_[src_node];
+    const auto cycle = static_cast<Cycle>(std::ceil(static_cast<double>(start) / period_ps_ - 1e-9));
+    const int src = router_of(p->src_node), dst = p->dst_router;
+    const std::uint32_t id = vc_.create_packet(src, dst, static_cast<int>(flits), cycle, p);
+    FlitPacket& fp = vc_.packets()[id];
+    fp.path = p->route;
+    // Deadlock freedom with source routes: eastbound packets (destination column >= source
+    // column) use the lower half of the VCs, westbound ones the upper half. A minimal route
+    // never moves against its class's X direction, and between pure N and S moves it never
+    // turns back, so within a class no cycle of channel dependencies can close (any closed
+    // walk needs a move east and one west). Every minimal route qualifies (XY, YX, any
+    // staircase, diagonal-first), including the package routing's own paths.
+    const MeshTopology& topo = topology();
+    if (vc_classes_) fp.vc_class = static_cast<std::uint8_t>(topo.col_of(dst) >= topo.col_of(src) ? VcClass::Lower : VcClass::Upper);
+    // The sender sees its NI push one flit per cycle.
+    const Tick begin = std::max(ready, ni_free_[src_node]);
+    ni_free_[src_node] = begin + static_cast<Tick>(std::llround(static_cast<double>(flits) * period_ps_));
+    return ni_free_[src_node];
+}
+
+std::vector<std::string> VcPackageNetwork::busy_routers() const {
+    return vc_.packets_waiting() > 0 ? vc_.busy_routers() : std::vector<std::string>{};
+}
+
+nlohmann::json VcPackageNetwork::stats_json(Tick elapsed) const {
+    nlohmann::json j = vc_.stats_json(static_cast<Cycle>(static_cast<double>(elapsed) / period_ps_) + 1);
+    j["model"] = "vc";
+    j["packets"] = packets_injected();
+    j["bytes"] = bytes_injected();
+    return j;
+}
+
+}  // namespace mcmsim

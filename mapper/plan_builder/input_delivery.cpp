@@ -6,9 +6,9 @@
 namespace mcmsim {
 
 InputDelivery::InputDelivery(OpSink& sink, TransferBatch& batch, OutputSpill& spill, const Ownership& owned,
-                             std::vector<const Layer*> shapes, std::vector<int> home)
-    : sink_(sink), batch_(batch), spill_(spill), owned_(owned), shapes_(std::move(shapes)), home_(std::move(home)),
-      n_(static_cast<int>(home_.size())) {}
+                             std::vector<const Layer*> shapes, const ChipletMemories& memories)
+    : sink_(sink), batch_(batch), spill_(spill), owned_(owned), shapes_(std::move(shapes)), memories_(memories),
+      n_(memories.chiplets()) {}
 
 std::vector<std::vector<std::int64_t>> InputDelivery::gather(PlanLayer& layer, const Layer& L,
                                                              const std::vector<WorkBox>& boxes, const LayerMapping& lm,
@@ -105,7 +105,7 @@ void InputDelivery::read_from_dram(PlanLayer& layer, const Layer& L, const std::
     // Input multicast: parts that are the same bytes in the same memory form a group.
     reader_.assign(static_cast<std::size_t>(n_), -1);
     auto same = [&](const Part& a, const Part& b) {
-        if (home_[static_cast<std::size_t>(a.consumer)] != home_[static_cast<std::size_t>(b.consumer)]) return false;
+        if (memories_.home(a.consumer) != memories_.home(b.consumer)) return false;
         if (matmul) return a.whole && b.whole;
         return a.need.n == b.need.n && a.need.c == b.need.c && a.need.h == b.need.h && a.need.w == b.need.w;
     };
@@ -121,10 +121,10 @@ void InputDelivery::read_from_dram(PlanLayer& layer, const Layer& L, const std::
                     parts_[j].sent = true;
                     members.push_back(parts_[j].consumer);
                 }
-        const int m = home_[static_cast<std::size_t>(p.consumer)];
+        const int m = memories_.home(p.consumer);
         int reader = members.front();
         for (int c : members)
-            if (spill_.memory_hops(c, m) < spill_.memory_hops(reader, m)) reader = c;
+            if (memories_.hops(c, m) < memories_.hops(reader, m)) reader = c;
         for (int c : members) reader_[static_cast<std::size_t>(c)] = reader;
         groups.push_back(std::move(members));
     }
@@ -133,7 +133,7 @@ void InputDelivery::read_from_dram(PlanLayer& layer, const Layer& L, const std::
     for (const Part& p : parts_) {
         const int c = p.consumer;
         if (reader_[static_cast<std::size_t>(c)] != c) continue;
-        const int m = home_[static_cast<std::size_t>(c)];
+        const int m = memories_.home(c);
         std::vector<std::int64_t> wait;
         if (!start.empty() && start[static_cast<std::size_t>(c)] >= 0) wait.push_back(start[static_cast<std::size_t>(c)]);
         PlanOp& in = sink_.add_op(layer, c, OpKind::DramRead, std::move(wait));

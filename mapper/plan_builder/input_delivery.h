@@ -26,10 +26,12 @@
 // intersections) or the whole operand (proportional shares); a spilled part must also start
 // at the same place in the piece. Parts that merely overlap go separately.
 #include "mapper/mapping/input_need.h"
+#include "mapper/mapping/mapping.h"
+#include "mapper/mapping/partition.h"
+#include "mapper/plan_builder/chiplet_memories.h"
 #include "mapper/plan_builder/op_sink.h"
 #include "mapper/plan_builder/output_spill.h"
-#include "mapper/mapping/partition.h"
-#include "mapper/mapping/mapping.h"
+#include "mapper/plan_builder/owned_pieces.h"
 #include "mapper/plan_builder/transfer_batch.h"
 #include "mapper/workload/workload.h"
 #include "traces/plan/plan.h"
@@ -41,23 +43,14 @@
 
 namespace mcmsim {
 
-/// Part of a layer's output a chiplet holds, and the op after which it is ready there.
-struct OwnedPiece {
-    WorkBox box;  ///< n, k, p, q meaningful (c is the full reduction)
-    std::int64_t ready = -1;
-};
-
-/// [step][chiplet]: the pieces of each plan layer's output each chiplet holds.
-using Ownership = std::vector<std::vector<std::vector<OwnedPiece>>>;
-
 class InputDelivery : private SpillSink {
 public:
     /// `sink`: numbers the plan's ops and flows and lays out DRAM; `batch`: the layer's
     /// transfers; `spill`: which outputs went to DRAM; `owned`: where each step's output lies
-    /// (filled by the builder as steps are built); `shapes`: each step's layer shape; `home`:
-    /// each chiplet's nearest memory.
+    /// (filled by the builder as steps are built); `shapes`: each step's layer shape;
+    /// `memories`: each chiplet's nearest memory and its hops to every memory.
     InputDelivery(OpSink& sink, TransferBatch& batch, OutputSpill& spill, const Ownership& owned,
-                  std::vector<const Layer*> shapes, std::vector<int> home);
+                  std::vector<const Layer*> shapes, const ChipletMemories& memories);
 
     /// Brings the inputs of a plan layer of shape L, split into `boxes` (one per chiplet), to
     /// the chiplets under the layer's mapping `lm` (its collective and route policy); its ops go
@@ -118,7 +111,7 @@ private:
     OutputSpill& spill_;
     const Ownership& owned_;
     std::vector<const Layer*> shapes_;  ///< [step]
-    std::vector<int> home_;             ///< [chiplet] nearest memory
+    const ChipletMemories& memories_;
     int n_;
 
     // The layer being gathered.

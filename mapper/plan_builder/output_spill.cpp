@@ -5,10 +5,9 @@
 
 namespace mcmsim {
 
-OutputSpill::OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, std::vector<int> home,
-                         std::vector<std::vector<int>> memory_hops, std::size_t steps)
-    : capacity_(capacity), notice_bytes_(notice_bytes), home_(std::move(home)), memory_hops_(std::move(memory_hops)),
-      slices_(steps) {}
+OutputSpill::OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, const ChipletMemories& memories,
+                         std::size_t steps)
+    : capacity_(capacity), notice_bytes_(notice_bytes), memories_(memories), slices_(steps) {}
 
 bool OutputSpill::hold_or_write(OpSink& sink, PlanLayer& layer, std::size_t step, int chiplet,
                                 const std::vector<std::int64_t>& piece_bytes, const std::vector<std::int64_t>& ready) {
@@ -16,9 +15,9 @@ bool OutputSpill::hold_or_write(OpSink& sink, PlanLayer& layer, std::size_t step
     for (std::int64_t b : piece_bytes) total += b;
     if (total <= capacity_) return false;
     auto& per_chiplet = slices_[step];
-    if (per_chiplet.empty()) per_chiplet.resize(home_.size());  // only steps that spill pay for it
+    if (per_chiplet.empty()) per_chiplet.resize(static_cast<std::size_t>(memories_.chiplets()));  // only steps that spill pay for it
     Slice& s = per_chiplet[static_cast<std::size_t>(chiplet)];
-    s.memory = home_[static_cast<std::size_t>(chiplet)];
+    s.memory = memories_.home(chiplet);
     s.piece_bytes = piece_bytes;
     std::int64_t offset = 0;
     for (std::int64_t b : piece_bytes) {
@@ -45,7 +44,7 @@ void OutputSpill::read(std::size_t step, int producer, std::size_t piece, const 
     const int memory = slice(step, producer).memory;
     int reader = -1, best = 0;
     for (int c : consumers) {
-        const int h = memory_hops_[static_cast<std::size_t>(c)][static_cast<std::size_t>(memory)];
+        const int h = memories_.hops(c, memory);
         if (reader < 0 || h < best || (h == best && c < reader)) reader = c, best = h;
     }
     std::vector<int> forward;

@@ -19,6 +19,7 @@
 // moves, one packet of the package's flit_bytes), and the DramRead waits for the recv of that
 // notice. A reader on the producer itself waits for the write directly. Forwarding sends wait
 // for the DramRead.
+#include "mapper/plan_builder/chiplet_memories.h"
 #include "mapper/plan_builder/op_sink.h"
 #include "traces/plan/plan.h"
 
@@ -45,10 +46,9 @@ protected:
 class OutputSpill {
 public:
     /// `capacity`: a chiplet's global buffer bytes; `notice_bytes`: one notification transfer;
-    /// `home`: each chiplet's nearest memory; `memory_hops`: [chiplet][memory] package hops to
-    /// where the memory attaches; `steps`: plan layers the builder makes.
-    OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, std::vector<int> home,
-                std::vector<std::vector<int>> memory_hops, std::size_t steps);
+    /// `memories`: each chiplet's nearest memory and its package hops to every memory;
+    /// `steps`: plan layers the builder makes.
+    OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, const ChipletMemories& memories, std::size_t steps);
 
     /// Producer side, once step `step`'s output pieces on `chiplet` are final (their bytes and
     /// the ops that make them ready): a slice that does not fit the global buffer is written to
@@ -57,10 +57,6 @@ public:
                        const std::vector<std::int64_t>& piece_bytes, const std::vector<std::int64_t>& ready);
 
     bool spilled(std::size_t step, int chiplet) const { return write_of(step, chiplet) >= 0; }
-    /// Package hops from `chiplet` to where `memory` attaches.
-    int memory_hops(int chiplet, int memory) const {
-        return memory_hops_[static_cast<std::size_t>(chiplet)][static_cast<std::size_t>(memory)];
-    }
     /// The DramWrite of `chiplet`'s slice of `step` (-1: the slice stayed on chip).
     std::int64_t write_of(std::size_t step, int chiplet) const;
 
@@ -100,8 +96,7 @@ private:
     const Slice& slice(std::size_t step, int chiplet) const { return slices_[step][static_cast<std::size_t>(chiplet)]; }
 
     std::int64_t capacity_, notice_bytes_;
-    std::vector<int> home_;
-    std::vector<std::vector<int>> memory_hops_;  ///< [chiplet][memory]
+    const ChipletMemories& memories_;
     std::vector<std::vector<Slice>> slices_;  ///< [step][chiplet]
     std::vector<Read> reads_;                 ///< held until flush()
 };

@@ -5,16 +5,16 @@
 namespace mcmsim {
 
 ChipletMemories::ChipletMemories(const ArchConfig& arch, const MeshTopology& topo)
-    : home_(static_cast<std::size_t>(arch.chiplet_count())), hops_(static_cast<std::size_t>(arch.chiplet_count())) {
+    : home_(arch.chiplet_count()), hops_(arch.chiplet_count()) {
     for (int c = 0; c < arch.chiplet_count(); ++c) {
-        auto& hops = hops_[static_cast<std::size_t>(c)];
+        IdVector<int>& hops = hops_[c];
         int best = 0, best_hops = std::numeric_limits<int>::max();
         for (const MemoryConfig& mem : arch.memories) {
             const int h = topo.hops(c, topo.id(mem.attach_row, mem.attach_col));
-            if (h < best_hops) best_hops = h, best = static_cast<int>(hops.size());
+            if (h < best_hops) best_hops = h, best = hops.size();
             hops.push_back(h);
         }
-        home_[static_cast<std::size_t>(c)] = best;
+        home_[c] = best;
     }
 }
 

@@ -1,6 +1,7 @@
 #include "mapper/plan_builder/layer_outputs.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace mcmsim {
 
@@ -12,12 +13,12 @@ std::int64_t piece_bytes(const WorkBox& b, const Layer& L) {
 
 }  // namespace
 
-void spill_outputs(OutputSpill& spill, OpSink& sink, PlanLayer& layer, const Layer& L, std::size_t step,
-                   const std::vector<std::vector<OwnedPiece>>& owned, PlanLayerMapping& info) {
+void spill_outputs(OutputSpill& spill, OpSink& sink, PlanLayer& layer, const Layer& L, int step,
+                   const OwnedPieces& owned, PlanLayerMapping& info) {
     std::vector<std::int64_t> bytes, ready;
-    for (int c = 0; c < static_cast<int>(owned.size()); ++c) {
+    for (int c = 0; c < owned.size(); ++c) {
         bytes.clear(), ready.clear();
-        for (const OwnedPiece& piece : owned[static_cast<std::size_t>(c)]) {
+        for (const OwnedPiece& piece : owned[c]) {
             bytes.push_back(piece_bytes(piece.box, L));
             ready.push_back(piece.ready);
         }
@@ -28,10 +29,10 @@ void spill_outputs(OutputSpill& spill, OpSink& sink, PlanLayer& layer, const Lay
 }
 
 void write_network_outputs(const OutputSpill& spill, OpSink& sink, const ChipletMemories& memories, PlanLayer& layer,
-                           const Layer& L, std::size_t step, const std::vector<std::vector<OwnedPiece>>& owned) {
-    for (int c = 0; c < static_cast<int>(owned.size()); ++c) {
+                           const Layer& L, int step, const OwnedPieces& owned) {
+    for (int c = 0; c < owned.size(); ++c) {
         if (spill.spilled(step, c)) continue;  // the spill wrote the slice already
-        for (const OwnedPiece& piece : owned[static_cast<std::size_t>(c)]) {
+        for (const OwnedPiece& piece : owned[c]) {
             const std::int64_t bytes = piece_bytes(piece.box, L);
             const int m = memories.home(c);
             PlanOp& out = sink.add_op(layer, c, OpKind::DramWrite, {piece.ready});

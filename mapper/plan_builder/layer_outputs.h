@@ -10,19 +10,16 @@
 #include "mapper/workload/workload.h"
 #include "traces/plan/plan.h"
 
-#include <cstddef>
-#include <vector>
-
 namespace mcmsim {
 
 /// Each chiplet's output slice of step `step` (its pieces `owned`, of layer shape L) that does
 /// not fit its global buffer goes to DRAM, its write into `layer`; counts what spilled in `info`.
-void spill_outputs(OutputSpill& spill, OpSink& sink, PlanLayer& layer, const Layer& L, std::size_t step,
-                   const std::vector<std::vector<OwnedPiece>>& owned, PlanLayerMapping& info);
+void spill_outputs(OutputSpill& spill, OpSink& sink, PlanLayer& layer, const Layer& L, int step,
+                   const OwnedPieces& owned, PlanLayerMapping& info);
 
 /// The network output of step `step`: every piece in `owned` not spilled already is written to
 /// its owner's nearest memory once ready.
 void write_network_outputs(const OutputSpill& spill, OpSink& sink, const ChipletMemories& memories, PlanLayer& layer,
-                           const Layer& L, std::size_t step, const std::vector<std::vector<OwnedPiece>>& owned);
+                           const Layer& L, int step, const OwnedPieces& owned);
 
 }  // namespace mcmsim

@@ -5,8 +5,8 @@ namespace mcmsim {
 MicroBatchOrder::MicroBatchOrder(int chiplets, int micro_batches, std::size_t layers)
     : n_(chiplets), micro_batches_(micro_batches) {
     if (micro_batches_ == 1) return;
-    mb_last_.assign(static_cast<std::size_t>(n_), std::vector<std::int64_t>(static_cast<std::size_t>(micro_batches_), -1));
-    layer_last_.assign(layers, std::vector<std::int64_t>(static_cast<std::size_t>(n_), -1));
+    mb_last_.assign(n_, IdVector<std::int64_t>(micro_batches_, -1));
+    layer_last_.assign(layers, IdVector<std::int64_t>(n_, -1));
 }
 
 void MicroBatchOrder::begin(std::size_t layer, int mb) {
@@ -14,22 +14,20 @@ void MicroBatchOrder::begin(std::size_t layer, int mb) {
     mb_ = mb;
     start_.clear();
     if (micro_batches_ == 1 || mb_ < 2) return;
-    for (int c = 0; c < n_; ++c) start_.push_back(mb_last_[static_cast<std::size_t>(c)][static_cast<std::size_t>(mb_ - 2)]);
+    for (int c = 0; c < n_; ++c) start_.push_back(mb_last_[c][mb_ - 2]);
 }
 
 void MicroBatchOrder::wait(int c, std::vector<std::int64_t>& d) const {
     if (micro_batches_ == 1) return;
-    const std::int64_t prev = layer_last_[layer_][static_cast<std::size_t>(c)];
+    const std::int64_t prev = layer_last_[layer_][c];
     if (prev >= 0) d.push_back(prev);
-    if (mb_last_[static_cast<std::size_t>(c)][static_cast<std::size_t>(mb_)] < 0 && !start_.empty() &&
-        start_[static_cast<std::size_t>(c)] >= 0)
-        d.push_back(start_[static_cast<std::size_t>(c)]);
+    if (mb_last_[c][mb_] < 0 && !start_.empty() && start_[c] >= 0) d.push_back(start_[c]);
 }
 
 void MicroBatchOrder::computed(int c, std::int64_t id) {
     if (micro_batches_ == 1) return;
-    mb_last_[static_cast<std::size_t>(c)][static_cast<std::size_t>(mb_)] = id;
-    layer_last_[layer_][static_cast<std::size_t>(c)] = id;
+    mb_last_[c][mb_] = id;
+    layer_last_[layer_][c] = id;
 }
 
 }  // namespace mcmsim

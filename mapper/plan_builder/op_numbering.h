@@ -7,7 +7,6 @@
 #include "traces/plan/plan.h"
 
 #include <algorithm>
-#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -16,7 +15,7 @@ namespace mcmsim {
 
 class OpNumbering final : public OpSink {
 public:
-    explicit OpNumbering(std::size_t memories) : addresses_(memories) {}
+    explicit OpNumbering(int memories) : addresses_(memories) {}
 
     PlanOp& add_op(PlanLayer& layer, int chiplet, OpKind kind, std::vector<std::int64_t> deps) override {
         if (deps.size() > 1) {

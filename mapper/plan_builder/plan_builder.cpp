@@ -43,8 +43,8 @@ public:
     Builder(const ArchConfig& arch, const Workload& w, const Mapping& m)
         : arch_(arch), w_(w), rows_(arch.package.rows), cols_(arch.package.cols), n_(arch.chiplet_count()),
           batch_(arch.package), m_(checked(m, w, rows_, cols_)), steps_(w, m_),
-          memories_(arch, batch_.package_topology()), ops_(arch.memories.size()), owned_(steps_.size()),
-          compute_(steps_.size(), std::vector<std::int64_t>(static_cast<std::size_t>(n_), -1)),
+          memories_(arch, batch_.package_topology()), ops_(static_cast<int>(arch.memories.size())),
+          owned_(steps_.size()), compute_(steps_.size(), IdVector<std::int64_t>(n_, -1)),
           // A notice is one flit: the smallest transfer the package makes (output_spill.h).
           spill_(arch.chiplet.global_buffer_bytes, arch.package.router.flit_bytes, memories_, steps_.size()),
           inputs_(ops_, batch_, spill_, owned_, steps_.shapes(), memories_),
@@ -61,16 +61,16 @@ public:
 
     Plan run() {
         const std::vector<bool> is_output = w_.is_output_layer();
-        for (std::size_t s = 0; s < steps_.size(); ++s) build_step(s, is_output[steps_[s].layer]);
+        for (int s = 0; s < steps_.size(); ++s) build_step(s, is_output[steps_[s].layer]);
         return std::move(plan_);
     }
 
 private:
-    void build_step(std::size_t s, bool is_output) {
+    void build_step(int s, bool is_output) {
         const Step& st = steps_[s];
         const Layer& L = *st.L;
         const LayerMapping& lm = m_.layers[st.layer];
-        const std::vector<WorkBox> boxes = boxes_on_package(L, lm, rows_, cols_);
+        const IdVector<WorkBox> boxes = boxes_on_package(L, lm, rows_, cols_);
         PlanLayer layer;
         // Room for a typical layer's ops (per chiplet: DRAM reads, sends, recvs and the
         // compute), or for as many as the previous layer made: op records are large, and
@@ -81,7 +81,7 @@ private:
         PlanLayerMapping info;  // counts what the units move as they make the layer's ops
         batch_.begin_layer(lm.collective, lm.group);
         order_.begin(st.layer, st.mb);
-        std::vector<std::vector<std::int64_t>> deps = inputs_.gather(layer, L, boxes, lm, order_.start(), info);
+        ChipletDeps deps = inputs_.gather(layer, L, boxes, lm, order_.start(), info);
         weights_.multicast(layer, L, lm, s, boxes, deps, info);
         const std::int64_t input_package_bytes = batch_.package_bytes();
         compute_boxes(layer, s, boxes, deps);
@@ -95,22 +95,21 @@ private:
 
     /// Every chiplet's compute of step s, once its inputs (`deps`, consumed) and its weights
     /// are there, in micro-batch order.
-    void compute_boxes(PlanLayer& layer, std::size_t s, const std::vector<WorkBox>& boxes,
-                       std::vector<std::vector<std::int64_t>>& deps) {
+    void compute_boxes(PlanLayer& layer, int s, const IdVector<WorkBox>& boxes, ChipletDeps& deps) {
         const Layer& L = *steps_[s].L;
         const double out_total = static_cast<double>(output_volume(L));
         const std::vector<Operand> operands = operands_of(L);
         for (int c = 0; c < n_; ++c) {
-            const WorkBox& b = boxes[static_cast<std::size_t>(c)];
+            const WorkBox& b = boxes[c];
             if (b.empty()) continue;
-            std::vector<std::int64_t>& d = deps[static_cast<std::size_t>(c)];
+            std::vector<std::int64_t>& d = deps[c];
             const BoxWork work = box_work(arch_.chiplet, L, b, out_total);
             const std::int64_t wbytes = weight_slice_bytes(L, b);
             weights_.read(layer, s, c, wbytes, work.refetch, d);
             order_.wait(c, d);
             PlanOp& cp = ops_.add_op(layer, c, OpKind::Compute, std::move(d));  // d is done with
             fill_compute(cp, L, b, work, wbytes, operands);
-            compute_[s][static_cast<std::size_t>(c)] = cp.id;
+            compute_[s][c] = cp.id;
             weights_.used_by(c, cp.id);
             order_.computed(c, cp.id);
         }
@@ -145,10 +144,10 @@ private:
     PlanSteps steps_;
     ChipletMemories memories_;
     OpNumbering ops_;
-    Ownership owned_;                                 ///< [step][chiplet] pieces of its output
-    std::vector<std::vector<std::int64_t>> compute_;  ///< [step][chiplet] compute op id (-1: none)
-    OutputSpill spill_;                               ///< slices that do not fit the global buffer
-    InputDelivery inputs_;                            ///< how each step's inputs reach its chiplets
+    Ownership owned_;                           ///< [step][chiplet] pieces of its output
+    IdVector<IdVector<std::int64_t>> compute_;  ///< [step][chiplet] compute op id (-1: none)
+    OutputSpill spill_;                         ///< slices that do not fit the global buffer
+    InputDelivery inputs_;                      ///< how each step's inputs reach its chiplets
     WeightDelivery weights_;
     Reductions reductions_;
     MicroBatchOrder order_;

@@ -35,21 +35,21 @@ PlanSteps::PlanSteps(const Workload& w, const Mapping& m) {
     consumed_.assign(steps_.size(), false);
     for (const Step& st : steps_)
         for (const Operand& op : operands_of(*st.L))
-            for (int p : op.producers) consumed_[static_cast<std::size_t>(p)] = true;
+            for (int p : op.producers) consumed_[p] = true;
 }
 
-std::vector<const Layer*> PlanSteps::shapes() const {
-    std::vector<const Layer*> out;
+IdVector<const Layer*> PlanSteps::shapes() const {
+    IdVector<const Layer*> out;
     for (const Step& st : steps_) out.push_back(st.L);
     return out;
 }
 
-std::vector<WorkBox> boxes_on_package(const Layer& L, const LayerMapping& lm, int rows, int cols) {
+IdVector<WorkBox> boxes_on_package(const Layer& L, const LayerMapping& lm, int rows, int cols) {
     const ChipletGroup g = lm.group.on(rows, cols);
-    if (g == ChipletGroup{0, 0, rows, cols}) return partition_layer(L, lm.partition, rows, cols);
-    std::vector<WorkBox> local = partition_layer(L, lm.partition, g.rows, g.cols);
-    std::vector<WorkBox> out(static_cast<std::size_t>(rows * cols));  // default boxes are empty
-    for (int i = 0; i < g.size(); ++i) out[static_cast<std::size_t>(g.chiplet(i, cols))] = local[static_cast<std::size_t>(i)];
+    if (g == ChipletGroup{0, 0, rows, cols}) return IdVector<WorkBox>(partition_layer(L, lm.partition, rows, cols));
+    const IdVector<WorkBox> local(partition_layer(L, lm.partition, g.rows, g.cols));
+    IdVector<WorkBox> out(rows * cols);  // default boxes are empty
+    for (int i = 0; i < g.size(); ++i) out[g.chiplet(i, cols)] = local[i];
     return out;
 }
 

@@ -6,6 +6,7 @@
 // micro-batch, each the whole layer list ("conv1/mb2"), and a step's inputs name the steps of
 // its own micro-batch. Placement: a layer runs on its chiplet group; the partition splits it
 // over the group's rows x cols, box i going to the group's i-th chiplet.
+#include "hw/common/id_vector.h"
 #include "mapper/mapping/mapping.h"
 #include "mapper/mapping/partition.h"
 #include "mapper/workload/workload.h"
@@ -28,26 +29,26 @@ public:
     PlanSteps(const PlanSteps&) = delete;  // steps point into mb_layers_
     PlanSteps& operator=(const PlanSteps&) = delete;
 
-    std::size_t size() const { return steps_.size(); }
-    const Step& operator[](std::size_t s) const { return steps_[s]; }
+    int size() const { return steps_.size(); }
+    const Step& operator[](int s) const { return steps_[s]; }
     int micro_batches() const { return micro_batches_; }
     /// Placement beyond layer-sequential (segments or micro-batches): weights by residency.
     bool pipelined() const { return pipelined_; }
     /// Whether a later step reads step `s`'s output.
-    bool consumed(std::size_t s) const { return consumed_[s]; }
+    bool consumed(int s) const { return consumed_[s]; }
     /// Each step's shape, in plan order.
-    std::vector<const Layer*> shapes() const;
+    IdVector<const Layer*> shapes() const;
 
 private:
-    std::vector<Step> steps_;       ///< in plan order
+    IdVector<Step> steps_;          ///< in plan order
     std::vector<Layer> mb_layers_;  ///< the layers' shapes per micro-batch (steps point here)
     int micro_batches_ = 1;
     bool pipelined_ = false;
-    std::vector<bool> consumed_;  ///< [step]
+    IdVector<bool> consumed_;  ///< [step]
 };
 
 /// One box per package chiplet: the partition of L over the layer's group on a rows x cols
 /// package, empty outside the group.
-std::vector<WorkBox> boxes_on_package(const Layer& L, const LayerMapping& lm, int rows, int cols);
+IdVector<WorkBox> boxes_on_package(const Layer& L, const LayerMapping& lm, int rows, int cols);
 
 }  // namespace mcmsim

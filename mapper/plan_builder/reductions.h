@@ -7,6 +7,7 @@
 // (point to point: the layer's collective does not apply), and each member sums its slice
 // once the others' have arrived. A member's own partial sums stay on chip. Afterwards every
 // member owns its summed K-slice; a box without partners owns its whole output.
+#include "hw/common/id_vector.h"
 #include "mapper/mapping/mapping.h"
 #include "mapper/mapping/partition.h"
 #include "mapper/plan_builder/micro_batch_order.h"
@@ -29,9 +30,8 @@ public:
     /// (per chiplet): transfers and sums go into `layer` under `policy`; `owned` becomes, per
     /// chiplet, the pieces of the step's output it holds; each sum counts as a compute of the
     /// step in `order`; the owners' own partial sums count as on-chip bytes in `info`.
-    void reduce(PlanLayer& layer, const std::vector<WorkBox>& boxes, const std::vector<std::int64_t>& compute,
-                RoutePolicy policy, std::vector<std::vector<OwnedPiece>>& owned, PlanLayerMapping& info,
-                MicroBatchOrder& order);
+    void reduce(PlanLayer& layer, const IdVector<WorkBox>& boxes, const IdVector<std::int64_t>& compute,
+                RoutePolicy policy, OwnedPieces& owned, PlanLayerMapping& info, MicroBatchOrder& order);
 
 private:
     /// A member's summed K-slice, made after the transfers it waits for.
@@ -48,7 +48,7 @@ private:
     // Scratch, kept to reuse its memory: the chiplets holding partial sums of one output
     // region; per chiplet, the recvs of its partial sums.
     std::vector<int> group_;
-    std::vector<std::vector<std::int64_t>> recv_;
+    ChipletDeps recv_;
 };
 
 }  // namespace mcmsim

@@ -13,6 +13,7 @@
 //    serves every micro-batch; otherwise every micro-batch reads them again, double buffered
 //    (a read waits for the compute that used the weights two reads back). Re-tiling reads
 //    follow the micro-batch either way. No weight multicast: the residency decides.
+#include "hw/common/id_vector.h"
 #include "hw/config/arch_config.h"
 #include "mapper/mapping/mapping.h"
 #include "mapper/mapping/partition.h"
@@ -38,18 +39,17 @@ public:
     /// `compute`: [step][chiplet] the compute op of each step built so far (-1: none), which
     /// the builder fills. Plans the residency of a pipelined mapping's segments.
     WeightDelivery(const ArchConfig& arch, const Mapping& m, const PlanSteps& steps, const ChipletMemories& memories,
-                   OpSink& sink, TransferBatch& batch, const std::vector<std::vector<std::int64_t>>& compute);
+                   OpSink& sink, TransferBatch& batch, const IdVector<IdVector<std::int64_t>>& compute);
 
     /// Weight multicast for step `step` of shape L split into `boxes`: the groups' reads and
     /// the collective's transfers go into `layer`, what each chiplet's compute waits for into
     /// `deps`, what they save into `info`. A step without it only forgets the last step's groups.
-    void multicast(PlanLayer& layer, const Layer& L, const LayerMapping& lm, std::size_t step,
-                   const std::vector<WorkBox>& boxes, std::vector<std::vector<std::int64_t>>& deps, PlanLayerMapping& info);
+    void multicast(PlanLayer& layer, const Layer& L, const LayerMapping& lm, int step, const IdVector<WorkBox>& boxes,
+                   ChipletDeps& deps, PlanLayerMapping& info);
     /// The weight read(s) the compute of chiplet c in step `step` waits for, made in `layer`
     /// and added to `d`: `wbytes` of its slice (unless multicast brought them) and `refetch`
     /// bytes re-tiling fetches again.
-    void read(PlanLayer& layer, std::size_t step, int c, std::int64_t wbytes, std::int64_t refetch,
-              std::vector<std::int64_t>& d);
+    void read(PlanLayer& layer, int step, int c, std::int64_t wbytes, std::int64_t refetch, std::vector<std::int64_t>& d);
     /// The compute `id` on chiplet c that the last read() was for.
     void used_by(int c, std::int64_t id);
     /// Whether the weights of pipeline segment `segment` stay resident.
@@ -57,12 +57,12 @@ public:
 
 private:
     void plan_residency(const Mapping& m, const PlanSteps& steps);
-    void pipelined(PlanLayer& layer, std::size_t step, int c, std::int64_t wbytes, std::int64_t refetch,
+    void pipelined(PlanLayer& layer, int step, int c, std::int64_t wbytes, std::int64_t refetch,
                    std::vector<std::int64_t>& d);
     /// A DramRead of `bytes` of chiplet c's weights from its nearest memory, waiting for `deps`.
     PlanOp& read_op(PlanLayer& layer, int c, std::int64_t bytes, std::vector<std::int64_t> deps);
     /// The compute two steps before `step` on chiplet c as a dependency list (empty: none).
-    std::vector<std::int64_t> two_steps_back(std::size_t step, int c) const;
+    std::vector<std::int64_t> two_steps_back(int step, int c) const;
 
     const ArchConfig& arch_;
     const Mapping& m_;
@@ -70,17 +70,17 @@ private:
     const ChipletMemories& memories_;
     OpSink& sink_;
     TransferBatch& batch_;
-    const std::vector<std::vector<std::int64_t>>& compute_;
+    const IdVector<IdVector<std::int64_t>>& compute_;
     int rows_, cols_, n_;
 
-    std::vector<bool> multicast_;  ///< [chiplet] the current step's weights came by multicast
+    IdVector<bool> multicast_;     ///< [chiplet] the current step's weights came by multicast
     std::vector<int> dests_;       ///< scratch of multicast(): a group's members but its reader
 
     // Pipelined placement.
     std::map<int, bool> resident_;                        ///< segment -> its weights stay resident
-    std::vector<std::vector<std::int64_t>> weight_read_;  ///< [layer][chiplet] resident weight read
-    std::vector<std::vector<std::int64_t>> weight_uses_;  ///< [chiplet] computes after a streamed weight read
-    std::vector<std::int64_t> last_resident_read_;        ///< [chiplet] the latest resident weight read
+    std::vector<IdVector<std::int64_t>> weight_read_;  ///< [layer][chiplet] resident weight read
+    IdVector<std::vector<std::int64_t>> weight_uses_;  ///< [chiplet] computes after a streamed weight read
+    IdVector<std::int64_t> last_resident_read_;        ///< [chiplet] the latest resident weight read
     bool streamed_read_ = false;  ///< the compute being made follows a streamed weight read
 };
 

@@ -32,8 +32,9 @@ public:
     explicit IdVector(int n) : v_(count(n)) {}
     IdVector(int n, const T& value) : v_(count(n), value) {}
     IdVector(std::initializer_list<T> values) : v_(values) {}
-    /// Takes over a vector whose positions are the ids (a partition's boxes, one per chiplet).
-    explicit IdVector(Storage values) : v_(std::move(values)) {}
+    /// Takes over a vector whose positions are the ids (a partition's boxes, one per chiplet,
+    /// a list of choices read from a file).
+    IdVector(Storage values) : v_(std::move(values)) {}
 
     reference operator[](int id) {
         assert(contains(id));
@@ -82,6 +83,8 @@ public:
     const_reference front() const { return v_.front(); }
     reference back() { return v_.back(); }
     const_reference back() const { return v_.back(); }
+    T* data() { return v_.data(); }
+    const T* data() const { return v_.data(); }
     iterator begin() { return v_.begin(); }
     iterator end() { return v_.end(); }
     const_iterator begin() const { return v_.begin(); }

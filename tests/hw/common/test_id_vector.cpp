@@ -52,6 +52,10 @@ TEST(IdVector, TakesOverAVectorInItsOrder) {
     int sum = 0;
     for (int m : home) sum += m;
     EXPECT_EQ(sum, 6);
+    IdVector<double> columns = std::vector<double>{0.5, 1.5};  // as a solver's or a reader's list
+    EXPECT_EQ(columns.size(), 2);
+    EXPECT_EQ(columns.data()[1], 1.5);
+    EXPECT_EQ(columns, (std::vector<double>{0.5, 1.5}));
 }
 
 TEST(IdVector, AtRejectsIdsWithoutAnElement) {

@@ -46,8 +46,8 @@ IdVector<const Layer*> PlanSteps::shapes() const {
 
 IdVector<WorkBox> boxes_on_package(const Layer& L, const LayerMapping& lm, int rows, int cols) {
     const ChipletGroup g = lm.group.on(rows, cols);
-    if (g == ChipletGroup{0, 0, rows, cols}) return IdVector<WorkBox>(partition_layer(L, lm.partition, rows, cols));
-    const IdVector<WorkBox> local(partition_layer(L, lm.partition, g.rows, g.cols));
+    if (g == ChipletGroup{0, 0, rows, cols}) return partition_layer(L, lm.partition, rows, cols);
+    const IdVector<WorkBox> local = partition_layer(L, lm.partition, g.rows, g.cols);  // [chiplet of the group]
     IdVector<WorkBox> out(rows * cols);  // default boxes are empty
     for (int i = 0; i < g.size(); ++i) out[g.chiplet(i, cols)] = local[i];
     return out;

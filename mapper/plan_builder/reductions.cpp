@@ -16,7 +16,7 @@ void Reductions::reduce(PlanLayer& layer, const IdVector<WorkBox>& boxes, const 
     for (int c = 0; c < n_; ++c) {
         const WorkBox& b = boxes[c];
         if (b.empty() || done[c]) continue;
-        std::vector<int>& group = group_;
+        IdVector<int>& group = group_;  // [member]
         group.clear();
         for (int o = c; o < n_; ++o)
             if (!boxes[o].empty() && boxes[o].same_output(b)) {
@@ -27,9 +27,9 @@ void Reductions::reduce(PlanLayer& layer, const IdVector<WorkBox>& boxes, const 
             owned[c].push_back(OwnedPiece{b, compute[c]});
             continue;
         }
-        auto slices = split_range(b.k.size(), static_cast<int>(group.size()), {});
+        const IdVector<Range> slices = split_range(b.k.size(), group.size(), {});  // [member]
         const std::int64_t plane = b.n.size() * b.p.size() * b.q.size();
-        for (std::size_t j = 0; j < group.size(); ++j) {
+        for (int j = 0; j < group.size(); ++j) {
             int owner = group[j];
             Range k{b.k.lo + slices[j].lo, b.k.lo + slices[j].hi};
             if (k.empty()) continue;
@@ -38,7 +38,7 @@ void Reductions::reduce(PlanLayer& layer, const IdVector<WorkBox>& boxes, const 
             info.onchip_bytes += plane * k.size() * partial_sum_bytes_;  // the owner's own partial sums
             WorkBox piece = b;
             piece.k = k;
-            sums.push_back(Slice{owner, piece, static_cast<std::int64_t>(group.size()), plane});
+            sums.push_back(Slice{owner, piece, group.size(), plane});
         }
     }
     ChipletDeps& recv = recv_;

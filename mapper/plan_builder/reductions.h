@@ -47,7 +47,7 @@ private:
     std::int64_t partial_sum_bytes_;
     // Scratch, kept to reuse its memory: the chiplets holding partial sums of one output
     // region; per chiplet, the recvs of its partial sums.
-    std::vector<int> group_;
+    IdVector<int> group_;
     ChipletDeps recv_;
 };
 

@@ -33,25 +33,25 @@ std::string Partition::describe() const {
     return s + (uniform ? " uniform" : " non-uniform");
 }
 
-std::vector<Range> split_range(std::int64_t extent, int parts, const std::vector<double>& weights) {
-    std::vector<double> w = weights.empty() ? std::vector<double>(static_cast<std::size_t>(parts), 1.0) : weights;
-    if (static_cast<int>(w.size()) != parts) throw std::invalid_argument("split_range: one weight per part");
+IdVector<Range> split_range(std::int64_t extent, int parts, const std::vector<double>& weights) {
+    IdVector<double> w = weights.empty() ? IdVector<double>(parts, 1.0) : IdVector<double>(weights);  // [part]
+    if (w.size() != parts) throw std::invalid_argument("split_range: one weight per part");
     for (double& x : w) x = std::max(0.0, x);
     double total = std::accumulate(w.begin(), w.end(), 0.0);
     if (total <= 0) w.assign(w.size(), 1.0), total = static_cast<double>(parts);
     // Largest-remainder rounding keeps the parts summing exactly to the extent.
-    std::vector<std::int64_t> size(static_cast<std::size_t>(parts));
-    std::vector<std::pair<double, int>> rest;
+    IdVector<std::int64_t> size(parts);        // [part]
+    std::vector<std::pair<double, int>> rest;  // (remainder, part)
     std::int64_t given = 0;
     for (int i = 0; i < parts; ++i) {
-        double exact = static_cast<double>(extent) * w[static_cast<std::size_t>(i)] / total;
-        size[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(exact);
-        given += size[static_cast<std::size_t>(i)];
-        rest.push_back({exact - static_cast<double>(size[static_cast<std::size_t>(i)]), i});
+        double exact = static_cast<double>(extent) * w[i] / total;
+        size[i] = static_cast<std::int64_t>(exact);
+        given += size[i];
+        rest.push_back({exact - static_cast<double>(size[i]), i});
     }
     std::stable_sort(rest.begin(), rest.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    for (std::size_t j = 0; given < extent; ++j, ++given) ++size[static_cast<std::size_t>(rest[j % rest.size()].second)];
-    std::vector<Range> out;
+    for (std::size_t j = 0; given < extent; ++j, ++given) ++size[rest[j % rest.size()].second];
+    IdVector<Range> out;
     std::int64_t at = 0;
     for (std::int64_t s : size) {
         out.push_back(Range{at, at + s});
@@ -97,23 +97,23 @@ Partition effective_partition(const Layer& L, Partition part) {
 
 }  // namespace
 
-std::vector<WorkBox> partition_layer(const Layer& L, const Partition& requested, int rows, int cols) {
+IdVector<WorkBox> partition_layer(const Layer& L, const Partition& requested, int rows, int cols) {
     const Partition part = effective_partition(L, requested);
     WorkBox whole{{0, extent(L, Dim::N)}, {0, L.k}, {0, extent(L, Dim::C)}, {0, L.p}, {0, L.q}};
     const int n = rows * cols;
-    std::vector<WorkBox> out(static_cast<std::size_t>(n), whole);
+    IdVector<WorkBox> out(n, whole);
     if (part.one_dimensional()) {
-        auto ranges = split_range(extent(L, part.rows_dim), n, part.shares);
-        for (int i = 0; i < n; ++i) field(out[static_cast<std::size_t>(i)], part.rows_dim) = ranges[static_cast<std::size_t>(i)];
+        const IdVector<Range> ranges = split_range(extent(L, part.rows_dim), n, part.shares);
+        for (int i = 0; i < n; ++i) field(out[i], part.rows_dim) = ranges[i];
         return out;
     }
-    auto along_rows = split_range(extent(L, part.rows_dim), rows, part.row_shares);
-    auto along_cols = split_range(extent(L, part.cols_dim), cols, part.col_shares);
+    const IdVector<Range> along_rows = split_range(extent(L, part.rows_dim), rows, part.row_shares);
+    const IdVector<Range> along_cols = split_range(extent(L, part.cols_dim), cols, part.col_shares);
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) {
-            WorkBox& b = out[static_cast<std::size_t>(r * cols + c)];
-            field(b, part.rows_dim) = along_rows[static_cast<std::size_t>(r)];
-            field(b, part.cols_dim) = along_cols[static_cast<std::size_t>(c)];
+            WorkBox& b = out[r * cols + c];
+            field(b, part.rows_dim) = along_rows[r];
+            field(b, part.cols_dim) = along_cols[c];
         }
     return out;
 }

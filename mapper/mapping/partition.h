@@ -12,6 +12,7 @@
 // N = K, K = C. A Vector layer has no reduction (C has extent 1), so a C split of it splits
 // its channels (K) instead.
 // Pure C++.
+#include "hw/common/id_vector.h"
 #include "mapper/workload/workload.h"
 
 #include <cstdint>
@@ -76,13 +77,14 @@ std::optional<PartitionOption> parse_partition_option(std::string_view s);
 
 /// Splits [0, extent) into parts proportional to `weights` (uniform when empty): whole
 /// numbers by largest remainder, ties to the lower index, so the result is deterministic.
-std::vector<Range> split_range(std::int64_t extent, int parts, const std::vector<double>& weights);
+/// One range per part.
+IdVector<Range> split_range(std::int64_t extent, int parts, const std::vector<double>& weights);
 
 /// Extent of `d` in layer `L` (C counts input channels per group; N counts heads too).
 std::int64_t extent(const Layer& L, Dim d);
 
 /// One box per chiplet (row-major over a rows x cols grid); boxes may be empty when a
 /// dimension is smaller than the number of parts.
-std::vector<WorkBox> partition_layer(const Layer& L, const Partition& part, int rows, int cols);
+IdVector<WorkBox> partition_layer(const Layer& L, const Partition& part, int rows, int cols);
 
 }  // namespace mcmsim

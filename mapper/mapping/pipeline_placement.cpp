@@ -30,11 +30,11 @@ std::int64_t min_bottleneck(const std::vector<std::int64_t>& prefix, int segment
 
 /// Columns per segment: one each, then each further column to the segment with the most MACs
 /// per column (ties: the earlier one).
-std::vector<int> apportion_columns(const std::vector<std::int64_t>& macs, int cols) {
-    std::vector<int> given(macs.size(), 1);
-    for (int left = cols - static_cast<int>(macs.size()); left > 0; --left) {
-        std::size_t best = 0;
-        for (std::size_t s = 1; s < macs.size(); ++s)  // macs[s] / given[s] > macs[best] / given[best]
+IdVector<int> apportion_columns(const IdVector<std::int64_t>& macs, int cols) {
+    IdVector<int> given(macs.size(), 1);
+    for (int left = cols - macs.size(); left > 0; --left) {
+        int best = 0;
+        for (int s = 1; s < macs.size(); ++s)  // macs[s] / given[s] > macs[best] / given[best]
             if (static_cast<__int128>(macs[s]) * given[best] > static_cast<__int128>(macs[best]) * given[s]) best = s;
         ++given[best];
     }
@@ -44,7 +44,7 @@ std::vector<int> apportion_columns(const std::vector<std::int64_t>& macs, int co
 PipelinePlacement finish(const Workload& w, int rows, int cols, const std::vector<std::size_t>& firsts) {
     PipelinePlacement p;
     p.segment_of.assign(w.layers.size(), 0);
-    std::vector<std::int64_t> macs;
+    IdVector<std::int64_t> macs;  // [segment]
     for (std::size_t s = 0; s < firsts.size(); ++s) {
         PipelineSegment seg;
         seg.first = firsts[s];
@@ -56,9 +56,9 @@ PipelinePlacement finish(const Workload& w, int rows, int cols, const std::vecto
         macs.push_back(seg.macs);
         p.segments.push_back(seg);
     }
-    std::vector<int> band = apportion_columns(macs, cols);
+    const IdVector<int> band = apportion_columns(macs, cols);
     int col = 0;
-    for (std::size_t s = 0; s < p.segments.size(); ++s) {
+    for (int s = 0; s < p.segments.size(); ++s) {
         p.segments[s].group = ChipletGroup{0, col, rows, band[s]};
         col += band[s];
     }
@@ -116,7 +116,7 @@ void apply_placement(Mapping& m, const PipelinePlacement& p, std::int64_t micro_
     for (std::size_t l = 0; l < m.layers.size(); ++l) {
         const int s = p.segment_of[l];
         m.layers[l].segment = s;
-        m.layers[l].group = p.segments[static_cast<std::size_t>(s)].group;
+        m.layers[l].group = p.segments[s].group;
     }
     m.micro_batch = micro_batch;
 }

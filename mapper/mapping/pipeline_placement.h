@@ -11,6 +11,7 @@
 // column are highest (ties: the earlier segment) — the apportionment that minimises the
 // slowest segment's MACs per column. Activations flow left to right between the bands.
 // Pure C++.
+#include "hw/common/id_vector.h"
 #include "mapper/mapping/chiplet_group.h"
 #include "mapper/mapping/mapping.h"
 #include "mapper/workload/workload.h"
@@ -28,8 +29,8 @@ struct PipelineSegment {
 };
 
 struct PipelinePlacement {
-    std::vector<PipelineSegment> segments;
-    std::vector<int> segment_of;  ///< per workload layer
+    IdVector<PipelineSegment> segments;  ///< [segment], in layer order
+    std::vector<int> segment_of;         ///< per workload layer
 };
 
 /// S MAC-balanced segments on a rows x cols package. InputError (naming --segments) when

@@ -10,16 +10,16 @@ namespace mcmsim {
 
 std::vector<std::vector<int>> compositions(int total, int parts) {
     std::vector<std::vector<int>> out;
-    std::vector<int> cur(static_cast<std::size_t>(parts), 0);
+    IdVector<int> cur(parts, 0);  // [part]
     // Depth-first: part i takes 0..left, the last part takes the rest.
     auto rec = [&](auto&& self, int i, int left) -> void {
         if (i == parts - 1) {
-            cur[static_cast<std::size_t>(i)] = left;
-            out.push_back(cur);
+            cur[i] = left;
+            out.push_back(cur.vector());
             return;
         }
         for (int v = 0; v <= left; ++v) {
-            cur[static_cast<std::size_t>(i)] = v;
+            cur[i] = v;
             self(self, i + 1, left - v);
         }
     };
@@ -49,11 +49,11 @@ ExhaustiveResult run_exhaustive(const Formulation& f, Objective objective, std::
                                " candidates per layer)",
                            std::to_string(res.options_per_layer) + " candidates per layer");
     const auto comps = compositions(U, n);
-    std::vector<std::vector<LayerGene>> genes(f.layers());
-    std::vector<std::vector<LayerCost>> costs(f.layers());
+    std::vector<IdVector<LayerGene>> genes(f.layers());  // [layer][candidate]
+    std::vector<IdVector<LayerCost>> costs(f.layers());
     for (std::size_t l = 0; l < f.layers(); ++l)
-        for (int o = 0; o < static_cast<int>(s.partitions.size()); ++o)
-            for (int r = 0; r < static_cast<int>(s.routes.size()); ++r)
+        for (int o = 0; o < s.partitions.size(); ++o)
+            for (int r = 0; r < s.routes.size(); ++r)
                 for (const auto& u : comps) {
                     LayerGene g{o, u, r};
                     costs[l].push_back(f.layer_cost(l, g));
@@ -65,9 +65,9 @@ ExhaustiveResult run_exhaustive(const Formulation& f, Objective objective, std::
         // Separable: each layer on its own (latency: time; energy: energy + leakage over time).
         for (std::size_t l = 0; l < f.layers(); ++l) {
             double best = std::numeric_limits<double>::infinity();
-            for (std::size_t i = 0; i < costs[l].size(); ++i) {
+            for (int i = 0; i < costs[l].size(); ++i) {
                 double v = objective == Objective::Latency ? costs[l][i].time_ns : costs[l][i].energy_pj + P * costs[l][i].time_ns;
-                if (v < best) best = v, pick[l] = static_cast<int>(i);
+                if (v < best) best = v, pick[l] = i;
             }
         }
     } else {
@@ -82,7 +82,7 @@ ExhaustiveResult run_exhaustive(const Formulation& f, Objective objective, std::
             if (v < best) best = v, pick = p.pick;
         }
     }
-    for (std::size_t l = 0; l < f.layers(); ++l) res.best.layers.push_back(genes[l][static_cast<std::size_t>(pick[l])]);
+    for (std::size_t l = 0; l < f.layers(); ++l) res.best.layers.push_back(genes[l][pick[l]]);
     res.score = f.score(res.best);
     return res;
 }

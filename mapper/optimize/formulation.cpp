@@ -45,6 +45,13 @@ OptionTraffic traffic_for(const Layer& L, const PartitionOption& o) {
     return t;
 }
 
+/// The package's memories by memory id.
+IdVector<const MemoryConfig*> memories_of(const ArchConfig& arch) {
+    IdVector<const MemoryConfig*> out;
+    for (const MemoryConfig& m : arch.memories) out.push_back(&m);
+    return out;
+}
+
 }  // namespace
 
 Formulation::Formulation(const ArchConfig& arch, const Workload& w, const MappingSpace& space)
@@ -73,7 +80,7 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
         work_ns_.push_back(work / static_cast<double>(total_units()));
         fixed_energy_ += static_cast<double>(L.macs()) * chip.mac_energy_pj +
                          static_cast<double>(L.vector_ops()) * chip.vector_op_energy_pj;
-        std::vector<OptionTraffic> per;
+        IdVector<OptionTraffic> per;
         for (const auto& o : space_.partitions) per.push_back(traffic_for(L, o));
         traffic_.push_back(per);
     }
@@ -84,26 +91,25 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
     const int mesh = chiplets_ * kMeshPorts;
     const int ni_in = mesh, ni_out = mesh + chiplets_, phy_to = mesh + 2 * chiplets_, phy_from = phy_to + M,
               dram = phy_from + M;
-    bandwidth_.assign(static_cast<std::size_t>(dram + M), arch.package.link.bandwidth_gbps);
-    for (int c = 0; c < chiplets_; ++c)
-        bandwidth_[static_cast<std::size_t>(ni_in + c)] = bandwidth_[static_cast<std::size_t>(ni_out + c)] = chip.ni_bandwidth_gbps;
+    bandwidth_.assign(dram + M, arch.package.link.bandwidth_gbps);
+    for (int c = 0; c < chiplets_; ++c) bandwidth_[ni_in + c] = bandwidth_[ni_out + c] = chip.ni_bandwidth_gbps;
+    const IdVector<const MemoryConfig*> memory = memories_of(arch);
     for (int m = 0; m < M; ++m) {
-        const auto& mem = arch.memories[static_cast<std::size_t>(m)];
-        bandwidth_[static_cast<std::size_t>(phy_to + m)] = bandwidth_[static_cast<std::size_t>(phy_from + m)] = mem.phy_bandwidth();
-        bandwidth_[static_cast<std::size_t>(dram + m)] = mem.dram.bandwidth_gbps();
+        bandwidth_[phy_to + m] = bandwidth_[phy_from + m] = memory[m]->phy_bandwidth();
+        bandwidth_[dram + m] = memory[m]->dram.bandwidth_gbps();
     }
     MeshTopology xy(rows_, cols_, Routing::XY);
     const double router_pj_per_byte = arch.package.router.energy_pj_per_flit / static_cast<double>(arch.package.router.flit_bytes);
-    std::vector<int> home(static_cast<std::size_t>(chiplets_));
+    IdVector<int> home(chiplets_);
     for (int c = 0; c < chiplets_; ++c) {
         // Nearest memory, ties to the lower index (the plan builder's rule).
         int best = 0, best_hops = std::numeric_limits<int>::max();
         for (int m = 0; m < M; ++m) {
-            int h = xy.hops(c, xy.id(arch.memories[static_cast<std::size_t>(m)].attach_row, arch.memories[static_cast<std::size_t>(m)].attach_col));
+            int h = xy.hops(c, xy.id(memory[m]->attach_row, memory[m]->attach_col));
             if (h < best_hops) best_hops = h, best = m;
         }
-        home[static_cast<std::size_t>(c)] = best;
-        const auto& mem = arch.memories[static_cast<std::size_t>(best)];
+        home[c] = best;
+        const MemoryConfig& mem = *memory[best];
         const double per_hop = 8.0 * arch.package.link.energy_pj_per_bit, phy = 8.0 * mem.phy_energy_pj_per_bit;
         const double common = phy + per_hop * best_hops + router_pj_per_byte * (best_hops + 1);
         e_in_.push_back(8.0 * dram_stream_pj_per_bit(mem.dram, true) + common);
@@ -111,10 +117,10 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
     }
     for (RoutePolicy r : space_.routes) {
         MeshTopology topo(rows_, cols_, r == RoutePolicy::YX ? Routing::YX : Routing::XY);
-        std::vector<std::vector<int>> in, out;
+        IdVector<std::vector<int>> in, out;
         for (int c = 0; c < chiplets_; ++c) {
-            const int m = home[static_cast<std::size_t>(c)];
-            const auto& mem = arch.memories[static_cast<std::size_t>(m)];
+            const int m = home[c];
+            const MemoryConfig& mem = *memory[m];
             const int mr = topo.id(mem.attach_row, mem.attach_col);
             std::vector<int> i{dram + m, phy_to + m}, o{ni_out + c};
             for (int l : topo.path_links(mr, c)) i.push_back(l);
@@ -130,31 +136,24 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
     }
 }
 
-const std::vector<int>& Formulation::in_path(int chiplet, int route) const {
-    return in_[static_cast<std::size_t>(route)][static_cast<std::size_t>(chiplet)];
-}
-const std::vector<int>& Formulation::out_path(int chiplet, int route) const {
-    return out_[static_cast<std::size_t>(route)][static_cast<std::size_t>(chiplet)];
-}
-
 LayerCost Formulation::layer_cost(std::size_t l, const LayerGene& g) const {
     const OptionTraffic& t = traffic(l, g.option);
     const double U = static_cast<double>(total_units());
-    std::vector<double> load(bandwidth_.size(), 0.0);
+    IdVector<double> load(bandwidth_.size(), 0.0);  // [resource] bytes
     LayerCost c;
     int max_units = 0;
     for (int i = 0; i < chiplets_; ++i) {
-        const int u = g.units[static_cast<std::size_t>(i)];
+        const int u = g.units[i];
         max_units = std::max(max_units, u);
         if (u == 0) continue;
         const double s = static_cast<double>(u) / U;
         const double in = t.in_var * s + t.in_fix, out = t.out_var * s + t.out_fix;
-        for (int e : in_path(i, g.route)) load[static_cast<std::size_t>(e)] += in;
-        for (int e : out_path(i, g.route)) load[static_cast<std::size_t>(e)] += out;
+        for (int e : in_path(i, g.route)) load[e] += in;
+        for (int e : out_path(i, g.route)) load[e] += out;
         c.energy_pj += in * in_energy(i) + out * out_energy(i);
     }
     c.time_ns = work_ns(l) * static_cast<double>(max_units);
-    for (std::size_t e = 0; e < load.size(); ++e) c.time_ns = std::max(c.time_ns, load[e] / bandwidth_[e]);
+    for (int e = 0; e < load.size(); ++e) c.time_ns = std::max(c.time_ns, load[e] / bandwidth_[e]);
     return c;
 }
 

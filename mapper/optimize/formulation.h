@@ -75,13 +75,13 @@ public:
     int cols() const { return cols_; }
     int total_units() const { return space_.units_per_part * chiplets_; }
     double work_ns(std::size_t l) const { return work_ns_[l]; }  ///< c_l
-    const OptionTraffic& traffic(std::size_t l, int option) const { return traffic_[l][static_cast<std::size_t>(option)]; }
-    int resources() const { return static_cast<int>(bandwidth_.size()); }
-    double bandwidth(int e) const { return bandwidth_[static_cast<std::size_t>(e)]; }
-    const std::vector<int>& in_path(int chiplet, int route) const;
-    const std::vector<int>& out_path(int chiplet, int route) const;
-    double in_energy(int chiplet) const { return e_in_[static_cast<std::size_t>(chiplet)]; }
-    double out_energy(int chiplet) const { return e_out_[static_cast<std::size_t>(chiplet)]; }
+    const OptionTraffic& traffic(std::size_t l, int option) const { return traffic_[l][option]; }
+    int resources() const { return bandwidth_.size(); }
+    double bandwidth(int e) const { return bandwidth_[e]; }
+    const std::vector<int>& in_path(int chiplet, int route) const { return in_[route][chiplet]; }
+    const std::vector<int>& out_path(int chiplet, int route) const { return out_[route][chiplet]; }
+    double in_energy(int chiplet) const { return e_in_[chiplet]; }
+    double out_energy(int chiplet) const { return e_out_[chiplet]; }
     double fixed_energy_pj() const { return fixed_energy_; }
     double leakage_pj_per_ns() const { return leak_; }
 
@@ -90,10 +90,10 @@ private:
     int rows_, cols_, chiplets_;
     std::string why_not_;
     std::vector<double> work_ns_;
-    std::vector<std::vector<OptionTraffic>> traffic_;  ///< [layer][option]
-    std::vector<double> bandwidth_;                    ///< per resource, GB/s = bytes/ns
-    std::vector<std::vector<std::vector<int>>> in_, out_;  ///< [route][chiplet] resources
-    std::vector<double> e_in_, e_out_;                 ///< pJ per byte, per chiplet
+    std::vector<IdVector<OptionTraffic>> traffic_;        ///< [layer][option]
+    IdVector<double> bandwidth_;                          ///< [resource] GB/s = bytes/ns
+    IdVector<IdVector<std::vector<int>>> in_, out_;       ///< [route][chiplet] resources
+    IdVector<double> e_in_, e_out_;                       ///< [chiplet] pJ per byte
     double fixed_energy_ = 0, leak_ = 0;
 };
 

@@ -73,6 +73,8 @@ class Rng {
 public:
     explicit Rng(std::uint64_t seed) : e_(seed) {}
     std::size_t below(std::size_t n) { return n <= 1 ? 0 : static_cast<std::size_t>(e_() % n); }
+    /// An id of [0, n): the same draw as below() on the count.
+    int below(int n) { return static_cast<int>(below(static_cast<std::size_t>(n))); }
     double unit() { return static_cast<double>(e_() >> 11) * (1.0 / 9007199254740992.0); }
 
 private:
@@ -150,21 +152,21 @@ private:
 
     LayerGene random_gene(std::size_t layer) {
         const MappingSpace& s = p_.space();
-        LayerGene g = uniform_gene(s, static_cast<int>(rng_.below(s.partitions.size())), p_.rows(), p_.cols());
-        g.route = static_cast<int>(rng_.below(s.routes.size()));
-        g.collective = static_cast<int>(rng_.below(s.collectives.size()));  // no draw for one value
-        g.weights = static_cast<int>(rng_.below(s.weights.size()));
-        if (p_.reads_network_input(layer)) g.inputs = static_cast<int>(rng_.below(s.inputs.size()));
+        LayerGene g = uniform_gene(s, rng_.below(s.partitions.size()), p_.rows(), p_.cols());
+        g.route = rng_.below(s.routes.size());
+        g.collective = rng_.below(s.collectives.size());  // no draw for one value
+        g.weights = rng_.below(s.weights.size());
+        if (p_.reads_network_input(layer)) g.inputs = rng_.below(s.inputs.size());
         // A few random unit moves away from uniform.
-        std::size_t moves = rng_.below(static_cast<std::size_t>(g.units.size()) + 1);
-        for (std::size_t m = 0; m < moves; ++m) move_units(g);
+        const int moves = rng_.below(g.units.size() + 1);
+        for (int m = 0; m < moves; ++m) move_units(g);
         return g;
     }
 
     Genome random_genome() {
         Genome g;
         for (std::size_t l = 0; l < p_.layers(); ++l) g.layers.push_back(random_gene(l));
-        g.segments = static_cast<int>(rng_.below(p_.space().pipeline_segments.size()));  // no draw for one value
+        g.segments = rng_.below(p_.space().pipeline_segments.size());  // no draw for one value
         return g;
     }
 
@@ -187,20 +189,20 @@ private:
         if (n < 2) return;
         std::vector<int> donors;
         for (int i = lo; i < hi; ++i)
-            if (g.units[static_cast<std::size_t>(i)] > 0) donors.push_back(i);
+            if (g.units[i] > 0) donors.push_back(i);
         if (donors.empty()) return;
         int from = donors[rng_.below(donors.size())];
-        int to = lo + static_cast<int>(rng_.below(static_cast<std::size_t>(n - 1)));
+        int to = lo + rng_.below(n - 1);
         if (to >= from) ++to;
-        int most = std::min(g.units[static_cast<std::size_t>(from)], p_.space().units_per_part);
-        int amount = 1 + static_cast<int>(rng_.below(static_cast<std::size_t>(most)));
-        g.units[static_cast<std::size_t>(from)] -= amount;
-        g.units[static_cast<std::size_t>(to)] += amount;
+        int most = std::min(g.units[from], p_.space().units_per_part);
+        int amount = 1 + rng_.below(most);
+        g.units[from] -= amount;
+        g.units[to] += amount;
     }
 
     /// A uniformly drawn index of [0, n) other than `current` (n >= 2).
-    int other_than(int current, std::size_t n) {
-        const int x = static_cast<int>(rng_.below(n - 1));
+    int other_than(int current, int n) {
+        const int x = rng_.below(n - 1);
         return x >= current ? x + 1 : x;
     }
 
@@ -230,13 +232,13 @@ private:
 
     void mutate(Genome& g) {
         // The plan-wide gene: another segment count, as often as one layer's gene changes.
-        const std::size_t counts = p_.space().pipeline_segments.size();
+        const int counts = p_.space().pipeline_segments.size();
         if (counts > 1 && rng_.unit() < std::max(1.0 / static_cast<double>(g.layers.size()), 0.05)) {
-            const int n = p_.space().pipeline_segments[static_cast<std::size_t>(g.segments)];
+            const int n = p_.space().pipeline_segments[g.segments];
             if (n > 1 && rng_.below(2)) {  // move one boundary of the current cut by a layer or two
-                if (g.boundary_shift.size() < static_cast<std::size_t>(n - 1)) g.boundary_shift.resize(static_cast<std::size_t>(n - 1), 0);
-                const std::size_t k = rng_.below(static_cast<std::size_t>(n - 1));
-                const int step = 1 + static_cast<int>(rng_.below(2));
+                if (g.boundary_shift.size() < n - 1) g.boundary_shift.resize(n - 1, 0);
+                const int k = rng_.below(n - 1);
+                const int step = 1 + rng_.below(2);
                 g.boundary_shift[k] += rng_.below(2) ? step : -step;
                 return;
             }
@@ -258,18 +260,18 @@ private:
     /// current cut moved a layer either way.
     void plan_neighbours(const Genome& g, std::vector<Genome>& out) const {
         const MappingSpace& s = p_.space();
-        for (std::size_t k = 0; k < s.pipeline_segments.size(); ++k) {
-            if (static_cast<int>(k) == g.segments) continue;
+        for (int k = 0; k < s.pipeline_segments.size(); ++k) {
+            if (k == g.segments) continue;
             Genome n = g;
-            n.segments = static_cast<int>(k);
+            n.segments = k;
             out.push_back(std::move(n));
         }
-        const int segments = s.pipeline_segments[static_cast<std::size_t>(g.segments)];
+        const int segments = s.pipeline_segments[g.segments];
         for (int k = 0; k + 1 < segments; ++k)
             for (int d : {-1, 1}) {
                 Genome n = g;
-                if (n.boundary_shift.size() <= static_cast<std::size_t>(k)) n.boundary_shift.resize(static_cast<std::size_t>(k) + 1, 0);
-                n.boundary_shift[static_cast<std::size_t>(k)] += d;
+                if (n.boundary_shift.size() <= k) n.boundary_shift.resize(k + 1, 0);
+                n.boundary_shift[k] += d;
                 out.push_back(std::move(n));
             }
     }
@@ -280,49 +282,49 @@ private:
         const MappingSpace& s = p_.space();
         std::vector<Genome> out;
         const LayerGene& cur = g.layers[l];
-        for (std::size_t o = 0; o < s.partitions.size(); ++o) {
-            if (static_cast<int>(o) == cur.option) continue;
+        for (int o = 0; o < s.partitions.size(); ++o) {
+            if (o == cur.option) continue;
             Genome n = g;
-            n.layers[l] = uniform_gene(s, static_cast<int>(o), p_.rows(), p_.cols());
+            n.layers[l] = uniform_gene(s, o, p_.rows(), p_.cols());
             n.layers[l].route = cur.route;
             n.layers[l].collective = cur.collective;
             n.layers[l].weights = cur.weights;
             n.layers[l].inputs = cur.inputs;
             out.push_back(std::move(n));
         }
-        for (std::size_t r = 0; r < s.routes.size(); ++r) {
-            if (static_cast<int>(r) == cur.route) continue;
+        for (int r = 0; r < s.routes.size(); ++r) {
+            if (r == cur.route) continue;
             Genome n = g;
-            n.layers[l].route = static_cast<int>(r);
+            n.layers[l].route = r;
             out.push_back(std::move(n));
         }
-        for (std::size_t c = 0; c < s.collectives.size(); ++c) {
-            if (static_cast<int>(c) == cur.collective) continue;
+        for (int c = 0; c < s.collectives.size(); ++c) {
+            if (c == cur.collective) continue;
             Genome n = g;
-            n.layers[l].collective = static_cast<int>(c);
+            n.layers[l].collective = c;
             out.push_back(std::move(n));
         }
-        for (std::size_t w = 0; w < s.weights.size(); ++w) {
-            if (static_cast<int>(w) == cur.weights) continue;
+        for (int w = 0; w < s.weights.size(); ++w) {
+            if (w == cur.weights) continue;
             Genome n = g;
-            n.layers[l].weights = static_cast<int>(w);
+            n.layers[l].weights = w;
             out.push_back(std::move(n));
         }
-        for (std::size_t i = 0; i < s.inputs.size() && p_.reads_network_input(l); ++i) {
-            if (static_cast<int>(i) == cur.inputs) continue;
+        for (int i = 0; i < s.inputs.size() && p_.reads_network_input(l); ++i) {
+            if (i == cur.inputs) continue;
             Genome n = g;
-            n.layers[l].inputs = static_cast<int>(i);
+            n.layers[l].inputs = i;
             out.push_back(std::move(n));
         }
         if (l == 0) plan_neighbours(g, out);  // the plan-wide genes, once per pass
         for (auto [lo, hi] : p_.segments(cur.option))
             for (int a = lo; a < hi; ++a) {
-                if (cur.units[static_cast<std::size_t>(a)] == 0) continue;
+                if (cur.units[a] == 0) continue;
                 for (int b = lo; b < hi; ++b) {
                     if (a == b) continue;
                     Genome n = g;
-                    --n.layers[l].units[static_cast<std::size_t>(a)];
-                    ++n.layers[l].units[static_cast<std::size_t>(b)];
+                    --n.layers[l].units[a];
+                    ++n.layers[l].units[b];
                     out.push_back(std::move(n));
                 }
             }

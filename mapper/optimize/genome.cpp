@@ -15,11 +15,11 @@ std::vector<int> Genome::key() const {
         k.push_back(l.collective);
         k.push_back(l.weights);
         k.push_back(l.inputs);
-        k.push_back(static_cast<int>(l.units.size()));
+        k.push_back(l.units.size());
         k.insert(k.end(), l.units.begin(), l.units.end());
     }
     k.push_back(segments);
-    k.push_back(static_cast<int>(boundary_shift.size()));
+    k.push_back(boundary_shift.size());
     k.insert(k.end(), boundary_shift.begin(), boundary_shift.end());
     return k;
 }
@@ -38,8 +38,7 @@ int parts_of(const PartitionOption& o, int rows, int cols) { return o.one_dimens
 LayerGene uniform_gene(const MappingSpace& s, int option, int rows, int cols) {
     LayerGene g;
     g.option = option;
-    g.units.assign(static_cast<std::size_t>(parts_of(s.partitions[static_cast<std::size_t>(option)], rows, cols)),
-                   s.units_per_part);
+    g.units.assign(parts_of(s.partitions[option], rows, cols), s.units_per_part);
     return g;
 }
 
@@ -52,7 +51,7 @@ Genome uniform_genome(const MappingSpace& s, std::size_t layers, int option, int
 Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, int rows, int cols) {
     Mapping m;
     for (const LayerGene& lg : g.layers) {
-        const PartitionOption& o = s.partitions[static_cast<std::size_t>(lg.option)];
+        const PartitionOption& o = s.partitions[lg.option];
         LayerMapping lm;
         lm.partition.rows_dim = o.rows_dim;
         lm.partition.cols_dim = o.cols_dim;
@@ -76,13 +75,13 @@ Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, in
                 if (flat(lm.partition.col_shares)) lm.partition.col_shares.clear();
             }
         }
-        lm.route = s.routes[static_cast<std::size_t>(lg.route)];
-        lm.collective = s.collectives[static_cast<std::size_t>(lg.collective)];
-        lm.weight_multicast = s.weights[static_cast<std::size_t>(lg.weights)] == Delivery::Multicast;
-        lm.input_multicast = s.inputs[static_cast<std::size_t>(lg.inputs)] == Delivery::Multicast;
+        lm.route = s.routes[lg.route];
+        lm.collective = s.collectives[lg.collective];
+        lm.weight_multicast = s.weights[lg.weights] == Delivery::Multicast;
+        lm.input_multicast = s.inputs[lg.inputs] == Delivery::Multicast;
         m.layers.push_back(lm);
     }
-    const int segments = s.pipeline_segments.empty() ? 1 : s.pipeline_segments[static_cast<std::size_t>(g.segments)];
+    const int segments = s.pipeline_segments.empty() ? 1 : s.pipeline_segments[g.segments];
     if (segments > 1) {
         // Shares are per chiplet (row, column) of the whole package: a band splits uniformly.
         for (auto& lm : m.layers) lm.partition.shares.clear(), lm.partition.row_shares.clear(), lm.partition.col_shares.clear();
@@ -93,8 +92,8 @@ Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, in
             std::vector<std::size_t> starts;
             long previous = 0;
             for (int k = 1; k < segments; ++k) {
-                const long shift = static_cast<std::size_t>(k - 1) < g.boundary_shift.size() ? g.boundary_shift[static_cast<std::size_t>(k - 1)] : 0;
-                const long want = static_cast<long>(p.segments[static_cast<std::size_t>(k)].first) + shift;
+                const long shift = g.boundary_shift.contains(k - 1) ? g.boundary_shift[k - 1] : 0;
+                const long want = static_cast<long>(p.segments[k].first) + shift;
                 previous = std::clamp(want, previous + 1, layers - (segments - k));
                 starts.push_back(static_cast<std::size_t>(previous));
             }
@@ -107,12 +106,12 @@ Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, in
 
 std::string describe_gene(const MappingSpace& s, const LayerGene& g, int rows, int cols) {
     (void)rows, (void)cols;
-    std::string d = s.partitions[static_cast<std::size_t>(g.option)].name() + "[";
-    for (std::size_t i = 0; i < g.units.size(); ++i) d += (i ? " " : "") + std::to_string(g.units[i]);
-    d += std::string("]/") + to_string(s.routes[static_cast<std::size_t>(g.route)]);
-    if (s.collectives.size() > 1) d += std::string("/") + to_string(s.collectives[static_cast<std::size_t>(g.collective)]);
-    if (s.weights.size() > 1) d += std::string("/w-") + to_string(s.weights[static_cast<std::size_t>(g.weights)]);
-    if (s.inputs.size() > 1) d += std::string("/i-") + to_string(s.inputs[static_cast<std::size_t>(g.inputs)]);
+    std::string d = s.partitions[g.option].name() + "[";
+    for (int i = 0; i < g.units.size(); ++i) d += (i ? " " : "") + std::to_string(g.units[i]);
+    d += std::string("]/") + to_string(s.routes[g.route]);
+    if (s.collectives.size() > 1) d += std::string("/") + to_string(s.collectives[g.collective]);
+    if (s.weights.size() > 1) d += std::string("/w-") + to_string(s.weights[g.weights]);
+    if (s.inputs.size() > 1) d += std::string("/i-") + to_string(s.inputs[g.inputs]);
     return d;
 }
 

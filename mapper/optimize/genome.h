@@ -13,8 +13,8 @@
 namespace mcmsim {
 
 struct LayerGene {
-    int option = 0;          ///< index into MappingSpace::partitions
-    std::vector<int> units;  ///< 1-D: one per chiplet; 2-D: grid rows first, then grid columns
+    int option = 0;       ///< index into MappingSpace::partitions
+    IdVector<int> units;  ///< [part] 1-D: one per chiplet; 2-D: grid rows first, then grid columns
     int route = 0;           ///< index into MappingSpace::routes
     int collective = 0;      ///< index into MappingSpace::collectives
     int weights = 0;         ///< index into MappingSpace::weights
@@ -30,7 +30,7 @@ struct Genome {
     int segments = 0;  ///< index into MappingSpace::pipeline_segments (0: the first, sequential)
     /// Pipelined: how many layers each segment boundary moves from the MAC-balanced cut
     /// (entry k: the start of segment k + 1; missing entries are 0).
-    std::vector<int> boundary_shift;
+    IdVector<int> boundary_shift;
     bool operator==(const Genome& o) const {
         return layers == o.layers && segments == o.segments && boundary_shift == o.boundary_shift;
     }

@@ -98,21 +98,21 @@ nlohmann::json apply_hardware(const nlohmann::json& base, const HardwarePoint& p
         if (mems.empty()) throw InputError(space_file, "/hardware/dram_count", "a base config with a memory to copy", "none");
         const int count = p.dram_count ? *p.dram_count : static_cast<int>(mems.size());
         const int rows = pkg.at("rows").get<int>(), cols = pkg.at("cols").get<int>();
-        std::vector<std::pair<int, int>> sites;
+        std::vector<std::pair<int, int>> sites;  // per stack
         if (p.dram_placement) {
             sites = dram_sites(*p.dram_placement, count, rows, cols, space_file, "/hardware/dram_placement");
         } else {
             // Keep the base's sites, repeating them round-robin when there are more stacks.
             for (int j = 0; j < count; ++j) {
-                const auto& at = mems[static_cast<std::size_t>(j) % mems.size()]["attach"];
+                const auto& at = mems[sites.size() % mems.size()]["attach"];
                 sites.push_back({at.at("row").get<int>(), at.at("col").get<int>()});
             }
         }
         nlohmann::json out = nlohmann::json::array();
-        for (int j = 0; j < count; ++j) {
-            nlohmann::json m = mems[static_cast<std::size_t>(j) % mems.size()];
+        for (std::size_t j = 0; j < sites.size(); ++j) {
+            nlohmann::json m = mems[j % mems.size()];
             m["name"] = "dram" + std::to_string(j);
-            m["attach"] = {{"row", sites[static_cast<std::size_t>(j)].first}, {"col", sites[static_cast<std::size_t>(j)].second}};
+            m["attach"] = {{"row", sites[j].first}, {"col", sites[j].second}};
             out.push_back(m);
         }
         a["memories"] = out;

@@ -30,9 +30,9 @@ struct Row {
 struct LayerVars {
     std::size_t layer = 0;
     int T = -1;
-    std::vector<int> combos;  ///< the (option, route) pairs in the model: d * routes + rho
-    std::vector<int> x;     ///< per combo
-    std::vector<int> u, a;  ///< [(d * routes + rho) * chiplets + i]
+    IdVector<int> combos;  ///< [k] the (option, route) pairs in the model: d * routes + rho
+    IdVector<int> x;       ///< [k] per combo
+    IdVector<int> u, a;    ///< [k * chiplets + i]
 };
 
 /// The formulation's MILP for a set of layers; solved with CBC under different objectives.
@@ -49,15 +49,15 @@ public:
     }
 
     struct Solution {
-        std::vector<double> x;
+        IdVector<double> x;  ///< [column]
         bool optimal = true;
     };
 
     /// min wT sum T + wE E, optionally with E <= e_max and sum T <= t_max.
     std::optional<Solution> solve(double wT, double wE, double e_max, double t_max, double seconds) const {
-        std::vector<double> obj(lb_.size(), 0.0);
-        for (const auto& lv : vars_) obj[static_cast<std::size_t>(lv.T)] += wT;
-        for (const auto& [c, v] : energy_) obj[static_cast<std::size_t>(c)] += wE * v;
+        IdVector<double> obj(lb_.size(), 0.0);  // [column]
+        for (const auto& lv : vars_) obj[lv.T] += wT;
+        for (const auto& [c, v] : energy_) obj[c] += wE * v;
         std::vector<Row> rows = rows_;
         if (e_max < kInf) {
             Row r{-kInf, e_max, {}, {}};
@@ -72,19 +72,19 @@ public:
         OsiClpSolverInterface si;
         const double inf = si.getInfinity();
         CoinPackedMatrix m(false, 0, 0);
-        m.setDimensions(0, static_cast<int>(lb_.size()));
+        m.setDimensions(0, lb_.size());
         std::vector<double> rlo, rhi;
         for (const auto& r : rows) {
             m.appendRow(CoinPackedVector(static_cast<int>(r.idx.size()), r.idx.data(), r.val.data()));
             rlo.push_back(r.lo <= -kInf ? -inf : r.lo);
             rhi.push_back(r.hi >= kInf ? inf : r.hi);
         }
-        std::vector<double> ub = ub_;
+        IdVector<double> ub = ub_;
         for (double& v : ub)
             if (v >= kInf) v = inf;
         si.loadProblem(m, lb_.data(), ub.data(), obj.data(), rlo.data(), rhi.data());
-        for (std::size_t j = 0; j < integer_.size(); ++j)
-            if (integer_[j]) si.setInteger(static_cast<int>(j));
+        for (int j = 0; j < integer_.size(); ++j)
+            if (integer_[j]) si.setInteger(j);
         si.messageHandler()->setLogLevel(0);
         si.setHintParam(OsiDoReducePrint, true, OsiHintTry);
         CbcModel model(si);
@@ -104,18 +104,17 @@ public:
 
     /// The genes a solution selects, layer by layer (in the model's layer order).
     std::vector<LayerGene> decode(const Solution& s) const {
-        const int R = static_cast<int>(f_.space().routes.size()), n = f_.chiplets();
+        const int R = f_.space().routes.size(), n = f_.chiplets();
         std::vector<LayerGene> out;
         for (const auto& lv : vars_) {
-            std::size_t k = 0;
-            for (std::size_t j = 1; j < lv.x.size(); ++j)
-                if (s.x[static_cast<std::size_t>(lv.x[j])] > s.x[static_cast<std::size_t>(lv.x[k])]) k = j;
+            int k = 0;
+            for (int j = 1; j < lv.x.size(); ++j)
+                if (s.x[lv.x[j]] > s.x[lv.x[k]]) k = j;
             LayerGene g;
             const int combo = lv.combos[k];
             g.option = combo / R;
             g.route = combo % R;
-            for (int i = 0; i < n; ++i)
-                g.units.push_back(static_cast<int>(std::lround(s.x[static_cast<std::size_t>(lv.u[k * static_cast<std::size_t>(n) + static_cast<std::size_t>(i)])])));
+            for (int i = 0; i < n; ++i) g.units.push_back(static_cast<int>(std::lround(s.x[lv.u[k * n + i]])));
             out.push_back(g);
         }
         return out;
@@ -126,19 +125,19 @@ private:
         lb_.push_back(lo);
         ub_.push_back(hi);
         integer_.push_back(integer);
-        return static_cast<int>(lb_.size()) - 1;
+        return lb_.size() - 1;
     }
 
     void add_layer(std::size_t l) {
         const MappingSpace& s = f_.space();
-        const int D = static_cast<int>(s.partitions.size()), R = static_cast<int>(s.routes.size()), n = f_.chiplets();
+        const int D = s.partitions.size(), R = s.routes.size(), n = f_.chiplets();
         const double U = static_cast<double>(f_.total_units());
         LayerVars lv;
         lv.layer = l;
         lv.T = col(0, kInf, false);
         for (int k = 0; k < D * R; ++k)
             if (combo_ < 0 || k == combo_) lv.combos.push_back(k);
-        const int K = static_cast<int>(lv.combos.size());
+        const int K = lv.combos.size();
         Row one{1, 1, {}, {}};
         for (int j = 0; j < K; ++j) {
             lv.x.push_back(col(0, 1, true));
@@ -150,27 +149,27 @@ private:
                 lv.u.push_back(col(0, U, true));
                 lv.a.push_back(col(0, 1, true));
             }
-        std::vector<Row> compute(static_cast<std::size_t>(n), Row{0, kInf, {lv.T}, {1.0}});
-        std::vector<Row> resource(static_cast<std::size_t>(f_.resources()), Row{0, kInf, {lv.T}, {1.0}});
+        IdVector<Row> compute(n, Row{0, kInf, {lv.T}, {1.0}});                  // [chiplet]
+        IdVector<Row> resource(f_.resources(), Row{0, kInf, {lv.T}, {1.0}});  // [resource]
         for (int k = 0; k < K; ++k) {
-                const int d = lv.combos[static_cast<std::size_t>(k)] / R, r = lv.combos[static_cast<std::size_t>(k)] % R;
+                const int d = lv.combos[k] / R, r = lv.combos[k] % R;
                 const OptionTraffic& t = f_.traffic(l, d);
-                Row sum{0, 0, {lv.x[static_cast<std::size_t>(k)]}, {-U}};
+                Row sum{0, 0, {lv.x[k]}, {-U}};
                 for (int i = 0; i < n; ++i) {
-                    const int u = lv.u[static_cast<std::size_t>(k * n + i)], a = lv.a[static_cast<std::size_t>(k * n + i)];
+                    const int u = lv.u[k * n + i], a = lv.a[k * n + i];
                     sum.idx.push_back(u), sum.val.push_back(1.0);
                     rows_.push_back(Row{-kInf, 0, {u, a}, {1.0, -U}});   // u <= U a
                     rows_.push_back(Row{-kInf, 0, {a, u}, {1.0, -1.0}});  // a <= u
-                    auto& cr = compute[static_cast<std::size_t>(i)];
+                    auto& cr = compute[i];
                     cr.idx.push_back(u), cr.val.push_back(-f_.work_ns(l));
                     for (int e : f_.in_path(i, r)) {
-                        auto& rr = resource[static_cast<std::size_t>(e)];
+                        auto& rr = resource[e];
                         const double B = f_.bandwidth(e);
                         if (t.in_var != 0) rr.idx.push_back(u), rr.val.push_back(-t.in_var / U / B);
                         if (t.in_fix != 0) rr.idx.push_back(a), rr.val.push_back(-t.in_fix / B);
                     }
                     for (int e : f_.out_path(i, r)) {
-                        auto& rr = resource[static_cast<std::size_t>(e)];
+                        auto& rr = resource[e];
                         const double B = f_.bandwidth(e);
                         if (t.out_var != 0) rr.idx.push_back(u), rr.val.push_back(-t.out_var / U / B);
                         if (t.out_fix != 0) rr.idx.push_back(a), rr.val.push_back(-t.out_fix / B);
@@ -207,8 +206,8 @@ private:
     int combo_;
     double gap_;
     int max_nodes_;
-    std::vector<double> lb_, ub_;
-    std::vector<bool> integer_;
+    IdVector<double> lb_, ub_;  ///< [column]
+    IdVector<bool> integer_;    ///< [column]
     std::vector<Row> rows_;
     std::vector<LayerVars> vars_;
     std::vector<std::pair<int, double>> energy_;
@@ -319,7 +318,7 @@ private:
     void merged_fronts(MilpResult& res) {
         res.method = "per-layer fronts";
         bool complete = true;
-        std::vector<std::vector<LayerGene>> fronts;
+        std::vector<IdVector<LayerGene>> fronts;  // [layer][front point]
         std::vector<std::vector<std::pair<double, double>>> options;
         for (std::size_t l = 0; l < f_.layers(); ++l) {
             std::vector<LayerGene> front;
@@ -349,7 +348,7 @@ private:
             double v = p.t * (F + p.e + P * p.t);
             if (v < best) {
                 best = v;
-                for (std::size_t l = 0; l < f_.layers(); ++l) res.best.layers[l] = fronts[l][static_cast<std::size_t>(p.pick[l])];
+                for (std::size_t l = 0; l < f_.layers(); ++l) res.best.layers[l] = fronts[l][p.pick[l]];
             }
         }
     }

@@ -69,11 +69,11 @@ Plan map_nonuniform(const ArchConfig& arch, const Workload& w, const Partition& 
         bool improved = false;
         // Targets come from the best plan so far: when each chiplet's data arrived.
         PlanIndex idx(best);
-        std::vector<std::vector<double>> ready(w.layers.size(), std::vector<double>(static_cast<std::size_t>(n), -1));
+        std::vector<IdVector<double>> ready(w.layers.size(), IdVector<double>(n, -1));  // [layer][chiplet]
         for (std::size_t i = 0; i < idx.size(); ++i) {
             const PlanOp& op = *idx.ops[i];
             if (op.kind != OpKind::Compute || op.macs == 0) continue;
-            ready[static_cast<std::size_t>(idx.layer_of[i])][static_cast<std::size_t>(op.chiplet)] = best_est.ops[i].start_ns;
+            ready[static_cast<std::size_t>(idx.layer_of[i])][op.chiplet] = best_est.ops[i].start_ns;
         }
         // One layer at a time, keeping a change only if the whole plan's EDP improves: a
         // layer's shares change what the next layers receive, so the model judges the whole.
@@ -85,19 +85,19 @@ Plan map_nonuniform(const ArchConfig& arch, const Workload& w, const Partition& 
             const auto& r = ready[l];
             double latest = *std::max_element(r.begin(), r.end());
             if (p.one_dimensional()) {
-                std::vector<double> rd(static_cast<std::size_t>(n));
-                for (int c = 0; c < n; ++c) rd[static_cast<std::size_t>(c)] = r[static_cast<std::size_t>(c)] < 0 ? latest : r[static_cast<std::size_t>(c)];
-                blend(p.shares, equal_finish_shares(rd, T));
+                IdVector<double> rd(n);  // [chiplet]
+                for (int c = 0; c < n; ++c) rd[c] = r[c] < 0 ? latest : r[c];
+                blend(p.shares, equal_finish_shares(rd.vector(), T));
             } else {
                 // Two-dimensional splits: a grid row (column) is as late as its latest chiplet.
-                std::vector<double> rr(static_cast<std::size_t>(rows), 0), rc(static_cast<std::size_t>(cols), 0);
+                IdVector<double> rr(rows, 0), rc(cols, 0);  // [grid row], [grid column]
                 for (int c = 0; c < n; ++c) {
-                    double v = r[static_cast<std::size_t>(c)] < 0 ? latest : r[static_cast<std::size_t>(c)];
-                    rr[static_cast<std::size_t>(c / cols)] = std::max(rr[static_cast<std::size_t>(c / cols)], v);
-                    rc[static_cast<std::size_t>(c % cols)] = std::max(rc[static_cast<std::size_t>(c % cols)], v);
+                    double v = r[c] < 0 ? latest : r[c];
+                    rr[c / cols] = std::max(rr[c / cols], v);
+                    rc[c % cols] = std::max(rc[c % cols], v);
                 }
-                blend(p.row_shares, equal_finish_shares(rr, T / cols));
-                blend(p.col_shares, equal_finish_shares(rc, T / rows));
+                blend(p.row_shares, equal_finish_shares(rr.vector(), T / cols));
+                blend(p.col_shares, equal_finish_shares(rc.vector(), T / rows));
             }
             Plan trial = build_plan(arch, w, m);
             Estimate e = estimate_plan(arch, trial);

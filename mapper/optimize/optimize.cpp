@@ -52,39 +52,40 @@ MappingSpace formulation_space(const MappingSpace& s) {
 /// "p 5, k 44, kxp 4; 9 non-uniform; routes xy 40, yx 10, split 4[; collectives direct 50,
 /// ring 4]": what a genome chose (collectives only when the space has several).
 std::string summary(const MappingSpace& s, const Genome& g) {
-    std::vector<int> opt(s.partitions.size(), 0), route(s.routes.size(), 0), coll(s.collectives.size(), 0),
+    // Per option of each list, the layers that chose it.
+    IdVector<int> opt(s.partitions.size(), 0), route(s.routes.size(), 0), coll(s.collectives.size(), 0),
         weights(s.weights.size(), 0), inputs(s.inputs.size(), 0);
     int nonuniform = 0;
     for (const auto& l : g.layers) {
-        ++opt[static_cast<std::size_t>(l.option)];
-        ++route[static_cast<std::size_t>(l.route)];
-        ++coll[static_cast<std::size_t>(l.collective)];
-        ++weights[static_cast<std::size_t>(l.weights)];
-        ++inputs[static_cast<std::size_t>(l.inputs)];
+        ++opt[l.option];
+        ++route[l.route];
+        ++coll[l.collective];
+        ++weights[l.weights];
+        ++inputs[l.inputs];
         nonuniform += std::any_of(l.units.begin(), l.units.end(), [&](int u) { return u != s.units_per_part; });
     }
     std::string out = "partitions";
-    for (std::size_t i = 0; i < opt.size(); ++i)
+    for (int i = 0; i < opt.size(); ++i)
         if (opt[i]) out += " " + s.partitions[i].name() + " " + std::to_string(opt[i]);
     out += "; " + std::to_string(nonuniform) + " layers with non-uniform shares; routes";
-    for (std::size_t i = 0; i < route.size(); ++i)
+    for (int i = 0; i < route.size(); ++i)
         if (route[i]) out += std::string(" ") + to_string(s.routes[i]) + " " + std::to_string(route[i]);
     if (s.collectives.size() > 1) {
         out += "; collectives";
-        for (std::size_t i = 0; i < coll.size(); ++i)
+        for (int i = 0; i < coll.size(); ++i)
             if (coll[i]) out += std::string(" ") + to_string(s.collectives[i]) + " " + std::to_string(coll[i]);
     }
     if (s.pipeline_segments.size() > 1) {
-        const int n = s.pipeline_segments[static_cast<std::size_t>(g.segments)];
+        const int n = s.pipeline_segments[g.segments];
         out += n > 1 ? "; pipelined over " + std::to_string(n) + " segments" : "; layer-sequential";
     }
     if (s.weights.size() > 1) {
         out += "; weights";
-        for (std::size_t i = 0; i < weights.size(); ++i)
+        for (int i = 0; i < weights.size(); ++i)
             if (weights[i]) out += std::string(" ") + to_string(s.weights[i]) + " " + std::to_string(weights[i]);
     }
     // Only layers that read a network input ever leave the first entry: name the others.
-    for (std::size_t i = 1; i < inputs.size(); ++i)
+    for (int i = 1; i < inputs.size(); ++i)
         if (inputs[i]) out += std::string("; network inputs ") + to_string(s.inputs[i]) + " " + std::to_string(inputs[i]);
     return out;
 }
@@ -100,8 +101,8 @@ Genome formulation_seed(const ArchConfig& arch, const Workload& w, const Mapping
     Genome g = uniform_genome(ms, w.layers.size(), 0, rows, cols);
     for (std::size_t l = 0; l < w.layers.size(); ++l) {
         double best = f.layer_cost(l, uniform_gene(ms, 0, rows, cols)).time_ns;
-        for (int o = 1; o < static_cast<int>(ms.partitions.size()); ++o) {
-            if (!ms.partitions[static_cast<std::size_t>(o)].one_dimensional()) continue;
+        for (int o = 1; o < ms.partitions.size(); ++o) {
+            if (!ms.partitions[o].one_dimensional()) continue;
             double t = f.layer_cost(l, uniform_gene(ms, o, rows, cols)).time_ns;
             if (t < best) best = t, g.layers[l] = uniform_gene(ms, o, rows, cols);
         }
@@ -120,7 +121,7 @@ std::string fmt(double v) {
 std::vector<Genome> ga_seeds(const ArchConfig& arch, const Workload& w, const MappingSpace& ms) {
     const int rows = arch.package.rows, cols = arch.package.cols;
     std::vector<Genome> seeds;
-    for (int opt = 0; opt < static_cast<int>(ms.partitions.size()); ++opt)
+    for (int opt = 0; opt < ms.partitions.size(); ++opt)
         seeds.push_back(uniform_genome(ms, w.layers.size(), opt, rows, cols));  // seeds[0]: the baseline
     seeds.push_back(formulation_seed(arch, w, ms));
     // Every other collective on the baseline partition and on the formulation-guided genome:
@@ -138,7 +139,7 @@ std::vector<Genome> ga_seeds(const ArchConfig& arch, const Workload& w, const Ma
             if (reads_input[l]) g.layers[l].inputs = input_multicast;
     };
     const Genome baseline = seeds.front(), guided = seeds.back();
-    for (int c = 1; c < static_cast<int>(ms.collectives.size()); ++c)
+    for (int c = 1; c < ms.collectives.size(); ++c)
         for (int k = 0; k < 2; ++k) {
             Genome g = k == 0 ? baseline : guided;
             for (auto& l : g.layers) l.collective = c;
@@ -148,15 +149,15 @@ std::vector<Genome> ga_seeds(const ArchConfig& arch, const Workload& w, const Ma
     // The guided genome under every collective with the other weight delivery (multicast):
     // where its partitions replicate filters, a weight read once and relayed saves DRAM and
     // edge links on every such layer at once.
-    for (int wd = 1; wd < static_cast<int>(ms.weights.size()); ++wd)
-        for (int c = 0; c < static_cast<int>(ms.collectives.size()); ++c) {
+    for (int wd = 1; wd < ms.weights.size(); ++wd)
+        for (int c = 0; c < ms.collectives.size(); ++c) {
             Genome g = guided;
             for (auto& l : g.layers) l.collective = c, l.weights = wd;
             relay_inputs(g);
             seeds.push_back(std::move(g));
         }
     // The baseline pipelined over every other segment count.
-    for (int s = 1; s < static_cast<int>(ms.pipeline_segments.size()); ++s) {
+    for (int s = 1; s < ms.pipeline_segments.size(); ++s) {
         Genome g = baseline;
         g.segments = s;
         seeds.push_back(std::move(g));
@@ -169,7 +170,8 @@ namespace {
 /// `x` first in `v` and nowhere else: the baseline's value leads its list, since index 0 is
 /// what the uniform genome takes.
 template <class T, class Eq = std::equal_to<T>>
-void put_first(std::vector<T>& v, const T& x, Eq eq = Eq{}) {
+void put_first(IdVector<T>& list, const T& x, Eq eq = Eq{}) {
+    std::vector<T>& v = list.vector();
     v.erase(std::remove_if(v.begin(), v.end(), [&](const T& y) { return eq(x, y); }), v.end());
     v.insert(v.begin(), x);
 }
@@ -194,7 +196,7 @@ SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const M
         if (n > most && r.space)
             throw InputError(r.space->file, "/mapping/pipeline_segments",
                              "segment counts of at most " + std::to_string(most) + " (package columns, layers)", std::to_string(n));
-    segs.erase(std::remove_if(segs.begin(), segs.end(), [&](int n) { return n > most; }), segs.end());
+    segs.vector().erase(std::remove_if(segs.begin(), segs.end(), [&](int n) { return n > most; }), segs.end());
     put_first(segs, 1);
     return s;
 }

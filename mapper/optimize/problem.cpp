@@ -9,7 +9,7 @@
 namespace mcmsim {
 
 std::vector<std::pair<int, int>> Problem::segments(int option) const {
-    const PartitionOption& o = space_.partitions[static_cast<std::size_t>(option)];
+    const PartitionOption& o = space_.partitions[option];
     if (o.one_dimensional()) return {{0, rows_ * cols_}};
     return {{0, rows_}, {rows_, rows_ + cols_}};
 }

@@ -115,11 +115,11 @@ nlohmann::json search_space_to_json(const SearchSpace& s) {
     nlohmann::json j = {{"mapping",
                          {{"partitions", parts},
                           {"units_per_part", s.mapping.units_per_part},
-                          {"routes", names_json(s.mapping.routes)},
-                          {"collectives", names_json(s.mapping.collectives)},
-                          {"weights", names_json(s.mapping.weights)},
-                          {"inputs", names_json(s.mapping.inputs)},
-                          {"pipeline_segments", s.mapping.pipeline_segments}}}};
+                          {"routes", names_json(s.mapping.routes.vector())},
+                          {"collectives", names_json(s.mapping.collectives.vector())},
+                          {"weights", names_json(s.mapping.weights.vector())},
+                          {"inputs", names_json(s.mapping.inputs.vector())},
+                          {"pipeline_segments", s.mapping.pipeline_segments.vector()}}}};
     nlohmann::json hw = nlohmann::json::object();
     if (!s.hardware.diagonal_links.empty()) hw["diagonal_links"] = s.hardware.diagonal_links;
     if (!s.hardware.link_preset.empty()) hw["link_preset"] = s.hardware.link_preset;

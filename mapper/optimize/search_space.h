@@ -37,6 +37,7 @@
 //                 "link_bandwidth_gbps": [32, 64], "dram_count": [1, 2],
 //                 "dram_placement": ["west", "corners"] }
 // }
+#include "hw/common/id_vector.h"
 #include "hw/config/arch_config.h"
 #include "mapper/mapping/mapping.h"
 #include "mapper/mapping/partition.h"
@@ -48,19 +49,20 @@
 
 namespace mcmsim {
 
+/// Each list holds the values to try; a gene names one by its index (LayerGene, Genome).
 struct MappingSpace {
-    std::vector<PartitionOption> partitions;
+    IdVector<PartitionOption> partitions;
     int units_per_part = 4;
-    std::vector<RoutePolicy> routes{RoutePolicy::XY};
-    std::vector<Collective> collectives{Collective::Direct};
+    IdVector<RoutePolicy> routes{RoutePolicy::XY};
+    IdVector<Collective> collectives{Collective::Direct};
     /// How chiplets that share a weight slice get it: each from DRAM, or read once and
     /// forwarded by the layer's collective (LayerMapping::weight_multicast).
-    std::vector<Delivery> weights{Delivery::Unicast};
+    IdVector<Delivery> weights{Delivery::Unicast};
     /// How chiplets that need the same region of a network input (a tensor no layer produces)
     /// get it: each reads it from DRAM, or read once and forwarded by the layer's collective
     /// (LayerMapping::input_multicast). Matters only on layers that read one.
-    std::vector<Delivery> inputs{Delivery::Unicast};
-    std::vector<int> pipeline_segments{1};  ///< segment counts to try (1: layer-sequential)
+    IdVector<Delivery> inputs{Delivery::Unicast};
+    IdVector<int> pipeline_segments{1};  ///< segment counts to try (1: layer-sequential)
 };
 
 /// Where the DRAM stacks sit: the first column (rows spread), the corners, one per side round

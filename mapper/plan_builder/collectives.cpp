@@ -31,17 +31,17 @@ RingOrder ring_order(int rows, int cols) {
 }
 
 void CollectivePlanner::add(int from, int to, bool consumer) {
-    const int e = static_cast<int>(edges_.size());
+    const int e = edges_.size();
     edges_.push_back(Edge{to, consumer, -1});
-    int& last = last_[static_cast<std::size_t>(from)];
-    if (last < 0) first_[static_cast<std::size_t>(from)] = e;
-    else edges_[static_cast<std::size_t>(last)].next = e;
+    int& last = last_[from];
+    if (last < 0) first_[from] = e;
+    else edges_[last].next = e;
     last = e;
 }
 
 void CollectivePlanner::chain(int from, const std::vector<int>& seq) {
     for (int c : seq) {
-        add(from, c, is_dest_[static_cast<std::size_t>(c)] != 0);
+        add(from, c, is_dest_[c] != 0);
         from = c;
     }
 }
@@ -52,8 +52,8 @@ void CollectivePlanner::list_hops(int root, std::vector<CollectiveHop>& out) {
     for (int depth = 0; !frontier_.empty(); ++depth) {
         next_.clear();
         for (auto [node, via] : frontier_)
-            for (int e = first_[static_cast<std::size_t>(node)]; e >= 0; e = edges_[static_cast<std::size_t>(e)].next) {
-                const Edge& edge = edges_[static_cast<std::size_t>(e)];
+            for (int e = first_[node]; e >= 0; e = edges_[e].next) {
+                const Edge& edge = edges_[e];
                 out.push_back(CollectiveHop{node, edge.to, via, depth, edge.consumer});
                 next_.push_back({edge.to, static_cast<int>(out.size()) - 1});
             }
@@ -70,97 +70,103 @@ const std::vector<CollectiveHop>& CollectivePlanner::hops(Collective algorithm, 
 void CollectivePlanner::grid_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests,
                                   std::vector<CollectiveHop>& out) {
     const int n = rows * cols;
-    const auto nn = static_cast<std::size_t>(n);
-    is_dest_.assign(nn, 0);
+    is_dest_.assign(n, 0);
     for (int d : dests) {
-        if (d < 0 || d >= n || d == root || is_dest_[static_cast<std::size_t>(d)])
+        if (d < 0 || d >= n || d == root || is_dest_[d])
             throw std::invalid_argument("collective_hops: destinations must be distinct chiplets other than the root");
-        is_dest_[static_cast<std::size_t>(d)] = 1;
+        is_dest_[d] = 1;
     }
     edges_.clear();
-    first_.assign(nn, -1);
-    last_.assign(nn, -1);
+    first_.assign(n, -1);
+    last_.assign(n, -1);
     switch (algorithm) {
         case Collective::Direct:
             for (int d : dests) add(root, d, true);
             break;
         case Collective::Ring:
-        case Collective::Tree: {
-            if (rows != ring_rows_ || cols != ring_cols_) {
-                ring_ = ring_order(rows, cols);
-                pos_.resize(nn);
-                for (int i = 0; i < n; ++i) pos_[static_cast<std::size_t>(ring_.order[static_cast<std::size_t>(i)])] = i;
-                ring_rows_ = rows, ring_cols_ = cols;
-            }
-            const std::vector<int>& pos = pos_;
-            const int rp = pos[static_cast<std::size_t>(root)];
-            auto rel = [&](int c) { return (pos[static_cast<std::size_t>(c)] - rp + n) % n; };
-            std::vector<int>& seq = seq_;  // in ring order after the root
-            seq.assign(dests.begin(), dests.end());
-            std::sort(seq.begin(), seq.end(), [&](int a, int b) { return rel(a) < rel(b); });
-            if (algorithm == Collective::Tree) {
-                // Recursive halving of the order (root at index 0): whoever holds [lo, hi)
-                // hands its second half to that half's first chiplet, largest half first.
-                seq.insert(seq.begin(), root);
-                ranges_.assign(1, {0, static_cast<int>(seq.size())});
-                for (std::size_t i = 0; i < ranges_.size(); ++i) {
-                    auto [lo, hi] = ranges_[i];
-                    while (hi - lo > 1) {
-                        const int mid = lo + (hi - lo + 1) / 2;
-                        add(seq[static_cast<std::size_t>(lo)], seq[static_cast<std::size_t>(mid)], true);
-                        ranges_.push_back({mid, hi});
-                        hi = mid;
-                    }
-                }
-                break;
-            }
-            std::vector<int>& one_way = one_way_;
-            std::vector<int>& other_way = other_way_;
-            one_way.clear(), other_way.clear();
-            if (ring_.cyclic) {
-                // Round the cycle both ways: the first half of the order clockwise, the rest
-                // counter-clockwise from the far end.
-                const std::size_t k = (seq.size() + 1) / 2;
-                one_way.assign(seq.begin(), seq.begin() + static_cast<std::ptrdiff_t>(k));
-                other_way.assign(seq.rbegin(), seq.rend() - static_cast<std::ptrdiff_t>(k));
-            } else {
-                // Along the path: each side of the root outwards.
-                auto at = [&](int c) { return pos[static_cast<std::size_t>(c)]; };
-                for (int c : seq) (at(c) > rp ? one_way : other_way).push_back(c);
-                std::sort(one_way.begin(), one_way.end(), [&](int a, int b) { return at(a) < at(b); });
-                std::sort(other_way.begin(), other_way.end(), [&](int a, int b) { return at(a) > at(b); });
-            }
-            chain(root, one_way);
-            chain(root, other_way);
-            break;
-        }
-        case Collective::TwoD: {
-            const int r0 = root / cols, c0 = root % cols;
-            column_needed_.assign(static_cast<std::size_t>(cols), 0);
-            for (int d : dests) column_needed_[static_cast<std::size_t>(d % cols)] = 1;
-            // Row phase: a chain each way from the root through the columns that need the bytes.
-            right_.clear(), left_.clear();
-            for (int c = c0 + 1; c < cols; ++c)
-                if (column_needed_[static_cast<std::size_t>(c)]) right_.push_back(r0 * cols + c);
-            for (int c = c0 - 1; c >= 0; --c)
-                if (column_needed_[static_cast<std::size_t>(c)]) left_.push_back(r0 * cols + c);
-            chain(root, right_);
-            chain(root, left_);
-            // Column phase: each chiplet of the root's row, a chain each way along its column.
-            for (int c = 0; c < cols; ++c) {
-                if (!column_needed_[static_cast<std::size_t>(c)]) continue;
-                down_.clear(), up_.clear();
-                for (int r = r0 + 1; r < rows; ++r)
-                    if (is_dest_[static_cast<std::size_t>(r * cols + c)]) down_.push_back(r * cols + c);
-                for (int r = r0 - 1; r >= 0; --r)
-                    if (is_dest_[static_cast<std::size_t>(r * cols + c)]) up_.push_back(r * cols + c);
-                chain(r0 * cols + c, down_);
-                chain(r0 * cols + c, up_);
-            }
-            break;
-        }
+        case Collective::Tree: ring_edges(algorithm, rows, cols, root, dests); break;
+        case Collective::TwoD: two_d_edges(rows, cols, root, dests); break;
     }
     list_hops(root, out);
+}
+
+/// Ring and tree: the destinations in ring order from the root; a tree halves that order, a
+/// ring chains it both ways round (or along the path, each side of the root outwards).
+void CollectivePlanner::ring_edges(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests) {
+    const int n = rows * cols;
+    if (rows != ring_rows_ || cols != ring_cols_) {
+        ring_ = ring_order(rows, cols);
+        pos_.resize(n);
+        int at = 0;
+        for (int c : ring_.order) pos_[c] = at++;
+        ring_rows_ = rows, ring_cols_ = cols;
+    }
+    const IdVector<int>& pos = pos_;
+    const int rp = pos[root];
+    auto rel = [&](int c) { return (pos[c] - rp + n) % n; };
+    std::vector<int>& seq = seq_;  // in ring order after the root
+    seq.assign(dests.begin(), dests.end());
+    std::sort(seq.begin(), seq.end(), [&](int a, int b) { return rel(a) < rel(b); });
+    if (algorithm == Collective::Tree) {
+        // Recursive halving of the order (root at index 0): whoever holds [lo, hi) hands its
+        // second half to that half's first chiplet, largest half first.
+        seq.insert(seq.begin(), root);
+        ranges_.assign(1, {0, seq.size()});
+        for (std::size_t i = 0; i < ranges_.size(); ++i) {
+            auto [lo, hi] = ranges_[i];
+            while (hi - lo > 1) {
+                const std::size_t mid = lo + (hi - lo + 1) / 2;
+                add(seq[lo], seq[mid], true);
+                ranges_.push_back({mid, hi});
+                hi = mid;
+            }
+        }
+        return;
+    }
+    std::vector<int>& one_way = one_way_;
+    std::vector<int>& other_way = other_way_;
+    one_way.clear(), other_way.clear();
+    if (ring_.cyclic) {
+        // Round the cycle both ways: the first half of the order clockwise, the rest
+        // counter-clockwise from the far end.
+        const std::size_t k = (seq.size() + 1) / 2;
+        one_way.assign(seq.begin(), seq.begin() + static_cast<std::ptrdiff_t>(k));
+        other_way.assign(seq.rbegin(), seq.rend() - static_cast<std::ptrdiff_t>(k));
+    } else {
+        // Along the path: each side of the root outwards.
+        auto at = [&](int c) { return pos[c]; };
+        for (int c : seq) (at(c) > rp ? one_way : other_way).push_back(c);
+        std::sort(one_way.begin(), one_way.end(), [&](int a, int b) { return at(a) < at(b); });
+        std::sort(other_way.begin(), other_way.end(), [&](int a, int b) { return at(a) > at(b); });
+    }
+    chain(root, one_way);
+    chain(root, other_way);
+}
+
+/// 2d: along the root's row, then along each column from that row.
+void CollectivePlanner::two_d_edges(int rows, int cols, int root, const std::vector<int>& dests) {
+    const int r0 = root / cols, c0 = root % cols;
+    column_needed_.assign(cols, 0);
+    for (int d : dests) column_needed_[d % cols] = 1;
+    // Row phase: a chain each way from the root through the columns that need the bytes.
+    right_.clear(), left_.clear();
+    for (int c = c0 + 1; c < cols; ++c)
+        if (column_needed_[c]) right_.push_back(r0 * cols + c);
+    for (int c = c0 - 1; c >= 0; --c)
+        if (column_needed_[c]) left_.push_back(r0 * cols + c);
+    chain(root, right_);
+    chain(root, left_);
+    // Column phase: each chiplet of the root's row, a chain each way along its column.
+    for (int c = 0; c < cols; ++c) {
+        if (!column_needed_[c]) continue;
+        down_.clear(), up_.clear();
+        for (int r = r0 + 1; r < rows; ++r)
+            if (is_dest_[r * cols + c]) down_.push_back(r * cols + c);
+        for (int r = r0 - 1; r >= 0; --r)
+            if (is_dest_[r * cols + c]) up_.push_back(r * cols + c);
+        chain(r0 * cols + c, down_);
+        chain(r0 * cols + c, up_);
+    }
 }
 
 const std::vector<CollectiveHop>& CollectivePlanner::hops(Collective algorithm, int pkg_rows, int pkg_cols,

@@ -17,9 +17,11 @@
 //          holds the bytes for a range of the order sends them to the first chiplet of the
 //          range's second half, which becomes responsible for that half (ceil(log2(n + 1))
 //          rounds for n destinations).
+#include "hw/common/id_vector.h"
 #include "mapper/mapping/chiplet_group.h"
 #include "mapper/mapping/mapping.h"
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,6 +76,9 @@ public:
 private:
     void grid_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests,
                    std::vector<CollectiveHop>& out);
+    // The forwarding edges of the relayed algorithms (grid_hops() has set is_dest_).
+    void ring_edges(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests);
+    void two_d_edges(int rows, int cols, int root, const std::vector<int>& dests);
     // The forwarding edges of one call, in the order added per chiplet.
     void add(int from, int to, bool consumer);
     void chain(int from, const std::vector<int>& seq);  ///< from -> seq[0] -> seq[1] -> ...
@@ -85,14 +90,16 @@ private:
         bool consumer;
         int next;  ///< the next edge of the same chiplet, -1: none
     };
-    std::vector<Edge> edges_;
-    std::vector<int> first_, last_;  ///< per chiplet: its first and last edge (-1: none)
-    std::vector<char> is_dest_, column_needed_;
+    IdVector<Edge> edges_;
+    IdVector<int> first_, last_;           ///< [chiplet] its first and last edge (-1: none)
+    IdVector<char> is_dest_;               ///< [chiplet] a destination of this call
+    IdVector<char> column_needed_;         ///< [grid column] 2d: holds a destination
     int ring_rows_ = -1, ring_cols_ = -1;  ///< the grid ring_ and pos_ are for
     RingOrder ring_;
-    std::vector<int> pos_;  ///< [chiplet] its place in ring_.order
+    IdVector<int> pos_;  ///< [chiplet] its place in ring_.order
     std::vector<int> seq_, one_way_, other_way_, right_, left_, down_, up_, local_;
-    std::vector<std::pair<int, int>> ranges_, frontier_, next_;
+    std::vector<std::pair<std::size_t, std::size_t>> ranges_;  ///< tree: ranges of seq_ still to hand out
+    std::vector<std::pair<int, int>> frontier_, next_;
     std::vector<CollectiveHop> out_, group_hops_;
 };
 

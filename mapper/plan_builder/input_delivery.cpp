@@ -6,28 +6,27 @@
 namespace mcmsim {
 
 InputDelivery::InputDelivery(OpSink& sink, TransferBatch& batch, OutputSpill& spill, const Ownership& owned,
-                             std::vector<const Layer*> shapes, std::vector<int> home)
-    : sink_(sink), batch_(batch), spill_(spill), owned_(owned), shapes_(std::move(shapes)), home_(std::move(home)),
-      n_(static_cast<int>(home_.size())) {}
+                             IdVector<const Layer*> shapes, const ChipletMemories& memories)
+    : sink_(sink), batch_(batch), spill_(spill), owned_(owned), shapes_(std::move(shapes)), memories_(memories),
+      n_(memories.chiplets()) {}
 
-std::vector<std::vector<std::int64_t>> InputDelivery::gather(PlanLayer& layer, const Layer& L,
-                                                             const std::vector<WorkBox>& boxes, const LayerMapping& lm,
-                                                             const std::vector<std::int64_t>& start,
-                                                             PlanLayerMapping& info) {
+ChipletDeps InputDelivery::gather(PlanLayer& layer, const Layer& L, const IdVector<WorkBox>& boxes,
+                                  const LayerMapping& lm, const IdVector<std::int64_t>& start,
+                                  PlanLayerMapping& info) {
     collective_ = lm.collective;
     input_multicast_ = lm.input_multicast;
     info_ = &info;
     direct_inputs_ = 0;
-    std::vector<std::vector<std::int64_t>> deps(static_cast<std::size_t>(n_));
+    ChipletDeps deps(n_);
     // A compute waits for a handful to a dozen or so ops: room for them at once, not by doubling.
     for (int c = 0; c < n_; ++c)
-        if (!boxes[static_cast<std::size_t>(c)].empty()) deps[static_cast<std::size_t>(c)].reserve(16);
+        if (!boxes[c].empty()) deps[c].reserve(16);
     for (const Operand& op : operands_of(L)) {
         if (op.producers.empty()) {
             read_from_dram(layer, L, boxes, op, start, deps);
             continue;
         }
-        const Layer& first = *shapes_[static_cast<std::size_t>(op.producers.front())];
+        const Layer& first = *shapes_[op.producers.front()];
         std::vector<std::vector<int>> groups;
         if (op.producers.size() == 1 || same_ownership(op.producers)) groups.push_back(op.producers);
         else
@@ -66,12 +65,12 @@ void InputDelivery::send_copies(int from, const std::vector<int>& dests, std::in
 /// Whether all producers hold their outputs in the same places (then a residual sum is
 /// formed where it lies and sent once).
 bool InputDelivery::same_ownership(const std::vector<int>& producers) const {
-    const auto& first = owned_[static_cast<std::size_t>(producers.front())];
+    const auto& first = owned_[producers.front()];
     for (int p : producers) {
-        const auto& o = owned_[static_cast<std::size_t>(p)];
+        const auto& o = owned_[p];
         for (int c = 0; c < n_; ++c) {
-            const auto& a = first[static_cast<std::size_t>(c)];
-            const auto& b = o[static_cast<std::size_t>(c)];
+            const auto& a = first[c];
+            const auto& b = o[c];
             if (a.size() != b.size()) return false;
             for (std::size_t i = 0; i < a.size(); ++i)
                 if (!a[i].box.same_output(b[i].box)) return false;
@@ -84,14 +83,13 @@ bool InputDelivery::same_ownership(const std::vector<int>& producers) const {
 /// read waiting for `start`; with input multicast (LayerMapping::input_multicast) one read per
 /// group of chiplets needing the same bytes from the same memory, by the member nearest it,
 /// the others getting the bytes by the layer's collective (like a spilled part, forward()).
-void InputDelivery::read_from_dram(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes,
-                                   const Operand& op, const std::vector<std::int64_t>& start,
-                                   std::vector<std::vector<std::int64_t>>& deps) {
+void InputDelivery::read_from_dram(PlanLayer& layer, const Layer& L, const IdVector<WorkBox>& boxes,
+                                   const Operand& op, const IdVector<std::int64_t>& start, ChipletDeps& deps) {
     // Per chiplet with work its part, in chiplet order.
     const bool matmul = L.kind == LayerKind::MatMul;
     parts_.clear();
     for (int c = 0; c < n_; ++c) {
-        const WorkBox& b = boxes[static_cast<std::size_t>(c)];
+        const WorkBox& b = boxes[c];
         if (b.empty()) continue;
         // A matmul's share of the operand has no region: only the whole operand is known to
         // be the same bytes for two chiplets.
@@ -103,9 +101,9 @@ void InputDelivery::read_from_dram(PlanLayer& layer, const Layer& L, const std::
         parts_.push_back(Part{c, need, bytes, matmul && f == 1.0});
     }
     // Input multicast: parts that are the same bytes in the same memory form a group.
-    reader_.assign(static_cast<std::size_t>(n_), -1);
+    reader_.assign(n_, -1);
     auto same = [&](const Part& a, const Part& b) {
-        if (home_[static_cast<std::size_t>(a.consumer)] != home_[static_cast<std::size_t>(b.consumer)]) return false;
+        if (memories_.home(a.consumer) != memories_.home(b.consumer)) return false;
         if (matmul) return a.whole && b.whole;
         return a.need.n == b.need.n && a.need.c == b.need.c && a.need.h == b.need.h && a.need.w == b.need.w;
     };
@@ -121,29 +119,29 @@ void InputDelivery::read_from_dram(PlanLayer& layer, const Layer& L, const std::
                     parts_[j].sent = true;
                     members.push_back(parts_[j].consumer);
                 }
-        const int m = home_[static_cast<std::size_t>(p.consumer)];
+        const int m = memories_.home(p.consumer);
         int reader = members.front();
         for (int c : members)
-            if (spill_.memory_hops(c, m) < spill_.memory_hops(reader, m)) reader = c;
-        for (int c : members) reader_[static_cast<std::size_t>(c)] = reader;
+            if (memories_.hops(c, m) < memories_.hops(reader, m)) reader = c;
+        for (int c : members) reader_[c] = reader;
         groups.push_back(std::move(members));
     }
     // The reads in chiplet order (a plan without input multicast is as before), then the forwards.
-    std::vector<std::int64_t> read(static_cast<std::size_t>(n_), -1);
+    IdVector<std::int64_t> read(n_, -1);
     for (const Part& p : parts_) {
         const int c = p.consumer;
-        if (reader_[static_cast<std::size_t>(c)] != c) continue;
-        const int m = home_[static_cast<std::size_t>(c)];
+        if (reader_[c] != c) continue;
+        const int m = memories_.home(c);
         std::vector<std::int64_t> wait;
-        if (!start.empty() && start[static_cast<std::size_t>(c)] >= 0) wait.push_back(start[static_cast<std::size_t>(c)]);
+        if (!start.empty() && start[c] >= 0) wait.push_back(start[c]);
         PlanOp& in = sink_.add_op(layer, c, OpKind::DramRead, std::move(wait));
         in.bytes = p.bytes, in.memory = m, in.address = sink_.dram_address(m, p.bytes);
-        read[static_cast<std::size_t>(c)] = in.id;
-        deps[static_cast<std::size_t>(c)].push_back(in.id);
+        read[c] = in.id;
+        deps[c].push_back(in.id);
     }
     for (const auto& members : groups) {
         if (members.size() < 2) continue;
-        const int reader = reader_[static_cast<std::size_t>(members.front())];
+        const int reader = reader_[members.front()];
         std::int64_t bytes = 0;
         for (const Part& p : parts_)
             if (p.consumer == reader) bytes = p.bytes;
@@ -152,36 +150,35 @@ void InputDelivery::read_from_dram(PlanLayer& layer, const Layer& L, const std::
             if (c != reader) dests_.push_back(c);
         ++info_->input_multicasts;
         info_->input_dram_bytes_saved += bytes * static_cast<std::int64_t>(dests_.size());
-        send_copies(reader, dests_, bytes, read[static_cast<std::size_t>(reader)]);
+        send_copies(reader, dests_, bytes, read[reader]);
     }
 }
 
 /// Each owner sends every chiplet the intersection of what it holds with what that chiplet
 /// needs (in the consumer's coordinates; pooling in between scales rows and columns).
-void InputDelivery::send_exact(const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,
-                               std::vector<std::vector<std::int64_t>>& deps) {
-    const Layer& P = *shapes_[static_cast<std::size_t>(group.front())];
-    const auto& owners = owned_[static_cast<std::size_t>(group.front())];
+void InputDelivery::send_exact(const Layer& L, const IdVector<WorkBox>& boxes, const std::vector<int>& group, ChipletDeps& deps) {
+    const Layer& P = *shapes_[group.front()];
+    const auto& owners = owned_[group.front()];
     auto same = [](const Part& a, const Part& b) {
         return a.need.n == b.need.n && a.need.c == b.need.c && a.need.h == b.need.h && a.need.w == b.need.w;
     };
     // What each consumer needs does not depend on the owner: once per chiplet with work.
-    needs_.resize(static_cast<std::size_t>(n_));
+    needs_.resize(n_);
     for (int c = 0; c < n_; ++c) {
-        const WorkBox& b = boxes[static_cast<std::size_t>(c)];
-        if (!b.empty()) needs_[static_cast<std::size_t>(c)] = input_need(L, b);
+        const WorkBox& b = boxes[c];
+        if (!b.empty()) needs_[c] = input_need(L, b);
     }
     for (int o = 0; o < n_; ++o) {
         const bool spilled = spilled_by(group, o);
-        for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
-            const WorkBox& own = owners[static_cast<std::size_t>(o)][pi].box;
+        for (std::size_t pi = 0; pi < owners[o].size(); ++pi) {
+            const WorkBox& own = owners[o][pi].box;
             const std::vector<std::int64_t>& ready = ready_ops(group, o, pi);
             const Range own_h = scale(own.p, P.p, L.h), own_w = scale(own.q, P.q, L.w);
             // Per consumer, the part of this piece it needs (empty if none).
             parts_.clear();
             for (int c = 0; c < n_; ++c) {
-                if (boxes[static_cast<std::size_t>(c)].empty()) continue;
-                const InputNeed& need = needs_[static_cast<std::size_t>(c)];
+                if (boxes[c].empty()) continue;
+                const InputNeed& need = needs_[c];
                 // Most consumers need nothing of a piece under a row or column split: leave
                 // at the first dimension without overlap.
                 InputNeed part;
@@ -203,26 +200,26 @@ void InputDelivery::send_exact(const Layer& L, const std::vector<WorkBox>& boxes
 /// The ops after which piece `pi` on owner `o` is ready, one per producer of the group.
 const std::vector<std::int64_t>& InputDelivery::ready_ops(const std::vector<int>& group, int o, std::size_t pi) {
     ready_.clear();
-    for (int p : group) ready_.push_back(owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
+    for (int p : group) ready_.push_back(owned_[p][o][pi].ready);
     return ready_;
 }
 
 /// When layouts do not line up element by element, an owner holding share g of the
 /// producer's output sends a consumer needing share f of the operand f x g of its bytes.
-void InputDelivery::send_proportional(const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,
-                                      const Operand& op, std::vector<std::vector<std::int64_t>>& deps) {
-    const Layer& P = *shapes_[static_cast<std::size_t>(group.front())];
-    const auto& owners = owned_[static_cast<std::size_t>(group.front())];
+void InputDelivery::send_proportional(const Layer& L, const IdVector<WorkBox>& boxes, const std::vector<int>& group,
+                                      const Operand& op, ChipletDeps& deps) {
+    const Layer& P = *shapes_[group.front()];
+    const auto& owners = owned_[group.front()];
     const double total = static_cast<double>(output_volume(P));
     // Only consumers that need the whole operand are known to need the same bytes.
     auto same = [](const Part& a, const Part& b) { return a.whole && b.whole; };
     for (int o = 0; o < n_; ++o) {
-        for (std::size_t pi = 0; pi < owners[static_cast<std::size_t>(o)].size(); ++pi) {
-            const double g = static_cast<double>(box_output_volume(owners[static_cast<std::size_t>(o)][pi].box)) / total;
+        for (std::size_t pi = 0; pi < owners[o].size(); ++pi) {
+            const double g = static_cast<double>(box_output_volume(owners[o][pi].box)) / total;
             const std::vector<std::int64_t>& ready = ready_ops(group, o, pi);
             parts_.clear();
             for (int c = 0; c < n_; ++c) {
-                const WorkBox& b = boxes[static_cast<std::size_t>(c)];
+                const WorkBox& b = boxes[c];
                 if (b.empty()) continue;
                 const double f = need_fraction(L, b, op);
                 auto bytes = static_cast<std::int64_t>(std::llround(f * g * static_cast<double>(op.bytes)));
@@ -238,7 +235,7 @@ void InputDelivery::send_proportional(const Layer& L, const std::vector<WorkBox>
 /// Whether owner o wrote its slice of a producer of `group` to DRAM.
 bool InputDelivery::spilled_by(const std::vector<int>& group, int o) const {
     for (int p : group)
-        if (spill_.spilled(static_cast<std::size_t>(p), o)) return true;
+        if (spill_.spilled(p, o)) return true;
     return false;
 }
 
@@ -274,14 +271,14 @@ void InputDelivery::read_spilled(const std::vector<int>& group, int o, std::size
     int source = -1;
     std::vector<std::int64_t> wait;
     for (int p : group) {
-        const std::int64_t write = spill_.write_of(static_cast<std::size_t>(p), o);
+        const std::int64_t write = spill_.write_of(p, o);
         if (write >= 0) source = std::max(source, p);
-        wait.push_back(write >= 0 ? write : owned_[static_cast<std::size_t>(p)][static_cast<std::size_t>(o)][pi].ready);
+        wait.push_back(write >= 0 ? write : owned_[p][o][pi].ready);
     }
     // One read covers one byte range: the same bytes must also start at the same offset.
     auto same_range = [&](const Part& a, const Part& b) { return same(a, b) && a.bytes == b.bytes && a.offset == b.offset; };
     for_each_same(-1, same_range, [&](const Part& p, const std::vector<int>& readers) {
-        spill_.read(static_cast<std::size_t>(source), o, pi, readers, p.bytes, p.offset, wait);
+        spill_.read(source, o, pi, readers, p.bytes, p.offset, wait);
     });
 }
 
@@ -289,11 +286,10 @@ void InputDelivery::read_spilled(const std::vector<int>& group, int o, std::size
 /// own part stays local; parts that `same` says are the same bytes for two or more other
 /// consumers go by the layer's collective, the rest point to point.
 template <class Same>
-void InputDelivery::deliver(int o, const std::vector<std::int64_t>& ready, std::vector<std::vector<std::int64_t>>& deps,
-                            Same same) {
+void InputDelivery::deliver(int o, const std::vector<std::int64_t>& ready, ChipletDeps& deps, Same same) {
     for (const Part& p : parts_)
         if (p.consumer == o) {
-            auto& d = deps[static_cast<std::size_t>(o)];
+            auto& d = deps[o];
             d.insert(d.end(), ready.begin(), ready.end());
             info_->onchip_bytes += p.bytes;
         }

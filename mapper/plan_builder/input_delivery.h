@@ -26,10 +26,12 @@
 // intersections) or the whole operand (proportional shares); a spilled part must also start
 // at the same place in the piece. Parts that merely overlap go separately.
 #include "mapper/mapping/input_need.h"
+#include "mapper/mapping/mapping.h"
+#include "mapper/mapping/partition.h"
+#include "mapper/plan_builder/chiplet_memories.h"
 #include "mapper/plan_builder/op_sink.h"
 #include "mapper/plan_builder/output_spill.h"
-#include "mapper/mapping/partition.h"
-#include "mapper/mapping/mapping.h"
+#include "mapper/plan_builder/owned_pieces.h"
 #include "mapper/plan_builder/transfer_batch.h"
 #include "mapper/workload/workload.h"
 #include "traces/plan/plan.h"
@@ -41,23 +43,14 @@
 
 namespace mcmsim {
 
-/// Part of a layer's output a chiplet holds, and the op after which it is ready there.
-struct OwnedPiece {
-    WorkBox box;  ///< n, k, p, q meaningful (c is the full reduction)
-    std::int64_t ready = -1;
-};
-
-/// [step][chiplet]: the pieces of each plan layer's output each chiplet holds.
-using Ownership = std::vector<std::vector<std::vector<OwnedPiece>>>;
-
 class InputDelivery : private SpillSink {
 public:
     /// `sink`: numbers the plan's ops and flows and lays out DRAM; `batch`: the layer's
     /// transfers; `spill`: which outputs went to DRAM; `owned`: where each step's output lies
-    /// (filled by the builder as steps are built); `shapes`: each step's layer shape; `home`:
-    /// each chiplet's nearest memory.
+    /// (filled by the builder as steps are built); `shapes`: each step's layer shape;
+    /// `memories`: each chiplet's nearest memory and its hops to every memory.
     InputDelivery(OpSink& sink, TransferBatch& batch, OutputSpill& spill, const Ownership& owned,
-                  std::vector<const Layer*> shapes, std::vector<int> home);
+                  IdVector<const Layer*> shapes, const ChipletMemories& memories);
 
     /// Brings the inputs of a plan layer of shape L, split into `boxes` (one per chiplet), to
     /// the chiplets under the layer's mapping `lm` (its collective and route policy); its ops go
@@ -65,9 +58,8 @@ public:
     /// (-1: none; empty: none anywhere). Adds what it moves to `info` (on-chip bytes,
     /// multicasts, DRAM bytes saved on spilled parts). Returns, per chiplet, the ops its compute
     /// must wait for.
-    std::vector<std::vector<std::int64_t>> gather(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes,
-                                                  const LayerMapping& lm, const std::vector<std::int64_t>& start,
-                                                  PlanLayerMapping& info);
+    ChipletDeps gather(PlanLayer& layer, const Layer& L, const IdVector<WorkBox>& boxes, const LayerMapping& lm,
+                       const IdVector<std::int64_t>& start, PlanLayerMapping& info);
 
     /// Input parts of the last gather() sent point to point although a collective was asked
     /// for (each needed by one other chiplet only).
@@ -99,17 +91,16 @@ private:
     /// The ops after which piece `pi` on owner `o` is ready, one per producer of `group`
     /// (in ready_, valid until the next call).
     const std::vector<std::int64_t>& ready_ops(const std::vector<int>& group, int o, std::size_t pi);
-    void read_from_dram(PlanLayer& layer, const Layer& L, const std::vector<WorkBox>& boxes, const Operand& op,
-                        const std::vector<std::int64_t>& start, std::vector<std::vector<std::int64_t>>& deps);
-    void send_exact(const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,
-                    std::vector<std::vector<std::int64_t>>& deps);
-    void send_proportional(const Layer& L, const std::vector<WorkBox>& boxes, const std::vector<int>& group,
-                           const Operand& op, std::vector<std::vector<std::int64_t>>& deps);
+    void read_from_dram(PlanLayer& layer, const Layer& L, const IdVector<WorkBox>& boxes, const Operand& op,
+                        const IdVector<std::int64_t>& start, ChipletDeps& deps);
+    void send_exact(const Layer& L, const IdVector<WorkBox>& boxes, const std::vector<int>& group, ChipletDeps& deps);
+    void send_proportional(const Layer& L, const IdVector<WorkBox>& boxes, const std::vector<int>& group,
+                           const Operand& op, ChipletDeps& deps);
     bool spilled_by(const std::vector<int>& group, int o) const;
     template <class Same>
     void read_spilled(const std::vector<int>& group, int o, std::size_t pi, Same same);
     template <class Same>
-    void deliver(int o, const std::vector<std::int64_t>& ready, std::vector<std::vector<std::int64_t>>& deps, Same same);
+    void deliver(int o, const std::vector<std::int64_t>& ready, ChipletDeps& deps, Same same);
     template <class Same, class Send>
     void for_each_same(int skip, Same same, Send send);
 
@@ -117,8 +108,8 @@ private:
     TransferBatch& batch_;
     OutputSpill& spill_;
     const Ownership& owned_;
-    std::vector<const Layer*> shapes_;  ///< [step]
-    std::vector<int> home_;             ///< [chiplet] nearest memory
+    IdVector<const Layer*> shapes_;  ///< [step]
+    const ChipletMemories& memories_;
     int n_;
 
     // The layer being gathered.
@@ -130,9 +121,9 @@ private:
     // Scratch, kept to reuse its memory: the parts of the piece being delivered, a group's chiplets.
     std::vector<Part> parts_;
     std::vector<int> dests_;
-    std::vector<int> reader_;  ///< [chiplet] read_from_dram: who reads its input for it (-1: nobody)
-    std::vector<InputNeed> needs_;          ///< [chiplet] send_exact: the input its box needs
-    std::vector<std::int64_t> ready_;       ///< ready_ops()' answer
+    IdVector<int> reader_;             ///< [chiplet] read_from_dram: who reads its input for it (-1: nobody)
+    IdVector<InputNeed> needs_;        ///< [chiplet] send_exact: the input its box needs
+    std::vector<std::int64_t> ready_;  ///< ready_ops()' answer
 };
 
 }  // namespace mcmsim

@@ -2,12 +2,16 @@
 // Where the plan builder's helpers (transfer batching, output spills, input delivery) put the
 // ops, flows and DRAM tensors they make: the builder numbers ops and flows and lays out each
 // memory for the whole plan. Pure C++.
+#include "hw/common/id_vector.h"
 #include "traces/plan/plan.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace mcmsim {
+
+/// [chiplet] the ops each chiplet's next op (its compute, most often) waits for.
+using ChipletDeps = IdVector<std::vector<std::int64_t>>;
 
 class OpSink {
 public:

@@ -5,20 +5,19 @@
 
 namespace mcmsim {
 
-OutputSpill::OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, std::vector<int> home,
-                         std::vector<std::vector<int>> memory_hops, std::size_t steps)
-    : capacity_(capacity), notice_bytes_(notice_bytes), home_(std::move(home)), memory_hops_(std::move(memory_hops)),
-      slices_(steps) {}
+OutputSpill::OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, const ChipletMemories& memories,
+                         int steps)
+    : capacity_(capacity), notice_bytes_(notice_bytes), memories_(memories), slices_(steps) {}
 
-bool OutputSpill::hold_or_write(OpSink& sink, PlanLayer& layer, std::size_t step, int chiplet,
+bool OutputSpill::hold_or_write(OpSink& sink, PlanLayer& layer, int step, int chiplet,
                                 const std::vector<std::int64_t>& piece_bytes, const std::vector<std::int64_t>& ready) {
     std::int64_t total = 0;
     for (std::int64_t b : piece_bytes) total += b;
     if (total <= capacity_) return false;
     auto& per_chiplet = slices_[step];
-    if (per_chiplet.empty()) per_chiplet.resize(home_.size());  // only steps that spill pay for it
-    Slice& s = per_chiplet[static_cast<std::size_t>(chiplet)];
-    s.memory = home_[static_cast<std::size_t>(chiplet)];
+    if (per_chiplet.empty()) per_chiplet.resize(memories_.chiplets());  // only steps that spill pay for it
+    Slice& s = per_chiplet[chiplet];
+    s.memory = memories_.home(chiplet);
     s.piece_bytes = piece_bytes;
     std::int64_t offset = 0;
     for (std::int64_t b : piece_bytes) {
@@ -32,12 +31,12 @@ bool OutputSpill::hold_or_write(OpSink& sink, PlanLayer& layer, std::size_t step
     return true;
 }
 
-std::int64_t OutputSpill::write_of(std::size_t step, int chiplet) const {
+std::int64_t OutputSpill::write_of(int step, int chiplet) const {
     if (step >= slices_.size() || slices_[step].empty()) return -1;
     return slice(step, chiplet).write;
 }
 
-void OutputSpill::read(std::size_t step, int producer, std::size_t piece, const std::vector<int>& consumers,
+void OutputSpill::read(int step, int producer, std::size_t piece, const std::vector<int>& consumers,
                        std::int64_t bytes, std::int64_t offset, std::vector<std::int64_t> wait) {
     std::sort(wait.begin(), wait.end());
     wait.erase(std::unique(wait.begin(), wait.end()), wait.end());
@@ -45,7 +44,7 @@ void OutputSpill::read(std::size_t step, int producer, std::size_t piece, const 
     const int memory = slice(step, producer).memory;
     int reader = -1, best = 0;
     for (int c : consumers) {
-        const int h = memory_hops_[static_cast<std::size_t>(c)][static_cast<std::size_t>(memory)];
+        const int h = memories_.hops(c, memory);
         if (reader < 0 || h < best || (h == best && c < reader)) reader = c, best = h;
     }
     std::vector<int> forward;
@@ -55,7 +54,7 @@ void OutputSpill::read(std::size_t step, int producer, std::size_t piece, const 
     reads_.push_back(Read{step, producer, piece, reader, std::move(forward), bytes, offset, std::move(wait)});
 }
 
-void OutputSpill::flush(SpillSink& sink, PlanLayer& layer, std::vector<std::vector<std::int64_t>>& deps) {
+void OutputSpill::flush(SpillSink& sink, PlanLayer& layer, ChipletDeps& deps) {
     if (reads_.empty()) return;
     // A notice goes from a producer chiplet, once a wait set is done there, to one consumer.
     // Sources and notices in the order the reads were asked for; a layer has few of them.
@@ -114,7 +113,7 @@ void OutputSpill::flush(SpillSink& sink, PlanLayer& layer, std::vector<std::vect
         PlanOp& rd = sink.add_op(layer, r.consumer, OpKind::DramRead, std::move(wait));
         rd.bytes = r.bytes, rd.memory = sl.memory;
         rd.address = sl.address + static_cast<std::uint64_t>(sl.piece_offset[r.piece] + within);
-        deps[static_cast<std::size_t>(r.consumer)].push_back(rd.id);
+        deps[r.consumer].push_back(rd.id);
         if (!r.forward.empty()) sink.forward(r.consumer, r.forward, r.bytes, rd.id);
     }
     reads_.clear();

@@ -19,6 +19,8 @@
 // moves, one packet of the package's flit_bytes), and the DramRead waits for the recv of that
 // notice. A reader on the producer itself waits for the write directly. Forwarding sends wait
 // for the DramRead.
+#include "hw/common/id_vector.h"
+#include "mapper/plan_builder/chiplet_memories.h"
 #include "mapper/plan_builder/op_sink.h"
 #include "traces/plan/plan.h"
 
@@ -45,24 +47,19 @@ protected:
 class OutputSpill {
 public:
     /// `capacity`: a chiplet's global buffer bytes; `notice_bytes`: one notification transfer;
-    /// `home`: each chiplet's nearest memory; `memory_hops`: [chiplet][memory] package hops to
-    /// where the memory attaches; `steps`: plan layers the builder makes.
-    OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, std::vector<int> home,
-                std::vector<std::vector<int>> memory_hops, std::size_t steps);
+    /// `memories`: each chiplet's nearest memory and its package hops to every memory;
+    /// `steps`: plan layers the builder makes.
+    OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, const ChipletMemories& memories, int steps);
 
     /// Producer side, once step `step`'s output pieces on `chiplet` are final (their bytes and
     /// the ops that make them ready): a slice that does not fit the global buffer is written to
     /// DRAM (one DramWrite in `layer` waiting for every piece). Returns whether it spilled.
-    bool hold_or_write(OpSink& sink, PlanLayer& layer, std::size_t step, int chiplet,
+    bool hold_or_write(OpSink& sink, PlanLayer& layer, int step, int chiplet,
                        const std::vector<std::int64_t>& piece_bytes, const std::vector<std::int64_t>& ready);
 
-    bool spilled(std::size_t step, int chiplet) const { return write_of(step, chiplet) >= 0; }
-    /// Package hops from `chiplet` to where `memory` attaches.
-    int memory_hops(int chiplet, int memory) const {
-        return memory_hops_[static_cast<std::size_t>(chiplet)][static_cast<std::size_t>(memory)];
-    }
+    bool spilled(int step, int chiplet) const { return write_of(step, chiplet) >= 0; }
     /// The DramWrite of `chiplet`'s slice of `step` (-1: the slice stayed on chip).
-    std::int64_t write_of(std::size_t step, int chiplet) const;
+    std::int64_t write_of(int step, int chiplet) const;
 
     /// Consumer side: every chiplet of `consumers` (distinct, one or more) needs the same
     /// `bytes` of piece `piece` of the slice `producer` wrote for `step`, starting `offset`
@@ -70,7 +67,7 @@ public:
     /// `producer` after which the bytes are there (the write, and for a tensor built from
     /// several producers each one's write or ready op). The consumer nearest the slice's memory
     /// reads them and forwards them to the others. Held until flush().
-    void read(std::size_t step, int producer, std::size_t piece, const std::vector<int>& consumers, std::int64_t bytes,
+    void read(int step, int producer, std::size_t piece, const std::vector<int>& consumers, std::int64_t bytes,
               std::int64_t offset, std::vector<std::int64_t> wait);
 
     /// Emits the reads held since the last flush into `layer`: per (producer chiplet, wait set)
@@ -79,7 +76,7 @@ public:
     /// (or, on the producer itself, for the wait set), each read of a shared part handed to
     /// sink.forward(). Appends each reader's reads to deps[reader] (the forwarded bytes'
     /// recvs come from the sink's transfers).
-    void flush(SpillSink& sink, PlanLayer& layer, std::vector<std::vector<std::int64_t>>& deps);
+    void flush(SpillSink& sink, PlanLayer& layer, ChipletDeps& deps);
 
 private:
     struct Slice {
@@ -89,7 +86,7 @@ private:
         std::vector<std::int64_t> piece_offset, piece_bytes;
     };
     struct Read {
-        std::size_t step;
+        int step;
         int producer;
         std::size_t piece;
         int consumer;              ///< the chiplet that reads from DRAM
@@ -97,12 +94,11 @@ private:
         std::int64_t bytes, offset;
         std::vector<std::int64_t> wait;  ///< sorted, unique
     };
-    const Slice& slice(std::size_t step, int chiplet) const { return slices_[step][static_cast<std::size_t>(chiplet)]; }
+    const Slice& slice(int step, int chiplet) const { return slices_[step][chiplet]; }
 
     std::int64_t capacity_, notice_bytes_;
-    std::vector<int> home_;
-    std::vector<std::vector<int>> memory_hops_;  ///< [chiplet][memory]
-    std::vector<std::vector<Slice>> slices_;  ///< [step][chiplet]
+    const ChipletMemories& memories_;
+    IdVector<IdVector<Slice>> slices_;        ///< [step][chiplet]
     std::vector<Read> reads_;                 ///< held until flush()
 };
 

@@ -10,8 +10,8 @@ TransferBatch::TransferBatch(const PackageConfig& package)
       topo_yx_(package.rows, package.cols, Routing::YX),
       topo_package_(MeshTopology::of_package(package)),
       package_topo_(topo_package_.diagonals() ? &topo_package_ : (package.routing == Routing::YX ? &topo_yx_ : &topo_)),
-      link_load_(static_cast<std::size_t>(topo_package_.link_slots()), 0) {
-    const auto pairs = static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_);
+      link_load_(topo_package_.link_slots(), 0) {
+    const int pairs = n_ * n_;
     for (RouteKind k : {RouteKind::XY, RouteKind::YX}) routes_[static_cast<int>(k)].resize(pairs);
     for (auto& links : links_) links.resize(pairs);
 }
@@ -74,7 +74,7 @@ void TransferBatch::account_links(std::int64_t bytes, const std::vector<int>& li
     package_bytes_ += bytes;
     for (int link : links) {
         package_link_bytes_ += bytes;
-        link_load_[static_cast<std::size_t>(link)] += bytes;
+        link_load_[link] += bytes;
     }
 }
 
@@ -86,13 +86,13 @@ void TransferBatch::account_flow(int from, int to, std::int64_t bytes, const std
 const std::vector<int>& TransferBatch::route_of(RouteKind kind, int from, int to) {
     static const std::vector<int> none;
     if (kind == RouteKind::Package) return none;
-    auto& r = routes_[static_cast<int>(kind)][static_cast<std::size_t>(from) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(to)];
+    auto& r = routes_[static_cast<int>(kind)][from * n_ + to];
     if (r.empty()) r = (kind == RouteKind::XY ? topo_ : topo_yx_).path(from, to);
     return r;
 }
 
 const std::vector<int>& TransferBatch::links_of(RouteKind kind, int from, int to) {
-    auto& l = links_[static_cast<int>(kind)][static_cast<std::size_t>(from) * static_cast<std::size_t>(n_) + static_cast<std::size_t>(to)];
+    auto& l = links_[static_cast<int>(kind)][from * n_ + to];
     if (l.empty() && from != to)
         l = kind == RouteKind::Package ? topo_package_.path_links(from, to) : topo_package_.route_links(route_of(kind, from, to));
     return l;
@@ -128,105 +128,111 @@ int TransferBatch::paths(RoutePolicy policy, int from, int to, Path (&out)[2]) c
 /// the bytes it forwards, which its forwarding sends wait for. Last, one recv op per
 /// destination chiplet for all the bytes it only keeps. Returns, per chiplet, the recv ops
 /// whose bytes it needs.
-std::vector<std::vector<std::int64_t>> TransferBatch::flush(PlanLayer& layer, RoutePolicy policy, OpSink& sink) {
-    std::vector<std::vector<std::int64_t>> needed(static_cast<std::size_t>(n_));
+ChipletDeps TransferBatch::flush(PlanLayer& layer, RoutePolicy policy, OpSink& sink) {
+    ChipletDeps needed(n_);
     flush_into(layer, policy, sink, needed);
     return needed;
 }
 
-void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sink,
-                               std::vector<std::vector<std::int64_t>>& needed) {
+void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sink, ChipletDeps& needed) {
     if (pending_.empty()) return;
-    int max_depth = 0;
-    for (const Pending& p : pending_) max_depth = std::max(max_depth, p.depth);
     FlushScratch& sc = scratch_;
-    const auto n = static_cast<std::size_t>(n_);
     sc.relay_recv.assign(pending_.size(), -1);  // per relayed hop: the recv at its destination
-    sc.kept.resize(n);                          // per destination (emptied by make_recv)
-    sc.relayed.resize(n);
-    sc.relayed_hops.resize(n);
-    sc.groups_of.resize(n);
-    auto& kept = sc.kept;
-    auto& relayed = sc.relayed;
-    auto& relayed_hops = sc.relayed_hops;
-    auto& members = sc.members;  // group -> pending indices (the first sc.groups)
-    // The pending hops stage by stage, each stage's in the order made (a counting sort: a
-    // ring's stages are many).
-    auto& first = sc.stage_first;
-    first.assign(static_cast<std::size_t>(max_depth) + 2, 0);
-    for (const Pending& p : pending_) ++first[static_cast<std::size_t>(p.depth) + 1];
-    for (std::size_t d = 1; d < first.size(); ++d) first[d] += first[d - 1];
-    sc.by_stage.resize(pending_.size());
-    for (std::size_t i = 0; i < pending_.size(); ++i) sc.by_stage[first[static_cast<std::size_t>(pending_[i].depth)]++] = i;
-    for (std::size_t d = first.size() - 1; d > 0; --d) first[d] = first[d - 1];  // back to each stage's start
-    first[0] = 0;
+    sc.kept.resize(n_);                         // per destination (emptied by make_recv)
+    sc.relayed.resize(n_);
+    sc.relayed_hops.resize(n_);
+    sc.groups_of.resize(n_);
+    const int max_depth = sort_by_stage();
     for (int depth = 0; depth <= max_depth; ++depth) {
-        // Group the sends; a source usually has one dependency set per stage, so a linear
-        // scan over its groups is enough.
-        for (auto& g : sc.groups_of) g.clear();
-        for (std::size_t g = 0; g < sc.groups; ++g) members[g].clear();
-        sc.groups = 0;
-        for (std::size_t k = first[static_cast<std::size_t>(depth)]; k < first[static_cast<std::size_t>(depth) + 1]; ++k) {
-            const std::size_t i = sc.by_stage[k];
-            Pending& p = pending_[i];
-            if (p.parent >= 0) p.deps_at = add_deps({sc.relay_recv[static_cast<std::size_t>(p.parent)]}, p.deps_n);
-            auto& mine = sc.groups_of[static_cast<std::size_t>(p.from)];
-            std::size_t g = sc.groups;
-            for (std::size_t cand : mine)
-                if (same_deps(pending_[members[cand].front()], p)) g = cand;
-            if (g == sc.groups) {
-                mine.push_back(g);
-                if (members.size() == sc.groups) members.emplace_back();
-                ++sc.groups;
-            }
-            members[g].push_back(i);
-        }
-        for (std::size_t gi = 0; gi < sc.groups; ++gi) {
-            const auto& g = members[gi];
-            const Pending& head = pending_[g.front()];
-            const auto deps_first = deps_.begin() + static_cast<std::ptrdiff_t>(head.deps_at);
-            PlanOp& s = sink.add_op(layer, head.from, OpKind::Send,
-                                    std::vector<std::int64_t>(deps_first, deps_first + static_cast<std::ptrdiff_t>(head.deps_n)));
-            // One transfer per hop, two for a split route.
-            s.transfers.reserve(policy == RoutePolicy::Split ? 2 * g.size() : g.size());
-            for (std::size_t i : g) {
-                const Pending& p = pending_[i];
-                Path routes[2];
-                const int count = paths(policy, p.from, p.to, routes);
-                std::int64_t left = p.bytes;
-                for (int r = 0; r < count && left > 0; ++r) {
-                    // Split halves: the first path takes the rounded-down half.
-                    std::int64_t bytes = r + 1 == count ? left : p.bytes / routes[r].share;
-                    if (bytes <= 0) continue;
-                    left -= bytes;
-                    const std::int64_t flow = sink.new_flow();
-                    account_links(bytes, links_of(routes[r].kind, p.from, p.to));
-                    const auto to = static_cast<std::size_t>(p.to);
-                    (p.relays ? relayed : kept)[to].push_back(Transfer{p.from, bytes, flow, {}});
-                    s.bytes += bytes;
-                    s.transfers.push_back(Transfer{p.to, bytes, flow, route_of(routes[r].kind, p.from, p.to)});
-                }
-                if (p.relays) relayed_hops[static_cast<std::size_t>(p.to)].push_back(i);
-            }
-        }
+        group_sends(depth);
+        for (std::size_t g = 0; g < sc.groups; ++g) make_send(layer, policy, sink, sc.members[g]);
+        // The relays' recvs, which their forwarding sends of the next stage wait for.
         for (int c = 0; c < n_; ++c) {
-            auto& in = relayed[static_cast<std::size_t>(c)];
+            auto& in = sc.relayed[c];
             if (in.empty()) continue;
             const std::int64_t id = make_recv(layer, sink, c, in);
             bool consumed = false;
-            for (std::size_t i : relayed_hops[static_cast<std::size_t>(c)]) {
+            for (std::size_t i : sc.relayed_hops[c]) {
                 sc.relay_recv[i] = id;
                 consumed = consumed || pending_[i].consumed;
             }
-            relayed_hops[static_cast<std::size_t>(c)].clear();
-            if (consumed) needed[static_cast<std::size_t>(c)].push_back(id);
+            sc.relayed_hops[c].clear();
+            if (consumed) needed[c].push_back(id);
         }
     }
     for (int c = 0; c < n_; ++c)
-        if (!kept[static_cast<std::size_t>(c)].empty())
-            needed[static_cast<std::size_t>(c)].push_back(make_recv(layer, sink, c, kept[static_cast<std::size_t>(c)]));
+        if (!sc.kept[c].empty()) needed[c].push_back(make_recv(layer, sink, c, sc.kept[c]));
     pending_.clear();
     deps_.clear();
+}
+
+int TransferBatch::sort_by_stage() {
+    int max_depth = 0;
+    for (const Pending& p : pending_) max_depth = std::max(max_depth, p.depth);
+    // A counting sort, each stage's hops in the order made: a ring's stages are many.
+    FlushScratch& sc = scratch_;
+    auto& first = sc.stage_first;
+    first.assign(max_depth + 2, 0);
+    for (const Pending& p : pending_) ++first[p.depth + 1];
+    for (int d = 1; d < first.size(); ++d) first[d] += first[d - 1];
+    sc.by_stage.resize(pending_.size());
+    for (std::size_t i = 0; i < pending_.size(); ++i) sc.by_stage[first[pending_[i].depth]++] = i;
+    for (int d = first.size() - 1; d > 0; --d) first[d] = first[d - 1];  // back to each stage's start
+    first[0] = 0;
+    return max_depth;
+}
+
+void TransferBatch::group_sends(int depth) {
+    // A source usually has one dependency set per stage, so a linear scan over its groups is
+    // enough.
+    FlushScratch& sc = scratch_;
+    auto& members = sc.members;
+    for (auto& g : sc.groups_of) g.clear();
+    for (std::size_t g = 0; g < sc.groups; ++g) members[g].clear();
+    sc.groups = 0;
+    for (std::size_t k = sc.stage_first[depth]; k < sc.stage_first[depth + 1]; ++k) {
+        const std::size_t i = sc.by_stage[k];
+        Pending& p = pending_[i];
+        if (p.parent >= 0) p.deps_at = add_deps({sc.relay_recv[static_cast<std::size_t>(p.parent)]}, p.deps_n);
+        auto& mine = sc.groups_of[p.from];
+        std::size_t g = sc.groups;
+        for (std::size_t cand : mine)
+            if (same_deps(pending_[members[cand].front()], p)) g = cand;
+        if (g == sc.groups) {
+            mine.push_back(g);
+            if (members.size() == sc.groups) members.emplace_back();
+            ++sc.groups;
+        }
+        members[g].push_back(i);
+    }
+}
+
+void TransferBatch::make_send(PlanLayer& layer, RoutePolicy policy, OpSink& sink, const std::vector<std::size_t>& group) {
+    FlushScratch& sc = scratch_;
+    const Pending& head = pending_[group.front()];
+    const auto deps_first = deps_.begin() + static_cast<std::ptrdiff_t>(head.deps_at);
+    PlanOp& s = sink.add_op(layer, head.from, OpKind::Send,
+                            std::vector<std::int64_t>(deps_first, deps_first + static_cast<std::ptrdiff_t>(head.deps_n)));
+    // One transfer per hop, two for a split route.
+    s.transfers.reserve(policy == RoutePolicy::Split ? 2 * group.size() : group.size());
+    for (std::size_t i : group) {
+        const Pending& p = pending_[i];
+        Path routes[2];
+        const int count = paths(policy, p.from, p.to, routes);
+        std::int64_t left = p.bytes;
+        for (int r = 0; r < count && left > 0; ++r) {
+            // Split halves: the first path takes the rounded-down half.
+            std::int64_t bytes = r + 1 == count ? left : p.bytes / routes[r].share;
+            if (bytes <= 0) continue;
+            left -= bytes;
+            const std::int64_t flow = sink.new_flow();
+            account_links(bytes, links_of(routes[r].kind, p.from, p.to));
+            (p.relays ? sc.relayed : sc.kept)[p.to].push_back(Transfer{p.from, bytes, flow, {}});
+            s.bytes += bytes;
+            s.transfers.push_back(Transfer{p.to, bytes, flow, route_of(routes[r].kind, p.from, p.to)});
+        }
+        if (p.relays) sc.relayed_hops[p.to].push_back(i);
+    }
 }
 
 std::int64_t TransferBatch::make_recv(PlanLayer& layer, OpSink& sink, int chiplet, std::vector<Transfer>& in) {

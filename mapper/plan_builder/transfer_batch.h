@@ -3,6 +3,7 @@
 // plan layer (its input redistribution, its weight multicast, its reduction), then grouped
 // into send and recv ops by flush(); and the layer's package byte accounting (bytes, bytes x
 // links, per-link loads). Pure C++.
+#include "hw/common/id_vector.h"
 #include "hw/config/package_config.h"
 #include "hw/topology/mesh_topology.h"
 #include "mapper/mapping/chiplet_group.h"
@@ -44,9 +45,9 @@ public:
 
     /// Emits the transfers held since the last flush into `layer`; returns, per chiplet, the
     /// recv ops whose bytes it needs (details in transfer_batch.cpp).
-    std::vector<std::vector<std::int64_t>> flush(PlanLayer& layer, RoutePolicy policy, OpSink& sink);
+    ChipletDeps flush(PlanLayer& layer, RoutePolicy policy, OpSink& sink);
     /// flush(), with each chiplet's recvs added to what its compute waits for.
-    void flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sink, std::vector<std::vector<std::int64_t>>& deps);
+    void flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sink, ChipletDeps& deps);
 
     /// Counts one flow (an empty route: the package's routing) in the layer's package bytes.
     void account_flow(int from, int to, std::int64_t bytes, const std::vector<int>& route);
@@ -73,6 +74,11 @@ private:
     const std::vector<int>& links_of(RouteKind kind, int from, int to);
     /// Adds one flow's bytes to the layer's package bytes, crossing `links`.
     void account_links(std::int64_t bytes, const std::vector<int>& links);
+    // flush(), stage by stage: the pending hops sorted by relay stage (returns the deepest),
+    // one stage's hops grouped into sends (per source and dependencies), one send op per group.
+    int sort_by_stage();
+    void group_sends(int depth);
+    void make_send(PlanLayer& layer, RoutePolicy policy, OpSink& sink, const std::vector<std::size_t>& group);
     /// One recv op for `in` (emptied, its memory kept for the next); returns its id.
     static std::int64_t make_recv(PlanLayer& layer, OpSink& sink, int chiplet, std::vector<Transfer>& in);
 
@@ -105,19 +111,21 @@ private:
     /// relayed hops and its send groups; per group its pending hops (the first groups_ in use).
     struct FlushScratch {
         std::vector<std::int64_t> relay_recv;
-        std::vector<std::vector<Transfer>> kept, relayed;
-        std::vector<std::vector<std::size_t>> relayed_hops, groups_of, members;
+        IdVector<std::vector<Transfer>> kept, relayed;
+        IdVector<std::vector<std::size_t>> relayed_hops, groups_of;
+        std::vector<std::vector<std::size_t>> members;
         std::size_t groups = 0;
-        std::vector<std::size_t> stage_first, by_stage;  ///< pending hops by relay stage
+        IdVector<std::size_t> stage_first;  ///< [relay stage] where its hops start in by_stage
+        std::vector<std::size_t> by_stage;  ///< pending hops by relay stage
     } scratch_;
     CollectivePlanner collectives_;  ///< multicast()'s hops
 
     std::int64_t package_bytes_ = 0, package_link_bytes_ = 0;
     /// Per RouteKind, [from * n + to]: the path's routers (XY, YX) and its package links,
     /// filled lazily (a routed path is computed once per plan, not once per flow).
-    std::vector<std::vector<int>> routes_[3];
-    std::vector<std::vector<int>> links_[3];
-    std::vector<std::int64_t> link_load_;       ///< bytes per directed package link, this layer
+    IdVector<std::vector<int>> routes_[3];
+    IdVector<std::vector<int>> links_[3];
+    IdVector<std::int64_t> link_load_;  ///< [link] bytes per directed package link, this layer
 };
 
 }  // namespace mcmsim

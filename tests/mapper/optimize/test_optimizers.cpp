@@ -44,7 +44,7 @@ GaOptions tiny_ga(std::uint64_t seed) {
 
 std::vector<Genome> uniform_seeds(const MappingSpace& s, std::size_t layers, int rows, int cols) {
     std::vector<Genome> seeds;
-    for (int o = 0; o < static_cast<int>(s.partitions.size()); ++o) seeds.push_back(uniform_genome(s, layers, o, rows, cols));
+    for (int o = 0; o < s.partitions.size(); ++o) seeds.push_back(uniform_genome(s, layers, o, rows, cols));
     return seeds;
 }
 
@@ -310,7 +310,7 @@ TEST(Genetic, PipelinedGenomesPlaceLayersOnDisjointBands) {
     for (int s = 1; s < 4; ++s) {
         Genome want = seeds.front();
         want.segments = s;
-        EXPECT_EQ(std::count(seeds.begin(), seeds.end(), want), 1) << ms.pipeline_segments[static_cast<std::size_t>(s)] << " segments";
+        EXPECT_EQ(std::count(seeds.begin(), seeds.end(), want), 1) << ms.pipeline_segments[s] << " segments";
     }
     // Two segments: every layer on one of two column bands that do not overlap; the first
     // layer on the first band, the last on the second; two plan layers (samples) per layer.
@@ -352,10 +352,10 @@ TEST(Genetic, SeededWithTheBaselineUnderEveryCollective) {
     ASSERT_EQ(ms.collectives.front(), Collective::Direct);
     const std::vector<Genome> seeds = ga_seeds(a, w, ms);
     // For every other collective, the baseline genome with all layers on it is a seed.
-    for (int c = 1; c < static_cast<int>(ms.collectives.size()); ++c) {
+    for (int c = 1; c < ms.collectives.size(); ++c) {
         Genome want = seeds.front();
         for (auto& l : want.layers) l.collective = c;
-        EXPECT_EQ(std::count(seeds.begin(), seeds.end(), want), 1) << to_string(ms.collectives[static_cast<std::size_t>(c)]);
+        EXPECT_EQ(std::count(seeds.begin(), seeds.end(), want), 1) << to_string(ms.collectives[c]);
     }
     // So a GA that only scores its seeds is already as good as the uniform ring plan, scored
     // here through the uniform mapper rather than the genome. On this package the ring beats
@@ -434,7 +434,7 @@ TEST(Genetic, SearchesCollectivesDeterministicallyAndThePlanCarriesThem) {
     for (std::size_t l = 0; l < plan.layers.size(); ++l) {
         ASSERT_TRUE(plan.layers[l].mapping.has_value());
         EXPECT_EQ(plan.layers[l].mapping->collective,
-                  to_string(t.space.collectives[static_cast<std::size_t>(a.best.layers[l].collective)]));
+                  to_string(t.space.collectives[a.best.layers[l].collective]));
     }
     // A one-collective space forces it on every layer.
     t.space.collectives = {Collective::Tree};

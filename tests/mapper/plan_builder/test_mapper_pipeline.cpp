@@ -74,11 +74,11 @@ Workload chain(std::int64_t batch) {
 // 4.5 -> seg 2 (3): 3, 2, 3 columns (8 x 12/29 = 3.3, 8 x 8/29 = 2.2, 8 x 9/29 = 2.5).
 TEST(PipelinePlacement, SegmentsBalanceMacsAndColumnsFollowThem) {
     PipelinePlacement p = pipeline_placement(chain(1), 2, 8, 3);
-    ASSERT_EQ(p.segments.size(), 3u);
+    ASSERT_EQ(p.segments.size(), 3);
     const std::size_t first[] = {0, 3, 5}, last[] = {3, 5, 7};
     const std::int64_t macs[] = {12 * 1024, 8 * 1024, 9 * 1024};
     const int col0[] = {0, 3, 5}, cols[] = {3, 2, 3};
-    for (std::size_t s = 0; s < 3; ++s) {
+    for (int s = 0; s < 3; ++s) {
         EXPECT_EQ(p.segments[s].first, first[s]);
         EXPECT_EQ(p.segments[s].last, last[s]);
         EXPECT_EQ(p.segments[s].macs, macs[s]);
@@ -92,7 +92,7 @@ TEST(PipelinePlacement, SegmentsBalanceMacsAndColumnsFollowThem) {
 // Columns of 1 x 4: 16/1 -> seg 0 (8), 13/1 -> seg 1 (6.5): 2 and 2.
 TEST(PipelinePlacement, TwoSegmentsTakeTheBestCut) {
     PipelinePlacement p = pipeline_placement(chain(1), 1, 4, 2);
-    ASSERT_EQ(p.segments.size(), 2u);
+    ASSERT_EQ(p.segments.size(), 2);
     EXPECT_EQ(p.segments[0].last, 4u);
     EXPECT_EQ(p.segments[0].macs, 16 * 1024);
     EXPECT_EQ(p.segments[1].macs, 13 * 1024);
@@ -102,7 +102,7 @@ TEST(PipelinePlacement, TwoSegmentsTakeTheBestCut) {
 
 TEST(PipelinePlacement, ExplicitBoundariesAndBadCounts) {
     PipelinePlacement p = pipeline_placement_at(chain(1), 2, 8, {2, 6});
-    ASSERT_EQ(p.segments.size(), 3u);
+    ASSERT_EQ(p.segments.size(), 3);
     EXPECT_EQ(p.segments[1].first, 2u);
     EXPECT_EQ(p.segments[2].first, 6u);
     EXPECT_EQ(p.segments[2].macs, 1024);
@@ -210,13 +210,13 @@ TEST(PipelinedPlan, LayersRunOnTheirGroups) {
             ASSERT_TRUE(pl.mapping);
             const PlanLayerMapping& m = *pl.mapping;
             const int s = cp.place.segment_of[l];
-            const ChipletGroup& g = cp.place.segments[static_cast<std::size_t>(s)].group;
+            const ChipletGroup& g = cp.place.segments[s].group;
             EXPECT_EQ(m.segment, s);
             EXPECT_EQ(m.group.col0, g.col0);
             EXPECT_EQ(m.group.cols, g.cols);
             EXPECT_EQ(m.micro_batch, mb);
             EXPECT_EQ(m.micro_batches, 4);
-            const ChipletGroup* producer = l > 0 ? &cp.place.segments[static_cast<std::size_t>(cp.place.segment_of[l - 1])].group : nullptr;
+            const ChipletGroup* producer = l > 0 ? &cp.place.segments[cp.place.segment_of[l - 1]].group : nullptr;
             for (const PlanOp& op : pl.ops) {
                 const bool mine = g.local(op.chiplet, 8) >= 0;
                 if (op.kind == OpKind::Send) {

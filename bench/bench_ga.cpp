@@ -4,7 +4,6 @@
 // usage: bench_ga [simba|organic|all]
 #include "hw/config/arch_config.h"
 #include "mapper/optimize/optimize.h"
-#include "mapper/optimize/optimize.h"
 #include "mapper/workload/workload.h"
 
 #include <chrono>

@@ -103,6 +103,8 @@ void grow_to(std::vector<T>& v, std::size_t n) {
     if (v.size() < n) v.resize(n);
 }
 
+class PacketSchedule;  // the packet granularity's schedule while it runs (packet_schedule.cpp)
+
 class Estimator {
 public:
     Estimator(const ArchConfig& arch, const Plan& plan, const EstimateOptions& options, Workspace& ws)
@@ -231,6 +233,8 @@ private:
     /// reserve_rest): a send's flows one after another, each on its own path; a DRAM read's
     /// request, its memory, then its data's path; a write's data path, then its memory.
     void schedule();
+    /// schedule()'s DRAM read or write issued at `t`: when it is done.
+    double dram_end(const DramCost& d, double t, PathTables paths, double* link_free);
     /// schedule()'s send: its flows, one after another from `leave` on, each on its path, and
     /// their recvs queued once they have all their flows. Returns when its last byte has
     /// left. A function of its own (not inlined), so that its loop, the estimate's hottest,
@@ -250,6 +254,7 @@ private:
     /// in plan order, then groups in the order their events were pushed (ReadyQueue::push's
     /// sequence number), as the simulator's routers serve heads that arrive in the same tick.
     void schedule_packets();
+    friend class PacketSchedule;
 
     /// Component accounts: every router, link, PHY, memory and chiplet has one, idle or not,
     /// as in the simulation's ledger. NoC and D2D energy from the traffic totals: per router

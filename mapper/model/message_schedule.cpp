@@ -3,6 +3,36 @@
 
 namespace mcmsim::estimator {
 
+namespace {
+
+/// The op after this one is most likely the queue's next: fetch a send's flows now.
+inline void prefetch_next_send(const ReadyQueue& pq, const OpCost* cost, const FlowCost* flows) {
+    if (pq.empty()) return;
+    const OpCost& next = cost[pq.next_index()];
+    if (next.kind != OpKind::Send) return;
+    const char* p = reinterpret_cast<const char*>(flows + next.flows_begin);
+    const std::size_t bytes = std::min<std::size_t>((next.flows_end - next.flows_begin) * sizeof(FlowCost), 2048);
+    for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
+}
+
+}  // namespace
+
+inline double Estimator::dram_end(const DramCost& d, double t, PathTables paths, double* link_free) {
+    double& memory = memory_free_[at(d.memory)];
+    const PathRef& p = paths[d.path];
+    // The memory is one more first-come-first-served stage, which the request (read) or the
+    // data's head (write) reaches after its head latency.
+    const double arrive = t + d.request_ns;
+    memory = std::max(arrive, memory) + d.memory_ns;
+    if (d.read) {
+        // Its data leaves after the access latency, and not before it is read.
+        const double leave = arrive + d.access_ns;
+        return reserve_path(link_free, p, leave, memory + d.access_ns, d.wire) + p.head_ns;
+    }
+    const double tail = reserve_path(link_free, p, t, 0.0, d.wire) + p.head_ns;
+    return std::max(memory, tail) + d.access_ns + d.reply_ns;
+}
+
 void Estimator::schedule() {
     ScheduleStart s = start_schedule();
     // Raw pointers into storage that does not change size from here on: through the
@@ -23,15 +53,7 @@ void Estimator::schedule() {
         const ReadyQueue::Item item = pq.pop();
         const double t = item.t;
         const std::uint32_t i = item.i;
-        // The op after this one is most likely the queue's next: fetch a send's flows now.
-        if (!pq.empty()) {
-            const OpCost& next = cost[pq.next_index()];
-            if (next.kind == OpKind::Send) {
-                const char* p = reinterpret_cast<const char*>(flows + next.flows_begin);
-                const std::size_t bytes = std::min<std::size_t>((next.flows_end - next.flows_begin) * sizeof(FlowCost), 2048);
-                for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
-            }
-        }
+        prefetch_next_send(pq, cost, flows);
         const OpCost& c = cost[i];
         OpTimes& ot = times[i];
         ot.start_ns = t;
@@ -58,24 +80,7 @@ void Estimator::schedule() {
                 end = std::max(sched[i].ready, sched[i].arrival);
                 break;
             case OpKind::DramRead:
-            case OpKind::DramWrite: {
-                const DramCost& d = ws_.drams[c.flows_begin];
-                double& memory = memory_free_[at(d.memory)];
-                const PathRef& p = paths[d.path];
-                // The memory is one more first-come-first-served stage, which the request
-                // (read) or the data's head (write) reaches after its head latency.
-                const double arrive = t + d.request_ns;
-                memory = std::max(arrive, memory) + d.memory_ns;
-                if (d.read) {
-                    // Its data leaves after the access latency, and not before it is read.
-                    const double leave = arrive + d.access_ns;
-                    end = reserve_path(link_free, p, leave, memory + d.access_ns, d.wire) + p.head_ns;
-                } else {
-                    const double tail = reserve_path(link_free, p, t, 0.0, d.wire) + p.head_ns;
-                    end = std::max(memory, tail) + d.access_ns + d.reply_ns;
-                }
-                break;
-            }
+            case OpKind::DramWrite: end = dram_end(ws_.drams[c.flows_begin], t, paths, link_free); break;
         }
         ot.end_ns = end;
         ++done;

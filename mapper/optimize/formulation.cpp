@@ -54,23 +54,33 @@ IdVector<const MemoryConfig*> memories_of(const ArchConfig& arch) {
 
 }  // namespace
 
+namespace {
+
+/// What of the space or the package the formulation does not model (the last such thing), or
+/// nothing.
+std::string not_modelled(const ArchConfig& arch, const MappingSpace& space) {
+    std::string why;
+    for (const auto& o : space.partitions)
+        if (!o.one_dimensional()) why = "partition " + o.name() + " is two-dimensional";
+    for (RoutePolicy r : space.routes)
+        if (r != RoutePolicy::XY && r != RoutePolicy::YX) why = std::string("route policy ") + to_string(r) + " is not dimension-order";
+    for (Collective c : space.collectives)
+        if (c != Collective::Direct) why = std::string("collective ") + to_string(c) + " is not modelled (direct only)";
+    for (Delivery wd : space.weights)
+        if (wd != Delivery::Unicast) why = std::string("weight delivery ") + to_string(wd) + " is not modelled (unicast only)";
+    for (Delivery in : space.inputs)
+        if (in != Delivery::Unicast)
+            why = std::string("network-input delivery ") + to_string(in) + " is not modelled (unicast only)";
+    if (arch.package.topology != PackageTopology::Mesh)
+        why = std::string("the package is not a plain mesh (") + to_string(arch.package.topology) + ")";
+    return why;
+}
+
+}  // namespace
+
 Formulation::Formulation(const ArchConfig& arch, const Workload& w, const MappingSpace& space)
     : space_(space), rows_(arch.package.rows), cols_(arch.package.cols), chiplets_(rows_ * cols_) {
-    for (const auto& o : space_.partitions)
-        if (!o.one_dimensional()) why_not_ = "partition " + o.name() + " is two-dimensional";
-    for (RoutePolicy r : space_.routes)
-        if (r != RoutePolicy::XY && r != RoutePolicy::YX)
-            why_not_ = std::string("route policy ") + to_string(r) + " is not dimension-order";
-    for (Collective c : space_.collectives)
-        if (c != Collective::Direct) why_not_ = std::string("collective ") + to_string(c) + " is not modelled (direct only)";
-    for (Delivery wd : space_.weights)
-        if (wd != Delivery::Unicast)
-            why_not_ = std::string("weight delivery ") + to_string(wd) + " is not modelled (unicast only)";
-    for (Delivery in : space_.inputs)
-        if (in != Delivery::Unicast)
-            why_not_ = std::string("network-input delivery ") + to_string(in) + " is not modelled (unicast only)";
-    if (arch.package.topology != PackageTopology::Mesh)
-        why_not_ = std::string("the package is not a plain mesh (") + to_string(arch.package.topology) + ")";
+    why_not_ = not_modelled(arch, space_);
 
     const ChipletConfig& chip = arch.chiplet;
     const double vec_rate = static_cast<double>(chip.vector_lanes) * chip.clock_ghz;  // ops per ns

@@ -8,7 +8,6 @@
 #include "noc/packet/packet_network.h"
 
 #include <gtest/gtest.h>
-#include <systemc>
 
 #include <algorithm>
 #include <cstdlib>
@@ -16,6 +15,7 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <systemc>
 #include <vector>
 
 namespace mcmsim {

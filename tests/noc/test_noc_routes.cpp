@@ -11,7 +11,6 @@
 #include "noc/vc/vc_package_network.h"
 
 #include <gtest/gtest.h>
-#include <systemc>
 
 #include <algorithm>
 #include <cstdio>
@@ -20,6 +19,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <systemc>
 #include <vector>
 
 namespace mcmsim {

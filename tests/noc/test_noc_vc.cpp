@@ -6,11 +6,11 @@
 #include "hw/energy/energy_ledger.h"
 #include "noc/noc_config.h"
 #include "noc/synthetic/synthetic_traffic.h"
-#include "noc/vc/vc_network.h"
 #include "noc/synthetic/zero_load_model.h"
+#include "noc/vc/vc_network.h"
+#include "tests/noc/vc_configs.h"
 
 #include <gtest/gtest.h>
-#include <systemc>
 
 #include <cmath>
 #include <cstdio>
@@ -18,44 +18,13 @@
 #include <map>
 #include <random>
 #include <string>
+#include <systemc>
 #include <vector>
 
 namespace mcmsim {
 namespace {
 
-NocConfig grid_config(NocTopologyKind kind, int rows, int cols, NocRouting routing = NocRouting::XY) {
-    NocConfig c;
-    c.topology = kind;
-    c.rows = rows;
-    c.cols = cols;
-    c.routing = routing;
-    NocLinkConfig on_die;
-    on_die.name = "on_die";
-    on_die.width_bits = c.router.flit_bits;
-    c.links = {on_die};
-    for (NocLinkConfig& l : c.links) resolve_link(l, c.router);
-    return c;
-}
-
-/// Mean ring distance on a ring of k taking the short way: sum over offsets / k.
-double ring_mean(int k) {
-    double s = 0;
-    for (int d = 0; d < k; ++d) s += std::min(d, k - d);
-    return s / k;
-}
-
-/// Textbook zero-load latency with the simulator's convention (see zero_load_model.h): NI in,
-/// (H+1) routers of P cycles, H links of t_link, NI out, L-1 cycles of serialisation.
-double textbook_t0(const NocConfig& c, double hops, int flits) {
-    const double p = c.router.pipeline_cycles(), link = c.links[0].latency_cycles;
-    return 2.0 * c.ni_latency_cycles + (hops + 1) * p + hops * link + (flits - 1);
-}
-
-struct ZeroLoadCase {
-    NocTopologyKind kind;
-    int k, flits;
-};
-class NocVcZeroLoad : public ::testing::TestWithParam<ZeroLoadCase> {};
+using namespace vc_test;
 
 // At rate 0.01 the measured mean latency is within 1 cycle of T0 at the pattern's mean hop
 // count: mesh n(k^2-1)/(3k), torus n * (mean ring distance), self-traffic included.
@@ -89,14 +58,6 @@ INSTANTIATE_TEST_SUITE_P(Grids, NocVcZeroLoad,
                              return std::string(i.param.kind == NocTopologyKind::Mesh ? "mesh" : "torus") +
                                     std::to_string(i.param.k) + "_" + std::to_string(i.param.flits) + "flit";
                          });
-
-/// Records the tail-ejection cycle of every packet.
-struct TailLog : EjectionListener {
-    std::vector<std::pair<const FlitPacket, Cycle>> tails;
-    std::vector<Cycle> flits;
-    void flit_ejected(const FlitPacket&, const Flit&, Cycle when) override { flits.push_back(when); }
-    void packet_ejected(const FlitPacket& p, Cycle tail) override { tails.push_back({p, tail}); }
-};
 
 // One packet alone crossing a die-to-die link: PHY latency and flit serialisation exactly.
 // 2x2 chiplets of 2x2 routers; the D2D link runs at 4 B/cycle, so a 16-byte flit takes 4
@@ -240,12 +201,6 @@ TEST(NocVcQueueing, LatencyTracksPerChannelMD1) {
     EXPECT_NEAR(measured, model, 0.10 * model) << "M/D/1 model " << model << ", measured " << measured;
 }
 
-// Every injected flit is ejected exactly once, in order within its packet, at moderate and
-// at saturating load (5-flit packets interleave in the VCs and at ejection), with the
-// routers stepped by one thread and by two (rows 0-1 and 2-3: flits, credits and ejections
-// crossing between the threads must be neither lost nor repeated nor reordered).
-class NocVcConservation : public ::testing::TestWithParam<int> {};
-
 TEST_P(NocVcConservation, EveryFlitEjectedOnceInOrder) {
     NocConfig c = grid_config(NocTopologyKind::Mesh, 4, 4);
     c.router.vcs = 4;
@@ -300,105 +255,6 @@ TEST(NocVcClock, NonIntegerPeriodLosesNoWakeUps) {
     EXPECT_EQ(run.flits_injected, run.flits_ejected);
 }
 
-/// A ring of 8 routers (8x1 torus), every node sending `packets` 8-flit packets three hops
-/// clockwise at once: long worms over shallow buffers close the ring's channel cycle.
-struct RingRun {
-    bool deadlocked;
-    std::vector<std::string> stuck;
-    std::int64_t ejected;
-};
-RingRun run_ring(bool dateline, int packets, int threads = 1) {
-    init_time_resolution();
-    NocConfig c = grid_config(NocTopologyKind::Torus, 1, 8);
-    c.dateline = dateline;
-    c.router.vcs = 2;
-    c.router.buffer_depth = 2;
-    c.watchdog_cycles = 2000;
-    VcNetwork net("network", c);
-    net.set_threads(threads);
-    for (int i = 0; i < packets; ++i)
-        for (int s = 0; s < 8; ++s) net.create_packet(s, (s + 3) % 8, 8, 0);
-    sc_core::sc_start();
-    return {net.deadlocked(), net.busy_routers(), net.packets_ejected()};
-}
-
-TEST(NocVcTorus, RingWithoutDatelineDeadlocksAndWatchdogNamesRouters) {
-    RingRun r = run_ring(false, 20);
-    ASSERT_TRUE(r.deadlocked);
-    ASSERT_FALSE(r.stuck.empty());
-    for (const std::string& s : r.stuck) EXPECT_NE(s.find("network.r0_"), std::string::npos) << s;
-    EXPECT_LT(r.ejected, 160);
-}
-
-TEST(NocVcTorus, RingWithDatelineCompletes) {
-    RingRun r = run_ring(true, 20);
-    EXPECT_FALSE(r.deadlocked);
-    EXPECT_TRUE(r.stuck.empty());
-    EXPECT_EQ(r.ejected, 160);
-}
-
-// Stepped by two threads (routers 0-3 and 4-7, worms crossing between them both ways), the
-// ring still deadlocks without the dateline, the watchdog still names routers, and with the
-// dateline all 160 packets arrive.
-TEST(NocVcTorus, TwoThreadsDeadlockAndCompleteAlike) {
-    RingRun stuck = run_ring(false, 20, 2);
-    ASSERT_TRUE(stuck.deadlocked);
-    ASSERT_FALSE(stuck.stuck.empty());
-    for (const std::string& s : stuck.stuck) EXPECT_NE(s.find("network.r0_"), std::string::npos) << s;
-    EXPECT_LT(stuck.ejected, 160);
-}
-
-TEST(NocVcTorus, TwoThreadsWithDatelineComplete) {
-    RingRun r = run_ring(true, 20, 2);
-    EXPECT_FALSE(r.deadlocked);
-    EXPECT_EQ(r.ejected, 160);
-}
-
-// West-first (adaptive) under long saturating random traffic: no deadlock, all drained.
-TEST(NocVcAdaptive, WestFirstNeverDeadlocks) {
-    NocConfig c = grid_config(NocTopologyKind::Mesh, 6, 6, NocRouting::WestFirst);
-    c.router.vcs = 2;
-    c.router.buffer_depth = 2;
-    SyntheticOptions o;
-    o.packet_flits = 4;
-    o.rates = {0.8};
-    o.warmup = 500;
-    o.measure = 6000;
-    o.seed = 7;
-    SyntheticRun run = run_synthetic(c, o);
-    EXPECT_FALSE(run.deadlocked);
-    ASSERT_EQ(run.points.size(), 1u);
-    EXPECT_TRUE(run.points[0].drained);
-    EXPECT_EQ(run.flits_injected, run.flits_ejected);
-    EXPECT_EQ(run.order_violations, 0);
-}
-
-// Diagonal links: routes are Chebyshev-minimal, so the mean hop count under uniform traffic
-// is the mean of max(|dr|, |dc|) instead of |dr| + |dc|; the simulation samples it.
-TEST(NocVcDiagonal, DiagonalLinksShortenHopsAsGeometryPredicts) {
-    const int k = 8;
-    NocConfig c = grid_config(NocTopologyKind::DiagonalMesh, k, k, NocRouting::Diagonal);
-    NocTopology t = build_topology(c);
-    auto r = make_routing(c, t);
-    double cheb = 0, manhattan = 0, routed = 0;
-    for (int s = 0; s < k * k; ++s)
-        for (int d = 0; d < k * k; ++d) {
-            int dr = std::abs(t.row_of(s) - t.row_of(d)), dc = std::abs(t.col_of(s) - t.col_of(d));
-            cheb += std::max(dr, dc);
-            manhattan += dr + dc;
-            routed += zero_load_path(c, t, *r, s, d, 1).hops;
-        }
-    EXPECT_DOUBLE_EQ(routed, cheb);
-    EXPECT_LT(cheb, manhattan);
-    SyntheticOptions o;
-    o.rates = {0.1};
-    o.warmup = 200;
-    o.measure = 3000;
-    SyntheticRun run = run_synthetic(c, o);
-    ASSERT_FALSE(run.deadlocked);
-    EXPECT_NEAR(run.points[0].avg_hops, cheb / (k * k * k * k), 0.06);
-}
-
 // Energy: each router on the path books flits x (buffer write + read + crossbar + allocation),
 // each link crossed books flits x flit bits x pJ/bit, into per-router and per-link accounts.
 TEST(NocVcEnergy, RouterAndLinkEnergyPerFlit) {
@@ -421,23 +277,6 @@ TEST(NocVcEnergy, RouterAndLinkEnergyPerFlit) {
     EXPECT_NEAR(comp["network.link.r0_0.E"]["noc"].get<double>(), link_pj, 1e-9);
 }
 
-/// Loads `text` as a NoC config and returns the InputError message ("" if none).
-std::string config_error(const std::string& text) {
-    const std::string path = "noc_bad_test.json";
-    {
-        std::ofstream f(path);
-        f << text;
-    }
-    std::string msg;
-    try {
-        load_noc_config(path);
-    } catch (const InputError& e) {
-        msg = e.what();
-    }
-    std::remove(path.c_str());
-    return msg;
-}
-
 TEST(NocVcConfig, BadConfigsNameFileAndPointer) {
     std::string m = config_error(R"({"topology": {"type": "hypercube", "rows": 4, "cols": 4}})");
     EXPECT_NE(m.find("/topology/type"), std::string::npos) << m;
@@ -455,80 +294,6 @@ TEST(NocVcConfig, BadConfigsNameFileAndPointer) {
     // The shipped configs load.
     for (const char* f : {"mesh8x8", "mesh16x16", "torus8x8", "diagonal_mesh8x8", "hierarchical_2x2_of_4x4", "custom_graph"})
         EXPECT_NO_THROW(load_noc_config(default_config_dir() + "/noc/" + f + ".json")) << f;
-}
-
-}  // namespace
-}  // namespace mcmsim
-
-namespace mcmsim {
-namespace {
-
-// Up*/down* table routing on a torus without dateline VCs (its rings would deadlock under
-// DOR): long saturating random traffic completes, every flit once, in order.
-TEST(NocVcTable, UpDownOnTorusNeverDeadlocks) {
-    NocConfig c = grid_config(NocTopologyKind::Torus, 6, 6, NocRouting::Table);
-    c.dateline = false;
-    c.router.vcs = 2;
-    c.router.buffer_depth = 2;
-    SyntheticOptions o;
-    o.packet_flits = 6;
-    o.rates = {0.8};
-    o.warmup = 500;
-    o.measure = 6000;
-    o.seed = 11;
-    SyntheticRun run = run_synthetic(c, o);
-    EXPECT_FALSE(run.deadlocked);
-    ASSERT_EQ(run.points.size(), 1u);
-    EXPECT_TRUE(run.points[0].drained);
-    EXPECT_EQ(run.flits_injected, run.flits_ejected);
-    EXPECT_EQ(run.order_violations, 0);
-}
-
-// Up*/down* routes are legal (never an up link after a down link) and reach every router.
-TEST(NocVcTable, RoutesAreLegalAndComplete) {
-    NocConfig c = load_noc_config(default_config_dir() + "/noc/custom_graph.json");
-    NocTopology t = build_topology(c);
-    ASSERT_EQ(t.routers(), 6);
-    ASSERT_EQ(t.channels().size(), 16u);
-    auto r = make_routing(c, t);
-    for (int s = 0; s < t.routers(); ++s)
-        for (int d = 0; d < t.routers(); ++d) {
-            RouteState st;
-            int hops = 0;
-            for (int at = s; hops <= t.routers();) {
-                RouteDecision dec = r->route(at, d, st, nullptr);
-                if (dec.port == kLocalPort) break;
-                at = t.channel(t.out_channel(at, dec.port)).dst;
-                ++hops;
-            }
-            EXPECT_LE(hops, t.routers()) << s << "->" << d;
-            EXPECT_GE(hops, t.min_hops(s, d));
-        }
-}
-
-// The custom graph with mixed D2D classes under long random traffic: no deadlock.
-TEST(NocVcTable, CustomGraphRandomTrafficCompletes) {
-    NocConfig c = load_noc_config(default_config_dir() + "/noc/custom_graph.json");
-    SyntheticOptions o;
-    o.packet_flits = 4;
-    o.rates = {0.6};
-    o.warmup = 500;
-    o.measure = 8000;
-    SyntheticRun run = run_synthetic(c, o);
-    EXPECT_FALSE(run.deadlocked);
-    EXPECT_TRUE(run.points.at(0).drained);
-    EXPECT_EQ(run.flits_injected, run.flits_ejected);
-    EXPECT_EQ(run.order_violations, 0);
-}
-
-TEST(NocVcTable, LinkToMissingNodeIsAnInputError) {
-    std::string m = config_error(R"({"topology": {"type": "graph", "nodes": ["a", "b"],
-        "links": [{"from": "a", "to": "b"}, {"from": "a", "to": "c"}]}})");
-    EXPECT_NE(m.find("/topology/links/1/to"), std::string::npos) << m;
-    EXPECT_NE(m.find("\"c\""), std::string::npos) << m;
-    m = config_error(R"({"topology": {"type": "graph", "nodes": ["a", "b"], "links": [{"from": "a", "to": "b"}]},
-        "routing": "xy"})");
-    EXPECT_NE(m.find("/routing"), std::string::npos) << m;
 }
 
 }  // namespace

@@ -10,13 +10,13 @@
 #include "noc/vc/vc_package_network.h"
 
 #include <gtest/gtest.h>
-#include <systemc>
 
 #include <map>
 #include <memory>
 #include <ostream>
 #include <set>
 #include <string>
+#include <systemc>
 #include <vector>
 
 namespace mcmsim {

@@ -8,11 +8,11 @@
 #include "noc/vc/vc_package_network.h"
 
 #include <gtest/gtest.h>
-#include <systemc>
 
 #include <algorithm>
 #include <memory>
 #include <random>
+#include <systemc>
 #include <vector>
 
 namespace mcmsim {

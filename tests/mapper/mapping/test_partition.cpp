@@ -1,8 +1,8 @@
 // Partitions and the plans built from them: every split tiles the layer exactly, data
 // movement matches what each chiplet needs (halos, reductions), shares shift work.
 #include "hw/config/arch_config.h"
-#include "mapper/optimize/optimize.h"
 #include "mapper/mapping/partition.h"
+#include "mapper/optimize/optimize.h"
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
 

@@ -4,8 +4,6 @@
 #include "hw/config/presets.h"
 #include "hw/dram/dram_config.h"
 #include "mapper/model/analytical_model.h"
-#include "mapper/workload/workload.h"
-#include "mapper/optimize/optimize.h"
 #include "mapper/optimize/exhaustive.h"
 #include "mapper/optimize/formulation.h"
 #include "mapper/optimize/genetic.h"
@@ -15,6 +13,8 @@
 #include "mapper/optimize/pareto.h"
 #include "mapper/optimize/tiny_instance.h"
 #include "mapper/plan_builder/plan_builder.h"
+#include "mapper/workload/workload.h"
+#include "tests/mapper/optimize/optimizer_instances.h"
 #include "traces/plan/plan.h"
 
 #include <gtest/gtest.h>
@@ -27,34 +27,10 @@
 #include <map>
 #include <set>
 
-using namespace mcmsim;
-
+namespace mcmsim {
 namespace {
 
-bool rel_equal(double a, double b, double tol = 1e-6) { return std::abs(a - b) <= tol * std::max(std::abs(a), std::abs(b)); }
-
-GaOptions tiny_ga(std::uint64_t seed) {
-    GaOptions o;
-    o.seed = seed;
-    o.population = 40;
-    o.generations = 60;
-    o.polish_evaluations = 5000;
-    return o;
-}
-
-std::vector<Genome> uniform_seeds(const MappingSpace& s, std::size_t layers, int rows, int cols) {
-    std::vector<Genome> seeds;
-    for (int o = 0; o < s.partitions.size(); ++o) seeds.push_back(uniform_genome(s, layers, o, rows, cols));
-    return seeds;
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-    std::string path = ::testing::TempDir() + name;
-    std::ofstream(path) << text;
-    return path;
-}
-
-}  // namespace
+using namespace optimizer_test;
 
 TEST(Compositions, CountIsStarsAndBars) {
     // Ways to put 8 identical units into 4 parts: C(8 + 3, 3) = 165; 4 into 4: C(7, 3) = 35.
@@ -186,264 +162,6 @@ TEST(TinyInstances, LatencyAndEnergyObjectivesAgreeToo) {
     }
 }
 
-TEST(Genetic, SameSeedSameResultWhateverTheThreads) {
-    TinyInstance t = tiny_instance(5);
-    Formulation f(t.arch, t.workload, t.space);
-    FormulationProblem prob(f);
-    GaOptions one = tiny_ga(9), two = tiny_ga(9);
-    one.threads = 1, two.threads = 2;
-    one.polish_evaluations = two.polish_evaluations = 0;
-    one.generations = two.generations = 10;
-    GaResult a = run_genetic(prob, uniform_seeds(t.space, 3, 2, 2), one);
-    GaResult b = run_genetic(prob, uniform_seeds(t.space, 3, 2, 2), two);
-    EXPECT_TRUE(a.best == b.best);
-    EXPECT_EQ(a.evaluations, b.evaluations);
-}
-
-TEST(Genetic, NeverWorseThanTheUniformBaselineOnThePlan) {
-    ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-2x2.json");
-    TinyInstance t = tiny_instance(2);
-    MapRequest o;
-    o.optimizer = Optimizer::Ga;
-    o.population = 8;
-    o.generations = 3;
-    OptimizeResult r = optimize_mapping(a, t.workload, o);
-    EXPECT_LE(r.chosen.value(Objective::Edp), r.uniform.value(Objective::Edp));
-    // The plan is the one scored: the analytical model gives the same figures again.
-    Estimate e = estimate_plan(a, r.plan);
-    EXPECT_DOUBLE_EQ(e.latency_ns, r.chosen.latency_ns);
-    // Same seed, same plan.
-    OptimizeResult again = optimize_mapping(a, t.workload, o);
-    EXPECT_EQ(plan_to_json(r.plan).dump(), plan_to_json(again.plan).dump());
-}
-
-TEST(SearchSpace, LoadsTheShippedSpaces) {
-    SearchSpace s = load_search_space(default_config_dir() + "/spaces/organic-edge-codesign.json");
-    EXPECT_FALSE(s.mapping.partitions.empty());
-    EXPECT_GT(hardware_points(s.hardware).size(), 1u);
-}
-
-TEST(SearchSpace, BadSpacesNameThePointer) {
-    struct Case {
-        const char* text;
-        const char* pointer;
-    } cases[] = {
-        {R"({"mapping": {"partitions": []}})", "/mapping/partitions"},
-        {R"({"mapping": {"partitions": ["z"]}})", "/mapping/partitions/0"},
-        {R"({"hardware": {"link_bandwidth_gbps": []}})", "/hardware/link_bandwidth_gbps"},
-        {R"({"hardware": {"wormholes": [true]}})", "/hardware/wormholes"},
-        {R"({"hardware": {"dram_placement": ["moon"]}})", "/hardware/dram_placement/0"},
-        {R"({"mapping": {"routes": ["zigzag"]}})", "/mapping/routes/0"},
-        {R"({"mapping": {"units_per_part": 0}})", "/mapping/units_per_part"},
-        {R"({"mapping": {"collectives": ["butterfly"]}})", "/mapping/collectives/0"},
-        {R"({"mapping": {"collectives": ["direct", "Ring"]}})", "/mapping/collectives/1"},
-        {R"({"mapping": {"collectives": []}})", "/mapping/collectives"},
-        {R"({"mapping": {"weights": ["broadcast"]}})", "/mapping/weights/0"},
-        {R"({"mapping": {"weights": []}})", "/mapping/weights"},
-        {R"({"mapping": {"inputs": ["broadcast"]}})", "/mapping/inputs/0"},
-        {R"({"mapping": {"inputs": []}})", "/mapping/inputs"},
-        {R"({"mapping": {"pipeline_segments": [0]}})", "/mapping/pipeline_segments/0"},
-    };
-    for (const auto& c : cases) {
-        std::string path = write_temp("space.json", c.text);
-        try {
-            load_search_space(path);
-            ADD_FAILURE() << c.text << " was accepted";
-        } catch (const InputError& e) {
-            EXPECT_EQ(e.where(), c.pointer) << e.what();
-            EXPECT_EQ(e.file(), path);
-        }
-    }
-}
-
-TEST(SearchSpace, CollectivesAndRoutesSearchedByDefault) {
-    using C = Collective;
-    const std::vector<C> all{C::Direct, C::Ring, C::TwoD, C::Tree};
-    const std::vector<Delivery> both{Delivery::Unicast, Delivery::Multicast};
-    EXPECT_EQ(default_search_space(false).mapping.collectives, all);
-    EXPECT_EQ(default_search_space(false).mapping.weights, both);
-    EXPECT_EQ(default_search_space(false).mapping.inputs, both);
-    EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-default.json").mapping.inputs, both);
-    EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-default.json").mapping.collectives, all);
-    EXPECT_EQ(load_search_space(default_config_dir() + "/spaces/mapping-direct.json").mapping.collectives,
-              std::vector<C>{C::Direct});
-    // A file that leaves collectives out searches none: direct only, like a left-out route list.
-    EXPECT_EQ(load_search_space(write_temp("space.json", R"({"mapping": {"routes": ["xy"]}})")).mapping.collectives,
-              std::vector<Collective>{Collective::Direct});
-    // The diagonal route is the package's own routing: worth searching only with diagonal links.
-    using R = RoutePolicy;
-    EXPECT_EQ(default_search_space(false, false).mapping.routes, (std::vector<R>{R::XY, R::YX, R::Split}));
-    EXPECT_EQ(default_search_space(false, true).mapping.routes, (std::vector<R>{R::XY, R::YX, R::Split, R::Diagonal}));
-    EXPECT_EQ(load_search_space(write_temp("space.json", R"({"mapping": {"routes": ["diagonal", "xy"]}})")).mapping.routes,
-              (std::vector<R>{R::Diagonal, R::XY}));
-    Workload w = zoo_workload("resnet50", 1);
-    MapRequest o;
-    const auto diag = mapping_space_for(load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge-diagonal.json"), w, o);
-    const auto plain = mapping_space_for(load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json"), w, o);
-    EXPECT_EQ(std::count(diag.mapping.routes.begin(), diag.mapping.routes.end(), R::Diagonal), 1);
-    EXPECT_EQ(std::count(plain.mapping.routes.begin(), plain.mapping.routes.end(), R::Diagonal), 0);
-}
-
-TEST(SearchSpace, PipelineSegmentCounts) {
-    // Batch 1 has nothing to stream: sequential only. A batch: 1 to 4 segments.
-    EXPECT_EQ(default_search_space(false).mapping.pipeline_segments, std::vector<int>{1});
-    EXPECT_EQ(default_search_space(true).mapping.pipeline_segments, (std::vector<int>{1, 2, 3, 4}));
-    // Sequential always comes first (the baseline's placement); the 2-column 2x2 package
-    // drops the default's 3 and 4.
-    Workload w = zoo_workload("resnet50", 4);
-    MapRequest o;
-    const ArchConfig two = load_arch_config(default_config_dir() + "/arch/mcm-2x2.json");
-    EXPECT_EQ(mapping_space_for(two, w, o).mapping.pipeline_segments, (std::vector<int>{1, 2}));
-    o.space = load_search_space(write_temp("segs.json", R"({"mapping": {"pipeline_segments": [2, 3]}})"));
-    EXPECT_THROW(mapping_space_for(two, w, o), InputError);  // 3 segments need 3 columns
-    const ArchConfig four = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
-    EXPECT_EQ(mapping_space_for(four, w, o).mapping.pipeline_segments, (std::vector<int>{1, 2, 3}));
-}
-
-TEST(Genetic, PipelinedGenomesPlaceLayersOnDisjointBands) {
-    const ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
-    Workload w = zoo_workload("resnet50", 2);
-    MapRequest mo;
-    const MappingSpace ms = mapping_space_for(a, w, mo).mapping;
-    ASSERT_EQ(ms.pipeline_segments, (std::vector<int>{1, 2, 3, 4}));
-    const std::vector<Genome> seeds = ga_seeds(a, w, ms);
-    for (int s = 1; s < 4; ++s) {
-        Genome want = seeds.front();
-        want.segments = s;
-        EXPECT_EQ(std::count(seeds.begin(), seeds.end(), want), 1) << ms.pipeline_segments[s] << " segments";
-    }
-    // Two segments: every layer on one of two column bands that do not overlap; the first
-    // layer on the first band, the last on the second; two plan layers (samples) per layer.
-    Genome g = seeds.front();
-    g.segments = 1;
-    Plan p = build_plan(a, w, to_mapping(ms, g, w, a.package.rows, a.package.cols));
-    ASSERT_EQ(p.layers.size(), 2 * w.layers.size());
-    std::map<int, std::set<int>> chiplets;
-    for (const PlanLayer& l : p.layers) {
-        ASSERT_TRUE(l.mapping.has_value());
-        for (const PlanOp& op : l.ops)
-            if (op.kind == OpKind::Compute) chiplets[l.mapping->segment].insert(op.chiplet);
-    }
-    ASSERT_EQ(chiplets.size(), 2u);
-    for (int c : chiplets[0]) EXPECT_EQ(chiplets[1].count(c), 0u) << "chiplet " << c << " in both segments";
-    EXPECT_EQ(p.layers.front().mapping->segment, 0);
-    EXPECT_EQ(p.layers.back().mapping->segment, 1);
-    // Moving the boundary by +3 layers: the first segment ends three layers later than the
-    // MAC-balanced cut (read from the unshifted plan).
-    auto first_of_second = [&](const Plan& plan) {
-        std::size_t k = 0;  // index among sample 0's plan layers: the workload layer
-        for (const PlanLayer& l : plan.layers) {
-            if (l.mapping->micro_batch != 0) continue;
-            if (l.mapping->segment == 1) return k;
-            ++k;
-        }
-        return k;
-    };
-    g.boundary_shift = {3};
-    Plan shifted = build_plan(a, w, to_mapping(ms, g, w, a.package.rows, a.package.cols));
-    EXPECT_EQ(first_of_second(shifted), first_of_second(p) + 3);
-}
-
-TEST(Genetic, SeededWithTheBaselineUnderEveryCollective) {
-    ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
-    Workload w = zoo_workload("resnet50", 1);
-    MapRequest mo;
-    const MappingSpace ms = mapping_space_for(a, w, mo).mapping;
-    ASSERT_EQ(ms.collectives.front(), Collective::Direct);
-    const std::vector<Genome> seeds = ga_seeds(a, w, ms);
-    // For every other collective, the baseline genome with all layers on it is a seed.
-    for (int c = 1; c < ms.collectives.size(); ++c) {
-        Genome want = seeds.front();
-        for (auto& l : want.layers) l.collective = c;
-        EXPECT_EQ(std::count(seeds.begin(), seeds.end(), want), 1) << to_string(ms.collectives[c]);
-    }
-    // So a GA that only scores its seeds is already as good as the uniform ring plan, scored
-    // here through the uniform mapper rather than the genome. On this package the ring beats
-    // direct (an all-gather per layer relayed over neighbours), which makes the check bite.
-    auto edp = [&](Collective collective) {
-        MapRequest u;
-        u.collective = collective;
-        Estimate e = estimate_plan(a, map_workload(a, w, u));
-        return e.latency_ns * e.ledger.total_pj();
-    };
-    const double ring = edp(Collective::Ring);
-    ASSERT_LT(ring, edp(Collective::Direct));
-    AnalyticalProblem prob(a, w, ms);
-    GaOptions o;
-    o.population = static_cast<int>(seeds.size());
-    o.generations = 0;
-    o.polish_evaluations = 0;
-    GaResult r = run_genetic(prob, seeds, o);
-    EXPECT_LE(r.best_score.latency_ns * r.best_score.energy_pj, ring * (1 + 1e-9));
-}
-
-TEST(Genetic, SearchesNetworkInputDeliveryOnlyWhereALayerReadsOne) {
-    ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json");
-    Workload w = zoo_workload("resnet50", 1);
-    const MappingSpace ms = mapping_space_for(a, w, MapRequest{}).mapping;
-    ASSERT_EQ(ms.inputs, (std::vector<Delivery>{Delivery::Unicast, Delivery::Multicast}));  // the baseline's first
-    // ResNet-50's stem is the only layer that reads the network's input (the image); every
-    // other layer reads what an earlier layer produced.
-    const std::vector<bool> reads = network_input_layers(w);
-    ASSERT_EQ(reads.size(), w.layers.size());
-    EXPECT_TRUE(reads[0]);
-    EXPECT_EQ(std::count(reads.begin(), reads.end(), true), 1);
-
-    // The guided genome's relaying seeds read the image once (multicast) and leave the other
-    // layers' gene alone; the baseline reads it per chiplet, under every collective.
-    const std::vector<Genome> seeds = ga_seeds(a, w, ms);
-    const Genome& guided = seeds[ms.partitions.size()];  // after one uniform seed per option
-    for (const Genome* g : {&seeds.front(), &guided})
-        EXPECT_TRUE(std::all_of(g->layers.begin(), g->layers.end(), [](const LayerGene& l) { return l.inputs == 0; }));
-    Genome ring = guided;
-    for (auto& l : ring.layers) l.collective = 1;
-    ring.layers[0].inputs = 1;
-    EXPECT_EQ(std::count(seeds.begin(), seeds.end(), ring), 1);
-    const Mapping m = to_mapping(ms, ring, w, a.package.rows, a.package.cols);
-    EXPECT_TRUE(m.layers[0].input_multicast);
-    EXPECT_FALSE(m.layers[1].input_multicast);
-
-    // A search changes the gene only on the stem.
-    AnalyticalProblem prob(a, w, ms);
-    GaOptions o;
-    o.seed = 3;
-    o.population = static_cast<int>(seeds.size());
-    o.generations = 3;
-    o.polish_evaluations = 60;
-    GaResult r = run_genetic(prob, seeds, o);
-    for (std::size_t l = 1; l < r.best.layers.size(); ++l) EXPECT_EQ(r.best.layers[l].inputs, 0) << "layer " << l;
-}
-
-TEST(Genetic, SearchesCollectivesDeterministicallyAndThePlanCarriesThem) {
-    TinyInstance t = tiny_instance(4);
-    t.space.collectives = {Collective::Direct, Collective::Ring, Collective::TwoD, Collective::Tree};
-    AnalyticalProblem prob(t.arch, t.workload, t.space);
-    GaOptions o = tiny_ga(6);
-    o.population = 12;
-    o.generations = 8;
-    o.polish_evaluations = 200;
-    const std::vector<Genome> seeds = uniform_seeds(t.space, 3, 2, 2);
-    GaResult a = run_genetic(prob, seeds, o);
-    GaResult b = run_genetic(prob, seeds, o);
-    EXPECT_TRUE(a.best == b.best);
-    EXPECT_EQ(a.evaluations, b.evaluations);
-    EXPECT_LE(a.best_score.value(Objective::Edp), prob.evaluate(seeds[0]).value(Objective::Edp));
-    // The plan built from the genome records each layer's chosen collective.
-    Plan plan = build_plan(t.arch, t.workload, to_mapping(t.space, a.best, t.workload, 2, 2));
-    ASSERT_EQ(plan.layers.size(), a.best.layers.size());
-    for (std::size_t l = 0; l < plan.layers.size(); ++l) {
-        ASSERT_TRUE(plan.layers[l].mapping.has_value());
-        EXPECT_EQ(plan.layers[l].mapping->collective,
-                  to_string(t.space.collectives[a.best.layers[l].collective]));
-    }
-    // A one-collective space forces it on every layer.
-    t.space.collectives = {Collective::Tree};
-    AnalyticalProblem tree(t.arch, t.workload, t.space);
-    GaResult c = run_genetic(tree, uniform_seeds(t.space, 3, 2, 2), o);
-    Plan tp = build_plan(t.arch, t.workload, to_mapping(t.space, c.best, t.workload, 2, 2));
-    for (const PlanLayer& l : tp.layers) EXPECT_EQ(l.mapping->collective, "tree");
-}
-
 TEST(Formulation, RelayedCollectivesAreNotCovered) {
     TinyInstance t = tiny_instance(1);
     t.space.collectives = {Collective::Direct, Collective::Ring};
@@ -466,21 +184,5 @@ TEST(Optimize, MilpAndExhaustiveKeepDirectCollectives) {
     }
 }
 
-TEST(Pareto, KeepsOnlyNonDominatedPoints) {
-    std::vector<Score> pts{{10, 5}, {8, 7}, {12, 4}, {9, 9}, {8, 6}, {15, 4}};
-    // (9,9) is beaten by (8,6); (8,7) by (8,6); (15,4) by (12,4).
-    EXPECT_EQ(pareto_front(pts), (std::vector<std::size_t>{4, 0, 2}));
-}
-
-TEST(Hardware, PointsAreTheProductOfTheKnobs) {
-    HardwareSpace h;
-    h.link_bandwidth_gbps = {32, 64};
-    h.dram_count = {1, 2};
-    h.dram_placement = {DramPlacement::West, DramPlacement::Corners, DramPlacement::Edges};
-    EXPECT_EQ(hardware_points(h).size(), 12u);
-    // West edge of a 4-row package: two stacks sit at rows 1 and 3 (the middles of the halves).
-    auto sites = dram_sites(DramPlacement::West, 2, 4, 4, "", "");
-    EXPECT_EQ(sites, (std::vector<std::pair<int, int>>{{1, 0}, {3, 0}}));
-    EXPECT_THROW(dram_sites(DramPlacement::Corners, 5, 4, 4, "", ""), InputError);
-}
-
+}  // namespace
+}  // namespace mcmsim

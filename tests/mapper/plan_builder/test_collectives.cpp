@@ -4,15 +4,15 @@
 #include "hw/common/input_error.h"
 #include "hw/config/arch_config.h"
 #include "mapper/model/analytical_model.h"
-#include "mapper/plan_builder/collectives.h"
 #include "mapper/optimize/optimize.h"
+#include "mapper/plan_builder/collectives.h"
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
+#include "tests/mapper/plan_builder/collective_plans.h"
+#include "tests/support/hand_arch.h"
 #include "traces/plan/plan.h"
 
 #include <gtest/gtest.h>
-
-#include "tests/support/hand_arch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,105 +21,12 @@
 #include <set>
 #include <stdexcept>
 
-using namespace mcmsim;
-
+namespace mcmsim {
 namespace {
 
-ArchConfig arch_2x2() { return load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json"); }
-ArchConfig arch_1x4() {
-    ArchConfig a = arch_2x2();
-    a.package.rows = 1, a.package.cols = 4;  // the memory stays on chiplet 0
-    return a;
-}
-ArchConfig arch_4x4() { return load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-4x4-organic-hbm-edge.json"); }
-
-// fc1 (C = 16, K = k1) feeds fc2 (C = k1, K = 16). Under a K split of both, every chiplet
-// computes a slice of fc1's outputs and fc2 needs all of them on every chiplet: an
-// all-gather of fc1's output (k1 bytes, 1 byte per element).
-Workload two_fc(std::int64_t k1) {
-    Workload w;
-    w.name = "two-fc";
-    Layer a;
-    a.name = "fc1";
-    a.kind = LayerKind::FullyConnected;
-    a.c = 16;
-    a.k = k1;
-    Layer b = a;
-    b.name = "fc2";
-    b.c = k1;
-    b.k = 16;  // work for every chiplet of a 4 x 4 package
-    b.inputs = {0};
-    w.layers = {a, b};
-    return w;
-}
-
-Mapping with(const Workload& w, Collective c, Partition fc2 = Partition{}, std::vector<double> fc1_shares = {}) {
-    Mapping m = uniform_mapping(w, Partition{});
-    m.layers[0].partition.shares = std::move(fc1_shares);
-    m.layers[1].partition = fc2;
-    for (auto& l : m.layers) l.collective = c;
-    return m;
-}
-
-struct Flow {
-    int from, to;
-    std::int64_t bytes;
-    bool operator<(const Flow& o) const { return std::tie(from, to, bytes) < std::tie(o.from, o.to, o.bytes); }
-    bool operator==(const Flow& o) const { return from == o.from && to == o.to && bytes == o.bytes; }
-};
-
-std::vector<Flow> flows_of(const PlanLayer& l) {
-    std::vector<Flow> out;
-    for (const PlanOp& op : l.ops)
-        if (op.kind == OpKind::Send)
-            for (std::size_t t = 0; t < op.transfer_count(); ++t) {
-                TransferRef x = op.transfer(t);
-                EXPECT_EQ(x.route, nullptr);  // XY policy on an XY package: no source routes
-                out.push_back(Flow{op.chiplet, x.peer, x.bytes});
-            }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-/// Columns first, then rows (the package's XY routing), as (router, next router) steps.
-std::vector<std::pair<int, int>> xy_links(int cols, int from, int to) {
-    std::vector<std::pair<int, int>> out;
-    int r = from / cols, c = from % cols;
-    const int tr = to / cols, tc = to % cols;
-    while (c != tc) {
-        int nc = c + (tc > c ? 1 : -1);
-        out.push_back({r * cols + c, r * cols + nc});
-        c = nc;
-    }
-    while (r != tr) {
-        int nr = r + (tr > r ? 1 : -1);
-        out.push_back({r * cols + c, nr * cols + c});
-        r = nr;
-    }
-    return out;
-}
-
-std::map<std::pair<int, int>, std::int64_t> link_loads(int cols, const std::vector<Flow>& flows) {
-    std::map<std::pair<int, int>, std::int64_t> load;
-    for (const Flow& f : flows)
-        for (auto l : xy_links(cols, f.from, f.to)) load[l] += f.bytes;
-    return load;
-}
-
-/// The same flows built from a hand-written hop list, every hop carrying `bytes`.
-std::vector<Flow> hops_to_flows(const std::vector<std::pair<int, int>>& hops, std::int64_t bytes) {
-    std::vector<Flow> out;
-    for (auto [a, b] : hops) out.push_back(Flow{a, b, bytes});
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-bool neighbours(int cols, int a, int b) { return std::abs(a / cols - b / cols) + std::abs(a % cols - b % cols) == 1; }
-
-}  // namespace
+using namespace collective_test;
 
 // ---- the algorithms on their own ----------------------------------------------------------
-
 TEST(CollectiveNames, RoundTrip) {
     EXPECT_EQ(choice_names<Collective>(), (std::vector<std::string>{"direct", "ring", "2d", "tree"}));
     for (const std::string& s : choice_names<Collective>()) EXPECT_EQ(to_string(*parse_choice<Collective>(s)), s);
@@ -225,7 +132,6 @@ TEST(CollectiveHops, TreeHasLogarithmicDepth) {
 }
 
 // ---- in a plan: hops, link loads, conservation ----------------------------------------------
-
 // All-gather on a 1 x 4 line, B = 1024 bytes per chiplet (k1 = 4096).
 //  direct: root r sends each other chiplet its slice: link bytes B x sum of distances,
 //          (1+2+3) + (1+1+2) + (2+1+1) + (3+2+1) = 20 B. A rightward link i -> i+1 carries the
@@ -367,217 +273,6 @@ TEST(PlanCollectives, AnalyticalModelTimesRelayedPlans) {
     }
 }
 
-// ---- the mapping record ---------------------------------------------------------------------
-
-// K split -> K split on n chiplets: every chiplet needs fc1's whole output (A = k1 bytes), so
-// the gathered activation is n x A; each chiplet already holds its own A / n, hence on-chip
-// bytes = n x A / n = A (1/n of the gathered bytes) and package bytes the other (n - 1) x A.
-// Relays in ring and tree are themselves consumers, so their package bytes are the same.
-// DRAM: fc2's weights (16 x k1 bytes) and its outputs (16 bytes, the network's output).
-TEST(LayerMappingRecord, KSplitPairOnChipIsOneNthOfTheGatheredActivation) {
-    const std::int64_t A = 4096;
-    Workload w = two_fc(A);
-    for (auto [arch, n] : std::vector<std::pair<ArchConfig, std::int64_t>>{{arch_2x2(), 4}, {arch_4x4(), 16}})
-        for (Collective alg : {Collective::Direct, Collective::Ring, Collective::Tree}) {
-            Plan p = build_plan(arch, w, with(w, alg));
-            ASSERT_TRUE(p.layers[1].mapping.has_value());
-            const PlanLayerMapping& m = *p.layers[1].mapping;
-            const std::int64_t gathered = n * A;
-            EXPECT_EQ(m.onchip_bytes, gathered / n) << arch.name << " " << to_string(alg);
-            EXPECT_EQ(m.package_bytes, gathered - gathered / n) << arch.name << " " << to_string(alg);
-            EXPECT_EQ(m.dram_bytes, 16 * A + 16) << arch.name;
-            EXPECT_EQ(m.partition, "K uniform");
-            EXPECT_EQ(m.route, "xy");
-            EXPECT_TRUE(m.shares.empty());
-            // fc1 reads its input from DRAM: nothing moves between chiplets, nothing falls back.
-            const PlanLayerMapping& first = *p.layers[0].mapping;
-            EXPECT_EQ(first.package_bytes, 0);
-            EXPECT_EQ(first.onchip_bytes, 0);
-            EXPECT_TRUE(first.fallback.empty());
-        }
-}
-
-// A halo exchange (P split -> P split) has no part that two chiplets need: ring falls back to
-// direct, says so, and the plan is the direct one.
-TEST(LayerMappingRecord, HaloExchangeFallsBackToDirectAndSaysSo) {
-    Workload w;
-    w.name = "two-conv";
-    Layer a;
-    a.name = "conv1";
-    a.kind = LayerKind::Conv;
-    a.c = a.k = 8;
-    a.h = a.w = a.p = a.q = 16;
-    a.r = a.s = 3;
-    a.pad = 1;
-    Layer b = a;
-    b.name = "conv2";
-    b.inputs = {0};
-    w.layers = {a, b};
-    Partition p_split;
-    p_split.rows_dim = p_split.cols_dim = Dim::P;
-    Mapping ring = uniform_mapping(w, p_split), direct = ring;
-    for (auto& l : ring.layers) l.collective = Collective::Ring;
-    Plan pr = build_plan(arch_1x4(), w, ring), pd = build_plan(arch_1x4(), w, direct);
-    const PlanLayerMapping& m = *pr.layers[1].mapping;
-    EXPECT_EQ(m.collective, "ring");
-    EXPECT_EQ(m.multicasts, 0);
-    EXPECT_EQ(m.fallback, "no input part is needed by two or more other chiplets: all direct");
-    EXPECT_EQ(m.partition, "P uniform");
-    // 4 row bands of 4 rows; each inner boundary sends one halo row each way: 6 rows of
-    // 16 x 8 bytes over the package. On-chip: each chiplet's own 4 rows.
-    EXPECT_EQ(m.package_bytes, 6 * 16 * 8);
-    EXPECT_EQ(m.onchip_bytes, 16 * 16 * 8);
-    EXPECT_EQ(flows_of(pr.layers[1]), flows_of(pd.layers[1]));
-    EXPECT_EQ(pr.op_count(), pd.op_count());
-}
-
-// K split -> C split: fc2's chiplet c needs exactly the channels fc1's chiplet c made, so the
-// input stays on-chip (A bytes); the partial sums are reduce-scattered, always directly. Each
-// chiplet keeps its own K / n slice of partial sums (4 bytes each) and receives the other
-// n - 1 chiplets' ones: on-chip 16 x 4 bytes in all, package (n - 1) x 16 x 4.
-TEST(LayerMappingRecord, ReductionIsDirectAndCounted) {
-    const std::int64_t A = 4096;
-    Workload w = two_fc(A);
-    Partition c_split;
-    c_split.rows_dim = c_split.cols_dim = Dim::C;
-    Plan p = build_plan(arch_2x2(), w, with(w, Collective::Ring, c_split));
-    const PlanLayerMapping& m = *p.layers[1].mapping;
-    EXPECT_EQ(m.partition, "C uniform");
-    EXPECT_EQ(m.multicasts, 0);
-    EXPECT_EQ(m.fallback, "partial-sum reduction: direct");
-    EXPECT_EQ(m.onchip_bytes, A + 16 * kPartialSumBytes);
-    EXPECT_EQ(m.package_bytes, 3 * 16 * kPartialSumBytes);
-}
-
-TEST(LayerMappingRecord, RoundTripsThroughJson) {
-    Workload w = two_fc(1000);
-    Plan p = build_plan(arch_2x2(), w, with(w, Collective::TwoD, Partition{}, {1, 2, 3, 4}));
-    Plan back = plan_from_json(plan_to_json(p), "round-trip");
-    for (std::size_t l = 0; l < p.layers.size(); ++l) {
-        ASSERT_TRUE(back.layers[l].mapping.has_value());
-        const PlanLayerMapping &a = *p.layers[l].mapping, &b = *back.layers[l].mapping;
-        EXPECT_EQ(a.partition, b.partition);
-        EXPECT_EQ(a.shares, b.shares);
-        EXPECT_EQ(a.route, b.route);
-        EXPECT_EQ(a.collective, b.collective);
-        EXPECT_EQ(a.multicasts, b.multicasts);
-        EXPECT_EQ(a.fallback, b.fallback);
-        EXPECT_EQ(a.package_bytes, b.package_bytes);
-        EXPECT_EQ(a.package_link_bytes, b.package_link_bytes);
-        EXPECT_EQ(a.max_link_bytes, b.max_link_bytes);
-        EXPECT_EQ(a.onchip_bytes, b.onchip_bytes);
-        EXPECT_EQ(a.dram_bytes, b.dram_bytes);
-    }
-    EXPECT_EQ(p.layers[0].mapping->shares, (std::vector<double>{1, 2, 3, 4}));
-    EXPECT_EQ(p.layers[0].mapping->partition, "K non-uniform");
-    EXPECT_EQ(plan_to_json(back).dump(), plan_to_json(p).dump());
-    // A plan without mapping records (older files) still loads.
-    nlohmann::json doc = plan_to_json(p);
-    for (auto& l : doc["layers"]) l.erase("mapping");
-    EXPECT_FALSE(plan_from_json(doc, "old").layers[0].mapping.has_value());
-    doc["layers"][0]["mapping"] = {{"partition", "K uniform"}, {"bogus", 1}};
-    EXPECT_THROW(plan_from_json(doc, "bad"), InputError);
-}
-
-// MapRequest::collective reaches the uniform optimiser's plan.
-TEST(LayerMappingRecord, MapRequestChoosesTheCollective) {
-    Workload w = two_fc(1024);
-    MapRequest r;
-    r.collective = Collective::TwoD;
-    Plan p = map_workload(arch_2x2(), w, r);
-    EXPECT_EQ(p.layers[1].mapping->collective, "2d");
-    EXPECT_EQ(p.layers[1].mapping->multicasts, 4);
-}
-
-// ---- the analytical model on relayed plans ---------------------------------------------------
-
-namespace {
-
-// A 1 x 4 line for timing by hand: mesh links 10 GB/s per direction, 5 ns, 1 pJ/b; routers
-// 2 cycles at 1 GHz (2 ns), 16-byte flits, 3 pJ per flit, packets of at most 64 B; NI 40 GB/s.
-// One memory on router 0, unused. No leakage.
-ArchConfig hand_line_1x4() {
-    ArchConfig a = test_support::hand_arch("hand-1x4", 1, 4, /*ni*/ 40, /*dram*/ 64, /*phy*/ 64);
-    a.chiplet.leakage_mw = 0;
-    return a;
-}
-
-/// One relay hop of a hand-written collective: `from` sends `to` a slice at `depth` (hops
-/// before it); `relays`: `to` forwards it (it then arrives in a relay recv, else in `to`'s
-/// final recv).
-struct HandHop {
-    int from, to, depth;
-    bool relays;
-};
-
-/// A one-layer plan of only the hops' sends and recvs, laid out as the plan builder lays out
-/// a collective: per depth, one send op per source (depth > 0: waiting for its relay recv of
-/// the depth before), then one relay recv per chiplet for the relayed hops that arrived; last,
-/// one recv per chiplet for all it keeps. `flow_depth`: the depth of each flow's hop.
-Plan hand_relay_plan(int chiplets, const std::vector<HandHop>& hops, std::int64_t bytes, std::vector<int>& flow_depth) {
-    Plan p;
-    p.arch = "hand-1x4";
-    p.workload = "relay";
-    p.chiplets = chiplets;
-    p.memories = 1;
-    p.layers.emplace_back();
-    PlanLayer& L = p.layers.back();
-    L.name = "all-gather";
-    std::int64_t id = 0, flow = 0;
-    int max_depth = 0;
-    for (const HandHop& h : hops) max_depth = std::max(max_depth, h.depth);
-    const auto n = static_cast<std::size_t>(chiplets);
-    std::vector<std::int64_t> relay_recv(n, -1);  // per chiplet: its relay recv of the depth before
-    std::vector<std::vector<Transfer>> kept(n);
-    for (int depth = 0; depth <= max_depth; ++depth) {
-        std::vector<std::vector<Transfer>> relayed(n);
-        for (int c = 0; c < chiplets; ++c) {
-            PlanOp s;
-            s.kind = OpKind::Send;
-            s.chiplet = c;
-            for (const HandHop& h : hops)
-                if (h.depth == depth && h.from == c) {
-                    Transfer t;
-                    t.peer = h.to, t.bytes = bytes, t.flow = flow++;
-                    flow_depth.push_back(depth);
-                    s.transfers.push_back(t);
-                    s.bytes += bytes;
-                    (h.relays ? relayed : kept)[static_cast<std::size_t>(h.to)].push_back(Transfer{c, bytes, t.flow, {}});
-                }
-            if (s.transfers.empty()) continue;
-            s.id = id++;
-            if (depth > 0) s.deps = {relay_recv[static_cast<std::size_t>(c)]};
-            L.ops.push_back(s);
-        }
-        for (int c = 0; c < chiplets; ++c) {
-            auto& in = relayed[static_cast<std::size_t>(c)];
-            if (in.empty()) continue;
-            PlanOp r;
-            r.kind = OpKind::Recv;
-            r.chiplet = c;
-            r.id = id++;
-            for (const Transfer& t : in) r.bytes += t.bytes;
-            r.transfers = in;
-            relay_recv[static_cast<std::size_t>(c)] = r.id;
-            L.ops.push_back(r);
-        }
-    }
-    for (int c = 0; c < chiplets; ++c) {
-        auto& in = kept[static_cast<std::size_t>(c)];
-        if (in.empty()) continue;
-        PlanOp r;
-        r.kind = OpKind::Recv;
-        r.chiplet = c;
-        r.id = id++;
-        for (const Transfer& t : in) r.bytes += t.bytes;
-        r.transfers = in;
-        L.ops.push_back(r);
-    }
-    return p;
-}
-
-}  // namespace
-
 // A ring all-gather on the 1 x 4 line (a path: each slice travels outwards from its owner,
 // one link per hop), B = 640 B per slice (ten full 64-B packets: 640 wire bytes):
 //   root 0: 0->1 (depth 0), 1->2 (1), 2->3 (2)     root 1: 1->2 (0), 2->3 (1); 1->0 (0)
@@ -630,3 +325,6 @@ TEST(PlanCollectives, AnalyticalModelTimesEachRelayHopWhenItRuns) {
     EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::D2d), 12 * B * 8 * 1.0, 1e-6);
     EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::Noc), 12 * 40 * 2 * 3.0, 1e-6);
 }
+
+}  // namespace
+}  // namespace mcmsim

@@ -7,13 +7,11 @@
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
 #include "sim/system/system.h"
+#include "tests/support/one_conv_2x2.h"
+#include "tests/support/plan_bytes.h"
 #include "traces/plan/plan.h"
 
 #include <gtest/gtest.h>
-
-#include "tests/support/one_conv_2x2.h"
-
-#include "tests/support/plan_bytes.h"
 
 #include <map>
 #include <string>

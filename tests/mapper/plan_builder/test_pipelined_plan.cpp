@@ -5,20 +5,20 @@
 #include "hw/common/input_error.h"
 #include "hw/compute/compute_cost.h"
 #include "hw/config/arch_config.h"
-#include "mapper/model/analytical_model.h"
-#include "mapper/plan_builder/collectives.h"
-#include "mapper/optimize/optimize.h"
 #include "mapper/mapping/pipeline_placement.h"
+#include "mapper/model/analytical_model.h"
+#include "mapper/optimize/optimize.h"
+#include "mapper/plan_builder/collectives.h"
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
 #include "sim/system/system.h"
+#include "tests/mapper/plan_builder/pipelined_workloads.h"
+#include "tests/support/hand_arch.h"
+#include "tests/support/plan_bytes.h"
 #include "traces/plan/plan.h"
 #include "traces/plan/plan_index.h"
 
 #include <gtest/gtest.h>
-
-#include "tests/support/hand_arch.h"
-#include "tests/support/plan_bytes.h"
 
 #include <algorithm>
 #include <map>
@@ -26,173 +26,10 @@
 #include <string>
 #include <vector>
 
-using namespace mcmsim;
-
+namespace mcmsim {
 namespace {
 
-Layer fc_layer(const std::string& name, std::int64_t c, std::int64_t k, std::vector<int> inputs) {
-    Layer l;
-    l.name = name;
-    l.kind = LayerKind::FullyConnected;
-    l.c = c;
-    l.k = k;
-    l.inputs = std::move(inputs);
-    return l;
-}
-
-Layer relu_layer(const std::string& name, std::int64_t channels, int input) {
-    Layer l;
-    l.name = name;
-    l.kind = LayerKind::Vector;
-    l.set_op("relu");
-    l.c = l.k = channels;
-    l.inputs = {input};
-    return l;
-}
-
-// A chain of fully connected layers (a ReLU after the second) with MACs per sample, in units
-// of 1024: fc0 64x64 = 4, fc1 64x128 = 8, relu 0, fc2 128x32 = 4, fc3 32x128 = 4,
-// fc4 128x64 = 8, fc5 64x16 = 1 (29 in all).
-Workload chain(std::int64_t batch) {
-    Workload w;
-    w.name = "chain";
-    w.batch = batch;
-    w.layers = {fc_layer("fc0", 64, 64, {}),   fc_layer("fc1", 64, 128, {0}), relu_layer("relu", 128, 1),
-                fc_layer("fc2", 128, 32, {2}), fc_layer("fc3", 32, 128, {3}), fc_layer("fc4", 128, 64, {4}),
-                fc_layer("fc5", 64, 16, {5})};
-    for (Layer& l : w.layers) l.n = batch;
-    validate_workload(w, "chain");
-    return w;
-}
-
-// Three segments of the chain. The smallest possible largest segment is 12: a first segment
-// of fc0 alone leaves 25 for two segments (at least 13 in one), and any first segment with fc1
-// holds 12 already; 4+8 | 0? | 4+4 | 8+1 reaches it. Filling each segment as far as 12 allows:
-// [fc0 fc1 relu] = 12 (fc2 would make 16), [fc2 fc3] = 8 (fc4 would make 16), [fc4 fc5] = 9.
-// Columns of a 2 x 8 package: one each, then the five others one by one to the highest MACs
-// per column: 12/1 -> seg 0 (6); 9/1 -> seg 2 (4.5); 8/1 -> seg 1 (4); 6 -> seg 0 (4);
-// 4.5 -> seg 2 (3): 3, 2, 3 columns (8 x 12/29 = 3.3, 8 x 8/29 = 2.2, 8 x 9/29 = 2.5).
-TEST(PipelinePlacement, SegmentsBalanceMacsAndColumnsFollowThem) {
-    PipelinePlacement p = pipeline_placement(chain(1), 2, 8, 3);
-    ASSERT_EQ(p.segments.size(), 3);
-    const std::size_t first[] = {0, 3, 5}, last[] = {3, 5, 7};
-    const std::int64_t macs[] = {12 * 1024, 8 * 1024, 9 * 1024};
-    const int col0[] = {0, 3, 5}, cols[] = {3, 2, 3};
-    for (int s = 0; s < 3; ++s) {
-        EXPECT_EQ(p.segments[s].first, first[s]);
-        EXPECT_EQ(p.segments[s].last, last[s]);
-        EXPECT_EQ(p.segments[s].macs, macs[s]);
-        EXPECT_EQ(p.segments[s].group, (ChipletGroup{0, col0[s], 2, cols[s]}));
-    }
-    EXPECT_EQ(p.segment_of, (std::vector<int>{0, 0, 0, 1, 1, 2, 2}));  // the MAC-free relu stays with fc1
-}
-
-// Two segments: the cuts give 4 | 25 (after fc0), 12 | 17 (after fc1 or the relu), 16 | 13
-// (after fc2), 20 | 9 (after fc3), ...: the best is 16 | 13, [fc0 fc1 relu fc2] | [fc3 fc4 fc5].
-// Columns of 1 x 4: 16/1 -> seg 0 (8), 13/1 -> seg 1 (6.5): 2 and 2.
-TEST(PipelinePlacement, TwoSegmentsTakeTheBestCut) {
-    PipelinePlacement p = pipeline_placement(chain(1), 1, 4, 2);
-    ASSERT_EQ(p.segments.size(), 2);
-    EXPECT_EQ(p.segments[0].last, 4u);
-    EXPECT_EQ(p.segments[0].macs, 16 * 1024);
-    EXPECT_EQ(p.segments[1].macs, 13 * 1024);
-    EXPECT_EQ(p.segments[0].group, (ChipletGroup{0, 0, 1, 2}));
-    EXPECT_EQ(p.segments[1].group, (ChipletGroup{0, 2, 1, 2}));
-}
-
-TEST(PipelinePlacement, ExplicitBoundariesAndBadCounts) {
-    PipelinePlacement p = pipeline_placement_at(chain(1), 2, 8, {2, 6});
-    ASSERT_EQ(p.segments.size(), 3);
-    EXPECT_EQ(p.segments[1].first, 2u);
-    EXPECT_EQ(p.segments[2].first, 6u);
-    EXPECT_EQ(p.segments[2].macs, 1024);
-    EXPECT_THROW(pipeline_placement(chain(1), 2, 8, 0), InputError);
-    EXPECT_THROW(pipeline_placement(chain(1), 2, 8, 9), InputError);   // more than the columns
-    EXPECT_THROW(pipeline_placement(chain(1), 2, 16, 8), InputError);  // more than the 7 layers
-    EXPECT_THROW(pipeline_placement_at(chain(1), 2, 8, {3, 3}), InputError);
-}
-
-// The request's placement fields: segment counts outside 1..columns (or other than 1 when
-// sequential), a micro-batch below 1 and pipelined placement with a searching optimiser are
-// request errors naming the field.
-TEST(PipelinePlacement, RequestIsChecked) {
-    ArchConfig a = test_support::hand_arch("hand-2x3", 2, 3, 20, 64, 64);
-    auto field_of = [&](const MapRequest& r) -> std::string {
-        try {
-            check_request(a, r);
-        } catch (const RequestError& e) {
-            return e.field();
-        }
-        return "";
-    };
-    MapRequest o;
-    o.segments = 2;
-    EXPECT_EQ(field_of(o), "segments");
-    o.placement = Placement::Pipelined;
-    EXPECT_EQ(field_of(o), "");
-    o.segments = 4;
-    EXPECT_EQ(field_of(o), "segments");
-    o.segments = 0;
-    EXPECT_EQ(field_of(o), "segments");
-    o.segments = 3;
-    o.micro_batch = 0;
-    EXPECT_EQ(field_of(o), "micro_batch");
-    o.micro_batch = 1;
-    o.optimizer = Optimizer::Ga;
-    EXPECT_EQ(field_of(o), "placement");
-}
-
-// A collective on a group of the package: the relays stay in the group, the bytes enter it
-// once from a root outside, and the whole package as the group changes nothing.
-TEST(PipelinePlacement, CollectivesRelayInsideTheGroup) {
-    const ChipletGroup band{0, 2, 2, 2};  // columns 2-3 of a 2 x 4 package: chiplets 2, 3, 6, 7
-    const std::vector<int> dests{2, 3, 6, 7};
-    for (Collective alg : {Collective::Ring, Collective::TwoD, Collective::Tree}) {
-        std::vector<CollectiveHop> hops = collective_hops(alg, 2, 4, band, /*root*/ 1, dests);
-        ASSERT_EQ(hops.size(), dests.size());
-        // Chiplet 2 is the one destination one step from chiplet 1: the entry.
-        EXPECT_EQ(hops[0].from, 1);
-        EXPECT_EQ(hops[0].to, 2);
-        EXPECT_EQ(hops[0].parent, -1);
-        std::multiset<int> reached;
-        for (std::size_t i = 0; i < hops.size(); ++i) {
-            reached.insert(hops[i].to);
-            if (i == 0) continue;
-            EXPECT_GE(band.local(hops[i].from, 4), 0) << to_string(alg);
-            ASSERT_GE(hops[i].parent, 0);
-            ASSERT_LT(hops[i].parent, static_cast<int>(i));
-            EXPECT_EQ(hops[static_cast<std::size_t>(hops[i].parent)].to, hops[i].from);
-            EXPECT_EQ(hops[i].depth, hops[static_cast<std::size_t>(hops[i].parent)].depth + 1);
-        }
-        EXPECT_EQ(reached, std::multiset<int>(dests.begin(), dests.end()));
-        // The whole package as the group: the package-wide hops.
-        std::vector<CollectiveHop> whole = collective_hops(alg, 2, 4, ChipletGroup{}, 1, dests);
-        std::vector<CollectiveHop> plain = collective_hops(alg, 2, 4, 1, dests);
-        ASSERT_EQ(whole.size(), plain.size());
-        for (std::size_t i = 0; i < whole.size(); ++i) {
-            EXPECT_EQ(whole[i].from, plain[i].from);
-            EXPECT_EQ(whole[i].to, plain[i].to);
-            EXPECT_EQ(whole[i].parent, plain[i].parent);
-        }
-    }
-}
-
-/// The chain, batch 4, pipelined in three segments on a 2 x 8 package, micro-batches of one.
-struct ChainPlan {
-    ArchConfig arch = test_support::hand_arch("hand-2x8", 2, 8, 20, 64, 64);
-    Workload w = chain(4);
-    PipelinePlacement place = pipeline_placement(w, 2, 8, 3);
-    Plan plan;
-    explicit ChainPlan(Collective collective = Collective::Direct, std::int64_t weight_buffer = 0) {
-        if (weight_buffer > 0) arch.chiplet.weight_buffer.bytes = weight_buffer;
-        Partition k;  // K over each group
-        Mapping m = uniform_mapping(w, k);
-        for (auto& l : m.layers) l.collective = collective;
-        apply_placement(m, place, 1);
-        plan = build_plan(arch, w, m);
-        validate_plan(plan, "pipelined");
-    }
-};
+using namespace pipeline_test;
 
 // Every plan layer is one workload layer for one micro-batch, micro-batch by micro-batch; its
 // compute, recv and DRAM ops run on its group, its sends on its group or its producer's.
@@ -240,38 +77,6 @@ TEST(PipelinedPlan, LayersRunOnTheirGroups) {
     }
     EXPECT_LE(next, 8);
 }
-
-/// Ops reachable backwards from each op: its dependencies and, for a recv, the sends of its flows.
-struct Ancestry {
-    const Plan& plan;
-    PlanIndex index;
-    std::vector<std::vector<std::size_t>> preds;
-    explicit Ancestry(const Plan& p) : plan(p), index(p), preds(index.size()) {
-        std::map<std::int64_t, std::size_t> sender;
-        for (std::size_t i = 0; i < index.size(); ++i) {
-            const PlanOp& op = *index.ops[i];
-            for (std::int64_t d : op.deps) preds[i].push_back(index.index(d));
-            if (op.kind == OpKind::Send)
-                for (std::size_t t = 0; t < op.transfer_count(); ++t) sender[op.transfer(t).flow] = i;
-        }
-        for (std::size_t i = 0; i < index.size(); ++i) {
-            const PlanOp& op = *index.ops[i];
-            if (op.kind == OpKind::Recv)
-                for (std::size_t t = 0; t < op.transfer_count(); ++t) preds[i].push_back(sender.at(op.transfer(t).flow));
-        }
-    }
-    std::set<std::size_t> ancestors(std::size_t i) const {
-        std::set<std::size_t> seen;
-        std::vector<std::size_t> stack{i};
-        while (!stack.empty()) {
-            std::size_t j = stack.back();
-            stack.pop_back();
-            for (std::size_t p : preds[j])
-                if (seen.insert(p).second) stack.push_back(p);
-        }
-        return seen;
-    }
-};
 
 // Every fc layer of a micro-batch needs its whole input: each of its computes waits,
 // through the transfers, for every compute of the layer before in the same micro-batch and
@@ -323,15 +128,6 @@ TEST(PipelinedPlan, MicroBatchesFollowTheirProducersAndKeepOrder) {
             }
         }
     }
-}
-
-/// DRAM read bytes of each workload layer, over all its micro-batches.
-std::vector<std::int64_t> dram_reads(const Plan& plan, std::size_t layers) {
-    std::vector<std::int64_t> out(layers, 0);
-    for (std::size_t pl = 0; pl < plan.layers.size(); ++pl)
-        for (const PlanOp& op : plan.layers[pl].ops)
-            if (op.kind == OpKind::DramRead) out[pl % layers] += op.bytes;
-    return out;
 }
 
 // The chain's weights per chiplet are tiny (fc1: 128 x 64 B over 3 x 2 chiplets), far below
@@ -459,48 +255,6 @@ TEST(PipelinedTiming, LatencyIsFillPlusMicroBatchesTimesSlowestStage) {
     }
 }
 
-// A small residual network (conv, two 3x3 convs, the residual add, pooling, a classifier),
-// batch 4, pipelined in two segments on the 2 x 2 test package and simulated in SystemC:
-// every op runs, every packet arrives, and the memories serve exactly the plan's DRAM bytes.
-Workload small_resnet(std::int64_t batch) {
-    Workload w;
-    w.name = "small-resnet";
-    w.batch = batch;
-    auto conv = [&](const std::string& name, std::int64_t c, std::int64_t k, std::int64_t hw, std::int64_t r, std::vector<int> in) {
-        Layer l;
-        l.name = name;
-        l.kind = LayerKind::Conv;
-        l.n = batch;
-        l.c = c, l.k = k, l.h = l.w = hw, l.p = l.q = hw, l.r = l.s = r, l.pad = r / 2;
-        l.inputs = std::move(in);
-        return l;
-    };
-    w.layers.push_back(conv("conv1", 3, 16, 16, 3, {}));
-    w.layers.push_back(conv("conv2a", 16, 16, 16, 3, {0}));
-    w.layers.push_back(conv("conv2b", 16, 16, 16, 3, {1}));
-    Layer add;
-    add.name = "add";
-    add.kind = LayerKind::Vector;
-    add.set_op("add");
-    add.operands = 2;
-    add.n = batch, add.c = add.k = 16, add.h = add.w = add.p = add.q = 16;
-    add.inputs = {0, 2};
-    w.layers.push_back(add);
-    Layer pool = add;
-    pool.name = "pool";
-    pool.set_op("avgpool");
-    pool.operands = 1;
-    pool.r = pool.s = pool.stride = 4;
-    pool.p = pool.q = 4;
-    pool.inputs = {3};
-    w.layers.push_back(pool);
-    Layer fc = fc_layer("fc", 16 * 4 * 4, 10, {4});
-    fc.n = batch;
-    w.layers.push_back(fc);
-    validate_workload(w, "small-resnet");
-    return w;
-}
-
 TEST(PipelinedSimulation, SmallResNetConserves) {
     ArchConfig a = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json");
     Workload w = small_resnet(4);
@@ -525,3 +279,4 @@ TEST(PipelinedSimulation, SmallResNetConserves) {
 }
 
 }  // namespace
+}  // namespace mcmsim

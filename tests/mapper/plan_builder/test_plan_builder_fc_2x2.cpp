@@ -9,10 +9,9 @@
 #include "mapper/model/analytical_model.h"
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
+#include "tests/support/hand_arch.h"
 
 #include <gtest/gtest.h>
-
-#include "tests/support/hand_arch.h"
 
 using namespace mcmsim;
 

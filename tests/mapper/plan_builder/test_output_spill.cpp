@@ -10,11 +10,11 @@
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
 #include "sim/system/system.h"
+#include "tests/mapper/plan_builder/spill_plans.h"
+#include "tests/support/plan_bytes.h"
 #include "traces/plan/plan.h"
 
 #include <gtest/gtest.h>
-
-#include "tests/support/plan_bytes.h"
 
 #include <algorithm>
 #include <map>
@@ -23,88 +23,10 @@
 #include <tuple>
 #include <vector>
 
-using namespace mcmsim;
-
+namespace mcmsim {
 namespace {
 
-// mcm-2x2: chiplets 0 1 / 2 3, one HBM stack (memory 0), package flits of 32 bytes. The
-// global buffer is cut to 300 bytes: a slice of 512 bytes does not fit, one of 128 does.
-constexpr std::int64_t kBuffer = 300, kFlit = 32;
-ArchConfig small_buffer_2x2() {
-    ArchConfig a = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json");
-    a.chiplet.global_buffer_bytes = kBuffer;
-    return a;
-}
-
-Layer conv1x1(const std::string& name, std::int64_t c, std::int64_t k, std::vector<int> inputs) {
-    Layer l;
-    l.name = name;
-    l.kind = LayerKind::Conv;
-    l.c = c, l.k = k, l.h = l.w = l.p = l.q = 8, l.r = l.s = 1;
-    l.inputs = std::move(inputs);
-    return l;
-}
-
-// a: 4 -> 32 channels on 8 x 8 (input from DRAM), b: 32 -> 8 reads a, c: 8 -> 8 reads b (the
-// output). 1 byte per element. Split by K over the 4 chiplets, chiplet i owns:
-//   a: channels [8i, 8i + 8) x 64 pixels = 512 bytes  > 300: spills
-//   b: channels [2i, 2i + 2) x 64 pixels = 128 bytes <= 300: stays on chip
-// b and c need all their input channels on every chiplet (a K split).
-Workload three_convs() {
-    Workload w;
-    w.name = "three-convs";
-    w.layers = {conv1x1("a", 4, 32, {}), conv1x1("b", 32, 8, {0}), conv1x1("c", 8, 8, {1})};
-    validate_workload(w, "three-convs");
-    return w;
-}
-
-Partition split(Dim d) {
-    Partition p;
-    p.rows_dim = p.cols_dim = d;
-    return p;
-}
-
-const PlanOp* find_op(const Plan& plan, std::int64_t id) {
-    for (const PlanLayer& l : plan.layers)
-        for (const PlanOp& op : l.ops)
-            if (op.id == id) return &op;
-    return nullptr;
-}
-
-/// A DramRead of a spilled slice: it waits for a write (same chiplet) or a notice's recv,
-/// where weight reads wait for computes or nothing.
-bool is_spill_read(const Plan& plan, const PlanOp& op) {
-    if (op.kind != OpKind::DramRead) return false;
-    for (std::int64_t d : op.deps) {
-        const PlanOp* dep = find_op(plan, d);
-        if (dep && (dep->kind == OpKind::Recv || dep->kind == OpKind::DramWrite)) return true;
-    }
-    return false;
-}
-
-std::vector<const PlanOp*> ops_of(const PlanLayer& l, OpKind kind) {
-    std::vector<const PlanOp*> out;
-    for (const PlanOp& op : l.ops)
-        if (op.kind == kind) out.push_back(&op);
-    return out;
-}
-
-/// Flows sent and received in a layer pair up one to one (flow id -> (from, to, bytes)).
-void expect_flows_pair(const PlanLayer& l) {
-    std::map<std::int64_t, std::tuple<int, int, std::int64_t>> sent, received;
-    for (const PlanOp& op : l.ops) {
-        if (op.kind != OpKind::Send && op.kind != OpKind::Recv) continue;
-        for (std::size_t i = 0; i < op.transfer_count(); ++i) {
-            const TransferRef t = op.transfer(i);
-            auto& side = op.kind == OpKind::Send ? sent : received;
-            EXPECT_TRUE(side.count(t.flow) == 0) << "flow " << t.flow << " twice";
-            side[t.flow] = op.kind == OpKind::Send ? std::make_tuple(op.chiplet, t.peer, t.bytes) : std::make_tuple(t.peer, op.chiplet, t.bytes);
-        }
-    }
-    EXPECT_EQ(sent, received) << l.name;
-}
-
-}  // namespace
+using namespace spill_test;
 
 TEST(OutputSpill, SlicesLargerThanTheGlobalBufferGoToDram) {
     const ArchConfig arch = small_buffer_2x2();
@@ -319,70 +241,6 @@ TEST(OutputSpill, AResidualSumIsReadOnceAfterEveryProducer) {
     validate_plan(plan, "residual");
 }
 
-TEST(OutputSpill, SpillingPlanSimulatesWithConservation) {
-    const ArchConfig arch = small_buffer_2x2();
-    const Workload w = three_convs();
-    Mapping m = uniform_mapping(w, split(Dim::K));
-    for (auto& l : m.layers) l.collective = Collective::Ring;
-    const Plan plan = build_plan(arch, w, m);
-    ASSERT_GT(plan.layers[0].mapping->spilled_producers, 0);
-    // b: each of a's 4 slices is read once by chiplet 0 and multicast round the ring to the
-    // other 3, every one of which receives it once: 3 x 512 package bytes per slice, plus
-    // owners 1..3's notices; 4 multicasts.
-    const PlanLayer& b = plan.layers[1];
-    EXPECT_EQ(b.mapping->multicasts, 4);
-    EXPECT_EQ(b.mapping->package_bytes, 4 * 3 * 512 + 3 * kFlit);
-    std::int64_t spill_read = 0;
-    for (const PlanOp& op : b.ops)
-        if (is_spill_read(plan, op)) spill_read += op.bytes;
-    EXPECT_EQ(spill_read, 4 * 512);
-    expect_flows_pair(b);
-    const std::int64_t dram = test_support::plan_dram_bytes(plan);
-    SimResult sim = simulate_plan(arch, plan);
-    EXPECT_TRUE(sim.completed);
-    EXPECT_TRUE(sim.conservation_ok);
-    EXPECT_FALSE(sim.checks["deadlock"].get<bool>());
-    EXPECT_EQ(sim.checks["dram_bytes_served"].get<std::int64_t>(), dram);
-    EXPECT_GT(estimate_plan(arch, plan).latency_ns, 0.0);
-}
-
-TEST(OutputSpill, PipelinedMicroBatchesSimulateWithConservation) {
-    // Batch 4 in micro-batches of 1, two segments of one column (2 chiplets) each, ring
-    // collective. Per micro-batch a 16 -> 16 conv on 16 x 16 makes 16 x 256 = 4096 bytes, 2048
-    // per chiplet of its column: more than a 1024-byte buffer, so those layers spill, every
-    // micro-batch.
-    ArchConfig arch = small_buffer_2x2();
-    arch.chiplet.global_buffer_bytes = 1024;
-    Workload w;
-    w.name = "pipelined-spill";
-    w.batch = 4;
-    auto conv3x3 = [](const std::string& name, std::int64_t c, std::vector<int> in) {
-        Layer l = conv1x1(name, c, 16, std::move(in));
-        l.n = 4, l.h = l.w = l.p = l.q = 16, l.r = l.s = 3, l.pad = 1;
-        return l;
-    };
-    w.layers = {conv3x3("conv1", 3, {}), conv3x3("conv2", 16, {0}), conv3x3("conv3", 16, {1}), conv3x3("conv4", 16, {2})};
-    validate_workload(w, "pipelined-spill");
-    MapRequest o;
-    o.placement = Placement::Pipelined;
-    o.segments = 2;
-    o.collective = Collective::Ring;
-    const Plan plan = map_workload(arch, w, o);
-    ASSERT_EQ(plan.layers.size(), 4 * w.layers.size());
-    int spilled = 0;
-    for (const PlanLayer& l : plan.layers) spilled += l.mapping->spilled_producers;
-    // conv1..conv3 have consumers; each of their 4 micro-batches spills on both chiplets of
-    // its column (conv4 is the output and has none).
-    EXPECT_EQ(spilled, 3 * 4 * 2);
-    SimResult sim = simulate_plan(arch, plan);
-    EXPECT_TRUE(sim.completed);
-    EXPECT_TRUE(sim.conservation_ok);
-    EXPECT_EQ(sim.checks["ops_executed"], sim.checks["ops_total"]);
-    EXPECT_FALSE(sim.checks["deadlock"].get<bool>());
-    EXPECT_EQ(sim.checks["dram_bytes_served"].get<std::int64_t>(), test_support::plan_dram_bytes(plan));
-    EXPECT_GT(estimate_plan(arch, plan).latency_ns, 0.0);
-}
-
 TEST(OutputSpill, TheNeedingChipletNearestTheSlicesMemoryReadsIt) {
     // A second stack at chiplet 3 (row 1, col 1). Nearest memories: chiplet 0 -> 0, chiplet 3
     // -> 1, chiplets 1 and 2 are 1 hop from both and take the first, 0. So a's slices of
@@ -426,3 +284,6 @@ TEST(OutputSpill, TheNeedingChipletNearestTheSlicesMemoryReadsIt) {
     EXPECT_TRUE(sim.completed);
     EXPECT_TRUE(sim.conservation_ok);
 }
+
+}  // namespace
+}  // namespace mcmsim

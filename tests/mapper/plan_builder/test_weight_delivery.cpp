@@ -6,11 +6,10 @@
 #include "mapper/optimize/optimize.h"
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
+#include "tests/support/one_conv_2x2.h"
 #include "traces/plan/plan.h"
 
 #include <gtest/gtest.h>
-
-#include "tests/support/one_conv_2x2.h"
 
 #include <map>
 

@@ -5,8 +5,8 @@
 // SystemC elaborates once per process: the TLM run takes one pattern per process (argv[2],
 // stream by default).
 #include "hw/config/json_input.h"
-#include "hw/dram/channel_controller.h"
 #include "hw/dram/address_mapper.h"
+#include "hw/dram/channel_controller.h"
 #include "hw/dram/dram_target.h"
 #include "hw/dram/dram_traffic.h"
 

@@ -1,8 +1,8 @@
 // How fast the analytical model prices a plan, and how fast the mapper writes one.
 // ResNet-50 on the Simba-like 6x6 package, uniform mapping, at the message granularity (the
 // default) and at the packet granularity (BM_EstimateResNet50SimbaPackets); and on the shipped
-// 4x4 packages and the 2x2 one (BM_EstimateResNet50Package), whose plans hold fewer flows. BM_Estimate* times estimate_plan only: the plan is built
-// once, outside the timed loop (indexing the plan, pricing, scheduling, energy and the result's ledger are all
+// 4x4 packages and the 2x2 one (BM_EstimateResNet50Package), whose plans hold fewer flows. BM_Estimate* times estimate_plan only:
+// the plan is built once, outside the timed loop (indexing the plan, pricing, scheduling, energy and the result's ledger are all
 // inside it; the model keeps no results between calls, only its scratch storage, its tile
 // costs and the package's node-pair paths, as it does in an optimiser's loop).
 // BM_ReadPlan* is the floor under it: touching every op, dependency and transfer once.
@@ -55,13 +55,21 @@ void BM_EstimateResNet50Package(benchmark::State& state, const char* arch_file) 
     count_plan(state, p);
 }
 BENCHMARK_CAPTURE(BM_EstimateResNet50Package, organic_hbm_edge, "mcm-4x4-organic-hbm-edge.json")
-    ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 BENCHMARK_CAPTURE(BM_EstimateResNet50Package, organic_diagonal, "mcm-4x4-organic-hbm-edge-diagonal.json")
-    ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 BENCHMARK_CAPTURE(BM_EstimateResNet50Package, interposer, "mcm-4x4-interposer-hbm-edge.json")
-    ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 BENCHMARK_CAPTURE(BM_EstimateResNet50Package, mcm_2x2, "mcm-2x2.json")
-    ->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 
 /// The same plan at the packet granularity (a discrete-event schedule of 4-packet groups).
 void BM_EstimateResNet50SimbaPackets(benchmark::State& state) {

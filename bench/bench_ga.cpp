@@ -22,7 +22,8 @@ void run(const char* arch_name) {
     auto t0 = std::chrono::steady_clock::now();
     OptimizeResult r = optimize_mapping(a, w, o);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("ga resnet50 x %-28s wall %6.2f s  EdP %.3fx over uniform  (%s)\n", arch_name, wall, r.improvement(), r.detail.c_str());
+    std::printf("ga resnet50 x %-28s wall %6.2f s  EdP %.3fx over uniform  (%s)\n", arch_name, wall, r.improvement(),
+                r.detail.c_str());
 }
 
 }  // namespace

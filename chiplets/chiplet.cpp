@@ -5,12 +5,11 @@
 
 namespace mcmsim {
 
-Chiplet::Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg,
-                 const PacketFormat& format, PackageNetwork& net, EnergyLedger& ledger,
-                 const PlanIndex& plan, std::vector<OpTiming>& timing)
-    : sc_core::sc_module(name), index_(index), cfg_(cfg), format_(format), net_(net),
-      ledger_(ledger), energy_(ledger.account(std::string("chiplet.") + std::to_string(index))),
-      plan_(plan), timing_(timing), queue_(wake_event_) {
+Chiplet::Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg, const PacketFormat& format,
+                 PackageNetwork& net, EnergyLedger& ledger, const PlanIndex& plan, std::vector<OpTiming>& timing)
+    : sc_core::sc_module(name), index_(index), cfg_(cfg), format_(format), net_(net), ledger_(ledger),
+      energy_(ledger.account(std::string("chiplet.") + std::to_string(index))), plan_(plan), timing_(timing),
+      queue_(wake_event_) {
     for (std::size_t g = 0; g < plan.size(); ++g) {
         const PlanOp* op = plan.ops[g];
         if (op->chiplet != index) continue;
@@ -24,8 +23,7 @@ Chiplet::Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& c
             }
     }
     for (std::size_t l = 0; l < ops_.size(); ++l)
-        for (std::int64_t dep : ops_[l].op->deps)
-            ops_[local_of_global_.at(plan.index(dep))].dependents.push_back(l);
+        for (std::int64_t dep : ops_[l].op->deps) ops_[local_of_global_.at(plan.index(dep))].dependents.push_back(l);
     net_.attach(net_.chiplet_node(index_), this);
     SC_METHOD(wake);
     sensitive << wake_event_;

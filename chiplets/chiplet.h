@@ -38,9 +38,8 @@ struct OpTiming {
 class Chiplet : public sc_core::sc_module, public NetworkEndpoint {
 public:
     SC_HAS_PROCESS(Chiplet);
-    Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg,
-            const PacketFormat& format, PackageNetwork& net, EnergyLedger& ledger, const PlanIndex& plan,
-            std::vector<OpTiming>& timing);
+    Chiplet(sc_core::sc_module_name name, int index, const ChipletConfig& cfg, const PacketFormat& format, PackageNetwork& net,
+            EnergyLedger& ledger, const PlanIndex& plan, std::vector<OpTiming>& timing);
 
     void arrive(Packet* p, Tick when) override;
 
@@ -66,7 +65,7 @@ public:
 
 private:
     struct LocalOp {
-        std::size_t global;       ///< dense plan index
+        std::size_t global;  ///< dense plan index
         const PlanOp* op;
         int deps_left;
         std::int64_t bytes_left;  ///< recv / dram ops: bytes still to arrive or be acknowledged

@@ -157,7 +157,8 @@ void read_topology(JsonObject o, NocConfig& c, const std::string& file) {
         inner.finish();
         c.rows = pr * c.chiplet_rows;
         c.cols = pc * c.chiplet_cols;
-        if (c.rows > 256 || c.cols > 256) o.node().fail("at most 256 x 256 routers", std::to_string(c.rows) + " x " + std::to_string(c.cols));
+        if (c.rows > 256 || c.cols > 256)
+            o.node().fail("at most 256 x 256 routers", std::to_string(c.rows) + " x " + std::to_string(c.cols));
     } else {
         read_grid(o, c.rows, c.cols);
     }
@@ -212,8 +213,7 @@ NocConfig read_noc_config(JsonObject o, const std::string& file) {
                 expected = "a routing algorithm for a custom graph (table)";
                 break;
         }
-        if (!ok)
-            r->fail(expected, std::string("\"") + to_string(rt) + "\" (topology " + build_topology(c).kind_name() + ")");
+        if (!ok) r->fail(expected, std::string("\"") + to_string(rt) + "\" (topology " + build_topology(c).kind_name() + ")");
     } else {
         c.routing = default_routing;
     }
@@ -238,10 +238,14 @@ NocConfig load_noc_config(const std::string& path) {
 
 NocTopology build_topology(const NocConfig& c) {
     switch (c.topology) {
-        case NocTopologyKind::Torus: return NocTopology::torus(c.rows, c.cols);
-        case NocTopologyKind::DiagonalMesh: return NocTopology::diagonal_mesh(c.rows, c.cols);
-        case NocTopologyKind::Graph: return NocTopology::graph(c.graph_nodes, c.graph_links);
-        case NocTopologyKind::Mesh: break;
+        case NocTopologyKind::Torus:
+            return NocTopology::torus(c.rows, c.cols);
+        case NocTopologyKind::DiagonalMesh:
+            return NocTopology::diagonal_mesh(c.rows, c.cols);
+        case NocTopologyKind::Graph:
+            return NocTopology::graph(c.graph_nodes, c.graph_links);
+        case NocTopologyKind::Mesh:
+            break;
     }
     NocTopology t = NocTopology::mesh(c.rows, c.cols);
     if (c.chiplet_rows > 0) {
@@ -257,7 +261,8 @@ nlohmann::json graph_links_json(const NocConfig& c) {
     nlohmann::json out = nlohmann::json::array();
     for (const NocTopology::GraphLink& l : c.graph_links)
         out.push_back({{"from", c.graph_nodes[static_cast<std::size_t>(l.a)]},
-                       {"to", c.graph_nodes[static_cast<std::size_t>(l.b)]}, {"link", l.link_class}});
+                       {"to", c.graph_nodes[static_cast<std::size_t>(l.b)]},
+                       {"link", l.link_class}});
     return out;
 }
 }  // namespace
@@ -266,24 +271,41 @@ nlohmann::json noc_config_to_json(const NocConfig& c) {
     using nlohmann::json;
     json links = json::array();
     for (const NocLinkConfig& l : c.links)
-        links.push_back({{"name", l.name}, {"die_to_die", l.die_to_die}, {"latency_cycles", l.latency_cycles},
-                         {"cycles_per_flit", l.cycles_per_flit}, {"width_bits", l.width_bits},
-                         {"bandwidth_gbps", l.bandwidth_gbps}, {"latency_ns", l.latency_ns},
+        links.push_back({{"name", l.name},
+                         {"die_to_die", l.die_to_die},
+                         {"latency_cycles", l.latency_cycles},
+                         {"cycles_per_flit", l.cycles_per_flit},
+                         {"width_bits", l.width_bits},
+                         {"bandwidth_gbps", l.bandwidth_gbps},
+                         {"latency_ns", l.latency_ns},
                          {"energy_pj_per_bit", l.energy_pj_per_bit}});
     const VcRouterConfig& r = c.router;
     return {{"name", c.name},
-            {"topology", {{"type", c.chiplet_rows ? "hierarchical" : build_topology(c).kind_name()}, {"rows", c.rows},
-                          {"cols", c.cols}, {"chiplet_rows", c.chiplet_rows}, {"chiplet_cols", c.chiplet_cols}}},
+            {"topology",
+             {{"type", c.chiplet_rows ? "hierarchical" : build_topology(c).kind_name()},
+              {"rows", c.rows},
+              {"cols", c.cols},
+              {"chiplet_rows", c.chiplet_rows},
+              {"chiplet_cols", c.chiplet_cols}}},
             {"graph", {{"nodes", c.graph_nodes}, {"links", graph_links_json(c)}}},
             {"routing", to_string(c.routing)},
             {"dateline", c.dateline},
             {"router",
-             {{"clock_ghz", r.clock_ghz}, {"vcs", r.vcs}, {"buffer_depth", r.buffer_depth}, {"flit_bits", r.flit_bits},
-              {"stages", {{"route", r.stages.route}, {"vc_alloc", r.stages.vc_alloc},
-                          {"switch_alloc", r.stages.switch_alloc}, {"switch_traversal", r.stages.switch_traversal}}},
+             {{"clock_ghz", r.clock_ghz},
+              {"vcs", r.vcs},
+              {"buffer_depth", r.buffer_depth},
+              {"flit_bits", r.flit_bits},
+              {"stages",
+               {{"route", r.stages.route},
+                {"vc_alloc", r.stages.vc_alloc},
+                {"switch_alloc", r.stages.switch_alloc},
+                {"switch_traversal", r.stages.switch_traversal}}},
               {"lookahead", r.lookahead},
-              {"energy", {{"buffer_write_pj", r.energy.buffer_write_pj}, {"buffer_read_pj", r.energy.buffer_read_pj},
-                          {"crossbar_pj", r.energy.crossbar_pj}, {"allocation_pj", r.energy.allocation_pj}}}}},
+              {"energy",
+               {{"buffer_write_pj", r.energy.buffer_write_pj},
+                {"buffer_read_pj", r.energy.buffer_read_pj},
+                {"crossbar_pj", r.energy.crossbar_pj},
+                {"allocation_pj", r.energy.allocation_pj}}}}},
             {"links", links},
             {"ni_latency_cycles", c.ni_latency_cycles},
             {"packet_flits", c.packet_flits},

@@ -63,15 +63,15 @@ struct VcRouterConfig {
 /// over ceil(flit_bits / (8 * bandwidth / clock)) cycles, and the PHY latency rounds up to
 /// whole cycles.
 struct NocLinkConfig {
-    std::string name;       ///< "on_die" or the D2D class name
-    std::string preset;     ///< D2D preset it came from, if any
+    std::string name;    ///< "on_die" or the D2D class name
+    std::string preset;  ///< D2D preset it came from, if any
     bool die_to_die = false;
-    int latency_cycles = 1; ///< head flit: wire / PHY latency, including one flit slot
-    int width_bits = 128;   ///< on-die only
+    int latency_cycles = 1;     ///< head flit: wire / PHY latency, including one flit slot
+    int width_bits = 128;       ///< on-die only
     double bandwidth_gbps = 0;  ///< D2D only, per direction
     double latency_ns = 0;      ///< D2D only
     double energy_pj_per_bit = 0.1;
-    int cycles_per_flit = 1;    ///< derived: serialisation of one flit
+    int cycles_per_flit = 1;  ///< derived: serialisation of one flit
 };
 
 /// What a flit-level network needs besides its router graph and routing function.
@@ -79,7 +79,7 @@ struct VcNetworkConfig {
     VcRouterConfig router;
     /// Link classes, indexed by NocChannel::link_class. Standalone: [0] on-die, [1..] D2D.
     std::vector<NocLinkConfig> links;
-    int ni_latency_cycles = 1;   ///< injection and ejection channels
+    int ni_latency_cycles = 1;      ///< injection and ejection channels
     Cycle watchdog_cycles = 10000;  ///< no flit moved for this long with flits inside: deadlock
     double period_ps() const { return 1000.0 / router.clock_ghz; }
 };
@@ -99,8 +99,8 @@ struct NocConfig : VcNetworkConfig {
     std::vector<std::string> graph_nodes;
     std::vector<NocTopology::GraphLink> graph_links;
     NocRouting routing = NocRouting::XY;
-    bool dateline = true;        ///< torus only: split VCs into two dateline classes
-    int packet_flits = 1;        ///< default for synthetic traffic
+    bool dateline = true;  ///< torus only: split VCs into two dateline classes
+    int packet_flits = 1;  ///< default for synthetic traffic
 };
 
 /// Loads and validates a NoC config file.

@@ -51,8 +51,10 @@ void PackageNetwork::delivered(Packet* p) {
 
 std::unique_ptr<PackageNetwork> make_package_network(const char* name, const ArchConfig& arch, EnergyLedger& ledger) {
     switch (arch.package.router.model) {
-        case RouterModel::Vc: return std::make_unique<VcPackageNetwork>(name, arch, ledger);
-        case RouterModel::Packet: break;
+        case RouterModel::Vc:
+            return std::make_unique<VcPackageNetwork>(name, arch, ledger);
+        case RouterModel::Packet:
+            break;
     }
     return std::make_unique<PacketNetwork>(name, arch, ledger);
 }

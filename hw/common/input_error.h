@@ -11,8 +11,7 @@ namespace mcmsim {
 class InputError : public std::runtime_error {
 public:
     InputError(std::string file, std::string where, std::string expected, std::string found)
-        : std::runtime_error(format(file, where, expected, found)),
-          file_(std::move(file)), where_(std::move(where)),
+        : std::runtime_error(format(file, where, expected, found)), file_(std::move(file)), where_(std::move(where)),
           expected_(std::move(expected)), found_(std::move(found)) {}
 
     const std::string& file() const { return file_; }
@@ -21,8 +20,8 @@ public:
     const std::string& found() const { return found_; }
 
 private:
-    static std::string format(const std::string& file, const std::string& where,
-                              const std::string& expected, const std::string& found) {
+    static std::string format(const std::string& file, const std::string& where, const std::string& expected,
+                              const std::string& found) {
         std::string line = file.empty() ? std::string("<input>") : file;
         if (!where.empty()) line += ": " + where;
         line += ": expected " + expected + ", found " + found;

@@ -28,9 +28,7 @@ struct PacketFormat {
 
     /// Payload of the next packet of a message with `remaining` bytes still to send: senders
     /// cut a message front to back into packets of max_packet_bytes, the last one shorter.
-    constexpr std::int64_t next_packet_bytes(std::int64_t remaining) const {
-        return std::min(remaining, max_packet_bytes);
-    }
+    constexpr std::int64_t next_packet_bytes(std::int64_t remaining) const { return std::min(remaining, max_packet_bytes); }
     /// Packets a message of `bytes` is split into.
     constexpr std::int64_t packets(std::int64_t bytes) const { return (bytes + max_packet_bytes - 1) / max_packet_bytes; }
     constexpr std::int64_t flits(std::int64_t wire_bytes) const { return flits_of(wire_bytes, flit_bytes); }

@@ -45,26 +45,33 @@ ArraySide array_side(const ChipletConfig& chip, const TileShape& s, const ArrayM
 
 const char* to_string(BufferKind b) {
     switch (b) {
-        case BufferKind::Weight: return "weight";
-        case BufferKind::Input: return "input";
-        case BufferKind::Accumulation: return "accumulation";
-        case BufferKind::Global: return "global";
+        case BufferKind::Weight:
+            return "weight";
+        case BufferKind::Input:
+            return "input";
+        case BufferKind::Accumulation:
+            return "accumulation";
+        case BufferKind::Global:
+            return "global";
     }
     return "?";
 }
 
 SramBuffer buffer_config(const ChipletConfig& chip, BufferKind b) {
     switch (b) {
-        case BufferKind::Weight: return chip.weight_buffer;
-        case BufferKind::Input: return chip.input_buffer;
-        case BufferKind::Accumulation: return chip.accumulation_buffer;
-        case BufferKind::Global: return chip.global_buffer();
+        case BufferKind::Weight:
+            return chip.weight_buffer;
+        case BufferKind::Input:
+            return chip.input_buffer;
+        case BufferKind::Accumulation:
+            return chip.accumulation_buffer;
+        case BufferKind::Global:
+            return chip.global_buffer();
     }
     return {};
 }
 
-BufferTrafficSet buffer_traffic(const ChipletConfig& chip, const TileShape& s, const ArrayMapping& m,
-                                const DramTiling& dram) {
+BufferTrafficSet buffer_traffic(const ChipletConfig& chip, const TileShape& s, const ArrayMapping& m, const DramTiling& dram) {
     const std::int64_t e = chip.element_bytes(), acc = chip.accumulator_bytes();
     const std::int64_t outputs = s.k * tile_pixels(s);
     const ArraySide a = array_side(chip, s, m);

@@ -39,7 +39,6 @@ struct BufferTraffic {
 
 using BufferTrafficSet = std::array<BufferTraffic, kBufferKinds>;
 
-BufferTrafficSet buffer_traffic(const ChipletConfig& chip, const TileShape& shape, const ArrayMapping& m,
-                                const DramTiling& dram);
+BufferTrafficSet buffer_traffic(const ChipletConfig& chip, const TileShape& shape, const ArrayMapping& m, const DramTiling& dram);
 
 }  // namespace mcmsim

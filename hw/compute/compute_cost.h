@@ -15,10 +15,10 @@
 // same unit. Leakage is per second of the run, not per op: leakage_energy_pj().
 // Pure C++.
 #include "hw/compute/buffer_traffic.h"
+#include "hw/compute/compute_work.h"
 #include "hw/compute/pe_array_model.h"
 #include "hw/compute/tiling.h"
 #include "hw/config/chiplet_config.h"
-#include "hw/compute/compute_work.h"
 
 #include <cstdint>
 
@@ -29,14 +29,14 @@ struct ComputeCost {
     std::int64_t array_cycles = 0;   ///< MAC work on the PE array
     std::int64_t vector_cycles = 0;  ///< element-wise work
     std::int64_t macs = 0, vector_ops = 0;
-    bool shaped = false;             ///< false: the MAC-count fallback
-    ArrayMapping mapping;            ///< shaped only
-    DramTiling dram;                 ///< shaped only
-    BufferTrafficSet buffers{};      ///< shaped only
+    bool shaped = false;         ///< false: the MAC-count fallback
+    ArrayMapping mapping;        ///< shaped only
+    DramTiling dram;             ///< shaped only
+    BufferTrafficSet buffers{};  ///< shaped only
     std::int64_t dram_refetch_bytes = 0;
-    double mac_energy_pj = 0;        ///< MACs x energy per MAC
-    double vector_energy_pj = 0;     ///< vector_ops x energy per op
-    double sram_energy_pj = 0;       ///< buffers, or the sram_bytes fallback
+    double mac_energy_pj = 0;     ///< MACs x energy per MAC
+    double vector_energy_pj = 0;  ///< vector_ops x energy per op
+    double sram_energy_pj = 0;    ///< buffers, or the sram_bytes fallback
     /// MACs over what the whole chiplet could have done in array_cycles (0 with no MACs).
     double utilization = 0;
 

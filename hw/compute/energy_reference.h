@@ -26,8 +26,7 @@ inline double log_log_interpolate(const std::vector<std::pair<double, double>>& 
 /// Energy of a node relative to 45 nm / 0.9 V, through the published anchors for an 8-bit
 /// MAC (Stillmaker-Baas scaling as Accelergy uses it): 45 nm 0.3 pJ, 16 nm 0.043, 7 nm 0.02.
 inline double node_factor(double technology_nm) {
-    static const std::vector<std::pair<double, double>> anchors = {
-        {7.0, 0.02 / 0.3}, {16.0, 0.043 / 0.3}, {45.0, 1.0}};
+    static const std::vector<std::pair<double, double>> anchors = {{7.0, 0.02 / 0.3}, {16.0, 0.043 / 0.3}, {45.0, 1.0}};
     return log_log_interpolate(anchors, technology_nm);
 }
 

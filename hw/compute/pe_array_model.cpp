@@ -44,13 +44,11 @@ double stream_stall(const ChipletConfig& chip) {
     // operand (OS weights) or a partial-sum read and write (WS, IS accumulation).
     switch (chip.dataflow) {
         case Dataflow::WeightStationary:
-            return std::max(demand_ratio(chip.input_buffer, rows * e),
-                            demand_ratio(chip.accumulation_buffer, 2 * cols * a));
+            return std::max(demand_ratio(chip.input_buffer, rows * e), demand_ratio(chip.accumulation_buffer, 2 * cols * a));
         case Dataflow::OutputStationary:
             return std::max(demand_ratio(chip.input_buffer, rows * e), demand_ratio(chip.weight_buffer, cols * e));
         case Dataflow::InputStationary:
-            return std::max(demand_ratio(chip.weight_buffer, rows * e),
-                            demand_ratio(chip.accumulation_buffer, 2 * cols * a));
+            return std::max(demand_ratio(chip.weight_buffer, rows * e), demand_ratio(chip.accumulation_buffer, 2 * cols * a));
     }
     return 1.0;
 }
@@ -68,9 +66,15 @@ ArrayMapping map_to_array(const ChipletConfig& chip, const TileShape& s) {
     ArrayMapping m;
     const std::int64_t red = tile_reduction(s), pix = tile_pixels(s);
     switch (chip.dataflow) {
-        case Dataflow::WeightStationary: m.rows_dim = red, m.cols_dim = s.k, m.stream_dim = pix; break;
-        case Dataflow::OutputStationary: m.rows_dim = pix, m.cols_dim = s.k, m.stream_dim = red; break;
-        case Dataflow::InputStationary: m.rows_dim = red, m.cols_dim = pix, m.stream_dim = s.k; break;
+        case Dataflow::WeightStationary:
+            m.rows_dim = red, m.cols_dim = s.k, m.stream_dim = pix;
+            break;
+        case Dataflow::OutputStationary:
+            m.rows_dim = pix, m.cols_dim = s.k, m.stream_dim = red;
+            break;
+        case Dataflow::InputStationary:
+            m.rows_dim = red, m.cols_dim = pix, m.stream_dim = s.k;
+            break;
     }
     m.row_folds = ceil_div(m.rows_dim, chip.rows());
     m.col_folds = ceil_div(m.cols_dim, chip.cols());

@@ -27,8 +27,8 @@
 //   cycles = rounds · pass
 // More PEs never make a tile slower: rounds cannot grow and a pass does not depend on pes.
 // Pure C++.
-#include "hw/config/chiplet_config.h"
 #include "hw/compute/compute_work.h"
+#include "hw/config/chiplet_config.h"
 
 #include <cstdint>
 
@@ -37,12 +37,12 @@ namespace mcmsim {
 struct ArrayMapping {
     std::int64_t rows_dim = 0, cols_dim = 0, stream_dim = 0;  ///< loop extents by role
     std::int64_t row_folds = 0, col_folds = 0;
-    std::int64_t chunks = 0;       ///< pieces of the streamed dimension
-    std::int64_t steps = 0;        ///< streamed steps per pass
-    std::int64_t passes = 0;       ///< row_folds · col_folds · chunks
-    std::int64_t rounds = 0;       ///< ceil(passes / pes)
-    std::int64_t fill_drain = 0;   ///< cycles per pass on top of the streamed steps
-    double stall = 1;              ///< steady-state slowdown from buffer bandwidth (>= 1)
+    std::int64_t chunks = 0;           ///< pieces of the streamed dimension
+    std::int64_t steps = 0;            ///< streamed steps per pass
+    std::int64_t passes = 0;           ///< row_folds · col_folds · chunks
+    std::int64_t rounds = 0;           ///< ceil(passes / pes)
+    std::int64_t fill_drain = 0;       ///< cycles per pass on top of the streamed steps
+    double stall = 1;                  ///< steady-state slowdown from buffer bandwidth (>= 1)
     std::int64_t stationary_load = 0;  ///< cycles to load one pass's stationary operand
     std::int64_t pass_cycles = 0;
     std::int64_t cycles = 0;

@@ -25,8 +25,7 @@ inline std::int64_t sram_access_bytes(const SramBuffer& b) {
 inline std::vector<std::pair<double, double>> sram_table_points(const ChipletConfig& c) {
     if (c.sram_energy_table.empty()) return energy_reference::cacti_points(c.technology_nm);
     std::vector<std::pair<double, double>> pts;
-    for (const SramEnergyPoint& p : c.sram_energy_table)
-        pts.emplace_back(static_cast<double>(p.bytes), p.pj_per_access);
+    for (const SramEnergyPoint& p : c.sram_energy_table) pts.emplace_back(static_cast<double>(p.bytes), p.pj_per_access);
     std::sort(pts.begin(), pts.end());
     return pts;
 }
@@ -35,8 +34,7 @@ inline double sram_access_energy_pj(const ChipletConfig& c, const SramBuffer& b)
     if (b.access_energy_pj > 0) return b.access_energy_pj;
     const auto pts = sram_table_points(c);
     const double bank_bytes = static_cast<double>(std::max<std::int64_t>(1, b.bytes / std::max<std::int64_t>(1, b.banks)));
-    const double per_64_bits = pts.size() == 1 ? pts.front().second
-                                               : energy_reference::log_log_interpolate(pts, bank_bytes);
+    const double per_64_bits = pts.size() == 1 ? pts.front().second : energy_reference::log_log_interpolate(pts, bank_bytes);
     return per_64_bits * energy_reference::port_width_factor(sram_access_bytes(b) * 8);
 }
 

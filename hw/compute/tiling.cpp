@@ -10,8 +10,8 @@ namespace {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-DramTiling weights_resident(const DramTiling& base, const TileShape& s, std::int64_t filter_bytes,
-                            std::int64_t wcap, std::int64_t icap) {
+DramTiling weights_resident(const DramTiling& base, const TileShape& s, std::int64_t filter_bytes, std::int64_t wcap,
+                            std::int64_t icap) {
     DramTiling t = base;
     t.schedule = TileSchedule::WeightsResident;
     const std::int64_t kb = wcap / std::max<std::int64_t>(1, filter_bytes);
@@ -23,8 +23,8 @@ DramTiling weights_resident(const DramTiling& base, const TileShape& s, std::int
 }
 
 /// Returns false when one output row's input window does not fit the global buffer.
-bool inputs_resident(const DramTiling& base, const TileShape& s, std::int64_t e, std::int64_t wcap,
-                     std::int64_t icap, DramTiling& t) {
+bool inputs_resident(const DramTiling& base, const TileShape& s, std::int64_t e, std::int64_t wcap, std::int64_t icap,
+                     DramTiling& t) {
     const std::int64_t win = (s.q - 1) * s.stride + s.s;
     const std::int64_t row_bytes = std::max<std::int64_t>(1, s.n * s.c * win * e);  // one input row across the window width
     // window(pb) = ((pb-1)·stride + R) · row_bytes <= icap
@@ -46,9 +46,12 @@ bool inputs_resident(const DramTiling& base, const TileShape& s, std::int64_t e,
 
 const char* to_string(TileSchedule s) {
     switch (s) {
-        case TileSchedule::FitsOnChip: return "fits_on_chip";
-        case TileSchedule::WeightsResident: return "weights_resident";
-        case TileSchedule::InputsResident: return "inputs_resident";
+        case TileSchedule::FitsOnChip:
+            return "fits_on_chip";
+        case TileSchedule::WeightsResident:
+            return "weights_resident";
+        case TileSchedule::InputsResident:
+            return "inputs_resident";
     }
     return "?";
 }

@@ -15,8 +15,8 @@
 // dram_refetch_bytes = chosen traffic - (W + I): what re-tiling adds to one read of each.
 // Smaller buffers never reduce the traffic: every count above grows as a capacity shrinks.
 // Pure C++.
-#include "hw/config/chiplet_config.h"
 #include "hw/compute/compute_work.h"
+#include "hw/config/chiplet_config.h"
 
 #include <cstdint>
 

@@ -37,13 +37,12 @@ std::string resolve_arch_path(const std::string& spec) {
         fs::path p = fs::path(default_config_dir()) / "arch" / (spec + ".json");
         if (fs::exists(p)) return p.string();
     }
-    throw InputError(spec, "", "an arch config file or a name from configs/arch (" +
-                                   list_presets(default_config_dir() + "/arch") + ")",
+    throw InputError(spec, "",
+                     "an arch config file or a name from configs/arch (" + list_presets(default_config_dir() + "/arch") + ")",
                      "no such file");
 }
 
 }  // namespace
-
 
 ArchConfig load_arch_config(const std::string& spec) {
     std::string path = resolve_arch_path(spec);
@@ -53,8 +52,7 @@ ArchConfig load_arch_config(const std::string& spec) {
     a.file = path;
     a.name = o.required("name").string();
     a.description = o.string("description", "");
-    a.chiplet = read_with_preset<ChipletConfig>(o.required("chiplet"), path, "chiplets",
-                                                read_chiplet_fields);
+    a.chiplet = read_with_preset<ChipletConfig>(o.required("chiplet"), path, "chiplets", read_chiplet_fields);
     a.package = read_package(o.required("package").object(), path);
     if (auto mems = o.optional("memories")) {
         for (const auto& m : mems->array()) a.memories.push_back(read_memory(m.object(), path, a.package));

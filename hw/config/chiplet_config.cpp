@@ -15,8 +15,7 @@ void read_buffer(JsonObject o, SramBuffer& b, bool capacity_elsewhere, std::int6
     bytes = o.integer_in("bytes", bytes, 1, kIntMax);
     b.banks = o.integer_in("banks", b.banks, 1, kIntMax);
     b.width_bits = o.integer_in("width_bits", b.width_bits, 0, kIntMax);
-    if (b.width_bits % 8 != 0)
-        o.required("width_bits").fail("a whole number of bytes (a multiple of 8 bits) or 0");
+    if (b.width_bits % 8 != 0) o.required("width_bits").fail("a whole number of bytes (a multiple of 8 bits) or 0");
     b.access_energy_pj = o.non_negative("access_energy_pj", b.access_energy_pj);
     o.finish();
 }
@@ -59,8 +58,7 @@ std::vector<SramEnergyPoint> read_energy_table(const JsonNode& n) {
 }
 
 nlohmann::json buffer_json(const ChipletConfig& c, const SramBuffer& b, bool with_bytes) {
-    nlohmann::json j = {{"banks", b.banks}, {"width_bits", b.width_bits},
-                        {"access_energy_pj", sram_access_energy_pj(c, b)}};
+    nlohmann::json j = {{"banks", b.banks}, {"width_bits", b.width_bits}, {"access_energy_pj", sram_access_energy_pj(c, b)}};
     if (with_bytes) j["bytes"] = b.bytes;
     return j;
 }
@@ -99,8 +97,7 @@ void read_chiplet_fields(JsonObject& o, ChipletConfig& c) {
     c.vector_lanes = o.integer_in("vector_lanes", c.vector_lanes, 1, kIntMax);
 
     // The array must hold exactly the MACs the PE is said to have.
-    if ((c.array_rows > 0) != (c.array_cols > 0) ||
-        (c.array_rows > 0 && c.array_rows * c.array_cols != c.macs_per_pe)) {
+    if ((c.array_rows > 0) != (c.array_cols > 0) || (c.array_rows > 0 && c.array_rows * c.array_cols != c.macs_per_pe)) {
         JsonNode where = o.has("array") ? o.required("array") : o.node();
         where.fail("array rows x cols equal to macs_per_pe (" + std::to_string(c.macs_per_pe) + ")",
                    std::to_string(c.array_rows) + " x " + std::to_string(c.array_cols));
@@ -113,30 +110,30 @@ nlohmann::json chiplet_to_json(const ChipletConfig& c) {
     json table = json::array();
     for (const auto& [bytes, pj] : sram_table_points(c))
         table.push_back({{"bytes", static_cast<std::int64_t>(bytes)}, {"pj_per_access", pj}});
-    json chiplet = {{"preset", c.preset},
-                    {"clock_ghz", c.clock_ghz},
-                    {"pes", c.pes},
-                    {"macs_per_pe", c.macs_per_pe},
-                    {"array", {{"kind", to_string(c.array_kind)},
-                               {"rows", c.rows()},
-                               {"cols", c.cols()},
-                               {"pipeline_cycles", c.pipeline_cycles}}},
-                    {"dataflow", to_string(c.dataflow)},
-                    {"precision_bits", c.precision_bits},
-                    {"accumulator_bits", c.accumulator_bits},
-                    {"technology_nm", c.technology_nm},
-                    {"mac_energy_pj", c.mac_energy_pj},
-                    {"vector_op_energy_pj", c.vector_op_energy_pj},
-                    {"vector_lanes", c.vector_lanes},
-                    {"sram_energy_pj_per_byte", c.sram_energy_pj_per_byte},
-                    {"global_buffer_bytes", c.global_buffer_bytes},
-                    {"buffers", {{"weight", buffer_json(c, c.weight_buffer, true)},
-                                 {"input", buffer_json(c, c.input_buffer, true)},
-                                 {"accumulation", buffer_json(c, c.accumulation_buffer, true)},
-                                 {"global", buffer_json(c, c.global_buffer(), false)}}},
-                    {"sram_energy_table", table},
-                    {"leakage_mw", c.leakage_mw},
-                    {"ni_bandwidth_gbps", c.ni_bandwidth_gbps}};
+    json chiplet = {
+        {"preset", c.preset},
+        {"clock_ghz", c.clock_ghz},
+        {"pes", c.pes},
+        {"macs_per_pe", c.macs_per_pe},
+        {"array",
+         {{"kind", to_string(c.array_kind)}, {"rows", c.rows()}, {"cols", c.cols()}, {"pipeline_cycles", c.pipeline_cycles}}},
+        {"dataflow", to_string(c.dataflow)},
+        {"precision_bits", c.precision_bits},
+        {"accumulator_bits", c.accumulator_bits},
+        {"technology_nm", c.technology_nm},
+        {"mac_energy_pj", c.mac_energy_pj},
+        {"vector_op_energy_pj", c.vector_op_energy_pj},
+        {"vector_lanes", c.vector_lanes},
+        {"sram_energy_pj_per_byte", c.sram_energy_pj_per_byte},
+        {"global_buffer_bytes", c.global_buffer_bytes},
+        {"buffers",
+         {{"weight", buffer_json(c, c.weight_buffer, true)},
+          {"input", buffer_json(c, c.input_buffer, true)},
+          {"accumulation", buffer_json(c, c.accumulation_buffer, true)},
+          {"global", buffer_json(c, c.global_buffer(), false)}}},
+        {"sram_energy_table", table},
+        {"leakage_mw", c.leakage_mw},
+        {"ni_bandwidth_gbps", c.ni_bandwidth_gbps}};
     if (c.preset.empty()) chiplet.erase("preset");
     return chiplet;
 }

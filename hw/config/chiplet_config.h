@@ -35,10 +35,10 @@ struct ChoiceNames<Dataflow> {
 
 /// One on-chip SRAM buffer.
 struct SramBuffer {
-    std::int64_t bytes = 0;        ///< capacity (per PE for the PE buffers)
-    std::int64_t banks = 1;        ///< independent banks, each bytes / banks
-    std::int64_t width_bits = 0;   ///< port width per bank; 0 = as wide as the array needs
-    double access_energy_pj = 0;   ///< per access of one port; 0 = from sram_energy_table
+    std::int64_t bytes = 0;       ///< capacity (per PE for the PE buffers)
+    std::int64_t banks = 1;       ///< independent banks, each bytes / banks
+    std::int64_t width_bits = 0;  ///< port width per bank; 0 = as wide as the array needs
+    double access_energy_pj = 0;  ///< per access of one port; 0 = from sram_energy_table
 };
 
 /// A point of the SRAM energy table: energy of one 64-bit access to an array of `bytes`.
@@ -48,16 +48,16 @@ struct SramEnergyPoint {
 };
 
 struct ChipletConfig {
-    std::string preset;               ///< preset it came from, "" if inline
+    std::string preset;  ///< preset it came from, "" if inline
     double clock_ghz = 1.0;
-    std::int64_t pes = 1;             ///< processing elements
-    std::int64_t macs_per_pe = 1;     ///< MACs per PE per cycle (= array_rows x array_cols)
-    double mac_energy_pj = 0.1;       ///< energy of one MAC at the chiplet's precision and node
+    std::int64_t pes = 1;          ///< processing elements
+    std::int64_t macs_per_pe = 1;  ///< MACs per PE per cycle (= array_rows x array_cols)
+    double mac_energy_pj = 0.1;    ///< energy of one MAC at the chiplet's precision and node
     /// Fallback SRAM energy per byte, for compute ops that carry no shape (only a MAC count
     /// and sram_bytes): the PE-array model does not cover them.
     double sram_energy_pj_per_byte = 1.0;
     std::int64_t global_buffer_bytes = 65536;
-    double ni_bandwidth_gbps = 256;   ///< network-interface injection/ejection bandwidth (GB/s)
+    double ni_bandwidth_gbps = 256;  ///< network-interface injection/ejection bandwidth (GB/s)
 
     // --- PE array ---
     ArrayKind array_kind = ArrayKind::Vector;
@@ -65,8 +65,8 @@ struct ChipletConfig {
     std::int64_t array_rows = 0, array_cols = 0;
     std::int64_t pipeline_cycles = 2;  ///< vector arrays: cycles from first operand to result
     Dataflow dataflow = Dataflow::WeightStationary;
-    std::int64_t precision_bits = 8;    ///< operand precision (weights and activations)
-    std::int64_t accumulator_bits = 24; ///< partial-sum precision in the accumulation buffer
+    std::int64_t precision_bits = 8;     ///< operand precision (weights and activations)
+    std::int64_t accumulator_bits = 24;  ///< partial-sum precision in the accumulation buffer
     double technology_nm = 16;
 
     // --- buffers ---
@@ -81,9 +81,9 @@ struct ChipletConfig {
     std::vector<SramEnergyPoint> sram_energy_table;
 
     // --- everything else ---
-    double leakage_mw = 0;               ///< static power of the chiplet while the run lasts
-    std::int64_t vector_lanes = 16;      ///< element-wise operations per cycle
-    double vector_op_energy_pj = 0.0143; ///< per element-wise operation
+    double leakage_mw = 0;                ///< static power of the chiplet while the run lasts
+    std::int64_t vector_lanes = 16;       ///< element-wise operations per cycle
+    double vector_op_energy_pj = 0.0143;  ///< per element-wise operation
 
     std::int64_t macs_per_cycle() const { return pes * macs_per_pe; }
     double peak_macs_per_ns() const { return static_cast<double>(macs_per_cycle()) * clock_ghz; }
@@ -93,8 +93,7 @@ struct ChipletConfig {
     std::int64_t accumulator_bytes() const { return (accumulator_bits + 7) / 8; }
     /// The global buffer as an SramBuffer (capacity global_buffer_bytes).
     SramBuffer global_buffer() const {
-        return SramBuffer{global_buffer_bytes, global_buffer_banks, global_buffer_width_bits,
-                          global_buffer_access_energy_pj};
+        return SramBuffer{global_buffer_bytes, global_buffer_banks, global_buffer_width_bits, global_buffer_access_energy_pj};
     }
 };
 

@@ -2,10 +2,10 @@
 
 #include <cmath>
 #include <filesystem>
-#include <functional>
-#include <set>
 #include <fstream>
+#include <functional>
 #include <limits>
+#include <set>
 #include <sstream>
 
 namespace mcmsim {
@@ -30,8 +30,12 @@ public:
 
     bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
         switch (event) {
-            case json::parse_event_t::object_start: frames_.emplace_back(false); break;
-            case json::parse_event_t::array_start: frames_.emplace_back(true); break;
+            case json::parse_event_t::object_start:
+                frames_.emplace_back(false);
+                break;
+            case json::parse_event_t::array_start:
+                frames_.emplace_back(true);
+                break;
             case json::parse_event_t::key: {
                 Frame& f = frames_.back();
                 std::string key = parsed.get<std::string>();
@@ -46,7 +50,9 @@ public:
                 frames_.pop_back();
                 next_element();
                 break;
-            case json::parse_event_t::value: next_element(); break;
+            case json::parse_event_t::value:
+                next_element();
+                break;
         }
         return true;
     }
@@ -110,19 +116,25 @@ json load_json_file(const std::string& path) {
 
 std::string describe_json(const json& v) {
     switch (v.type()) {
-        case json::value_t::null: return "null";
-        case json::value_t::boolean: return std::string("boolean ") + (v.get<bool>() ? "true" : "false");
+        case json::value_t::null:
+            return "null";
+        case json::value_t::boolean:
+            return std::string("boolean ") + (v.get<bool>() ? "true" : "false");
         case json::value_t::number_integer:
         case json::value_t::number_unsigned:
-        case json::value_t::number_float: return "number " + format_number(v);
+        case json::value_t::number_float:
+            return "number " + format_number(v);
         case json::value_t::string: {
             std::string s = v.get<std::string>();
             if (s.size() > 40) s = s.substr(0, 37) + "...";
             return "string \"" + s + "\"";
         }
-        case json::value_t::array: return "an array";
-        case json::value_t::object: return "an object";
-        default: return "an unsupported value";
+        case json::value_t::array:
+            return "an array";
+        case json::value_t::object:
+            return "an object";
+        default:
+            return "an unsupported value";
     }
 }
 
@@ -152,9 +164,7 @@ JsonNode JsonNode::child(const std::string& key, const json* v) const {
     return JsonNode(file_, v, pointer_ + "/" + json_pointer_token(key));
 }
 
-JsonNode JsonNode::element(std::size_t i, const json* v) const {
-    return JsonNode(file_, v, pointer_ + "/" + std::to_string(i));
-}
+JsonNode JsonNode::element(std::size_t i, const json* v) const { return JsonNode(file_, v, pointer_ + "/" + std::to_string(i)); }
 
 double JsonNode::number() const {
     if (!value_->is_number()) fail("a number");
@@ -190,8 +200,7 @@ std::int64_t JsonNode::integer() const {
     }
     if (value_->is_number_float()) {
         double v = value_->get<double>();
-        if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.0e15)
-            return static_cast<std::int64_t>(v);
+        if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.0e15) return static_cast<std::int64_t>(v);
     }
     fail("an integer");
 }
@@ -200,9 +209,7 @@ std::int64_t JsonNode::integer_in(std::int64_t lo, std::int64_t hi) const {
     std::int64_t v = integer();
     if (v < lo || v > hi) {
         std::string range = "an integer in [" + std::to_string(lo) + ", " +
-                            (hi == std::numeric_limits<std::int64_t>::max() ? std::string("inf")
-                                                                             : std::to_string(hi)) +
-                            "]";
+                            (hi == std::numeric_limits<std::int64_t>::max() ? std::string("inf") : std::to_string(hi)) + "]";
         fail(range);
     }
     return v;
@@ -239,8 +246,7 @@ JsonNode JsonObject::required(const std::string& key) {
     seen_.insert(key);
     auto it = node_.raw().find(key);
     if (it == node_.raw().end())
-        throw InputError(node_.file(), node_.pointer().empty() ? "/" : node_.pointer(),
-                         "a key \"" + key + "\"", "none");
+        throw InputError(node_.file(), node_.pointer().empty() ? "/" : node_.pointer(), "a key \"" + key + "\"", "none");
     return node_.child(key, &*it);
 }
 
@@ -266,8 +272,7 @@ double JsonObject::non_negative(const std::string& key, double fallback) {
     return n ? n->non_negative() : fallback;
 }
 
-std::int64_t JsonObject::integer_in(const std::string& key, std::int64_t fallback, std::int64_t lo,
-                                    std::int64_t hi) {
+std::int64_t JsonObject::integer_in(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi) {
     auto n = optional(key);
     return n ? n->integer_in(lo, hi) : fallback;
 }

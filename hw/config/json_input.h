@@ -90,8 +90,7 @@ public:
     double number(const std::string& key, double fallback);
     double positive(const std::string& key, double fallback);
     double non_negative(const std::string& key, double fallback);
-    std::int64_t integer_in(const std::string& key, std::int64_t fallback, std::int64_t lo,
-                            std::int64_t hi);
+    std::int64_t integer_in(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi);
     bool boolean(const std::string& key, bool fallback);
     std::string string(const std::string& key, const std::string& fallback);
     /// An optional choice: the value named under `key`, or `fallback` when absent.

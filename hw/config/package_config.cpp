@@ -36,14 +36,12 @@ PackageConfig read_package(JsonObject o, const std::string& arch_file) {
     p.cols = static_cast<int>(o.required("cols").integer_in(1, 64));
     p.topology = o.choice("topology", p.topology);
     p.routing = o.choice("routing", p.routing);
-    if (auto l = o.optional("link"))
-        p.link = read_with_preset<LinkConfig>(*l, arch_file, "links", read_link_fields);
+    if (auto l = o.optional("link")) p.link = read_with_preset<LinkConfig>(*l, arch_file, "links", read_link_fields);
     if (auto r = o.optional("router")) read_router(r->object(), p.router);
     p.max_packet_bytes = o.integer_in("max_packet_bytes", p.max_packet_bytes, 1, 1 << 20);
     o.finish();
     return p;
 }
-
 
 nlohmann::json package_to_json(const PackageConfig& p) {
     using nlohmann::json;

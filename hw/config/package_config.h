@@ -36,8 +36,8 @@ struct ChoiceNames<RouterModel> {
 /// A die-to-die package link, per direction.
 struct LinkConfig {
     std::string preset;
-    double bandwidth_gbps = 25;   ///< GB/s per direction
-    double latency_ns = 2;        ///< PHY + adapter + flight, head flit
+    double bandwidth_gbps = 25;  ///< GB/s per direction
+    double latency_ns = 2;       ///< PHY + adapter + flight, head flit
     double energy_pj_per_bit = 0.5;
 };
 

@@ -24,16 +24,13 @@ std::string list_presets(const std::string& dir) {
     return out;
 }
 
-std::string find_preset(const JsonNode& where, const std::string& arch_file, const std::string& kind,
-                        const std::string& name) {
-    std::vector<fs::path> dirs = {fs::path(arch_file).parent_path().parent_path() / kind,
-                                  fs::path(default_config_dir()) / kind};
+std::string find_preset(const JsonNode& where, const std::string& arch_file, const std::string& kind, const std::string& name) {
+    std::vector<fs::path> dirs = {fs::path(arch_file).parent_path().parent_path() / kind, fs::path(default_config_dir()) / kind};
     for (const auto& d : dirs) {
         fs::path p = d / (name + kPresetExtension);
         if (!name.empty() && name.find('/') == std::string::npos && fs::exists(p)) return p.string();
     }
-    where.fail("a preset name from configs/" + kind + " (" + list_presets(dirs.back().string()) +
-                   ") or an object",
+    where.fail("a preset name from configs/" + kind + " (" + list_presets(dirs.back().string()) + ") or an object",
                "\"" + name + "\"");
 }
 

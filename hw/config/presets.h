@@ -14,16 +14,14 @@ namespace mcmsim {
 std::string list_presets(const std::string& dir);
 
 /// Path of preset `name` of `kind`; an InputError at `where` when there is none.
-std::string find_preset(const JsonNode& where, const std::string& arch_file, const std::string& kind,
-                        const std::string& name);
+std::string find_preset(const JsonNode& where, const std::string& arch_file, const std::string& kind, const std::string& name);
 
 /// Directory holding the shipped presets (configs/).
 std::string default_config_dir();
 
 /// A preset reference: a bare name, or an object with an optional "preset" plus overrides.
 template <typename Config, typename ReadFields>
-Config read_with_preset(const JsonNode& node, const std::string& arch_file, const std::string& kind,
-                        ReadFields read_fields) {
+Config read_with_preset(const JsonNode& node, const std::string& arch_file, const std::string& kind, ReadFields read_fields) {
     Config cfg;
     auto load_preset = [&](const JsonNode& name_node) {
         std::string name = name_node.string();

@@ -20,8 +20,7 @@ DramCoord AddressMapper::decode(std::uint64_t addr) const {
 }
 
 std::uint64_t AddressMapper::encode(const DramCoord& c) const {
-    const std::array<std::uint32_t, kFields> v{c.channel, c.pseudo_channel, c.rank, c.bank_group,
-                                               c.bank,    c.row,            c.column};
+    const std::array<std::uint32_t, kFields> v{c.channel, c.pseudo_channel, c.rank, c.bank_group, c.bank, c.row, c.column};
     std::uint64_t addr = 0;
     for (int k = 0; k < kFields; ++k) {
         const auto& b = bits_[static_cast<std::size_t>(k)];

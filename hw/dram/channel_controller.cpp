@@ -9,11 +9,9 @@ namespace {
 bool is_column(DramCommand c) { return c == DramCommand::Rd || c == DramCommand::Wr; }
 }  // namespace
 
-ChannelController::ChannelController(const DramConfig& cfg, const DramTicks& t, std::uint32_t unit,
-                                     ControllerListener* l)
+ChannelController::ChannelController(const DramConfig& cfg, const DramTicks& t, std::uint32_t unit, ControllerListener* l)
     : cfg_(cfg), t_(t), unit_(unit), listener_(l), scheduler_(make_scheduler(cfg.scheduler)),
-      refresh_(make_refresh_policy(cfg, t.tREFI)),
-      bgs_(static_cast<std::uint32_t>(cfg.org.bank_groups)),
+      refresh_(make_refresh_policy(cfg, t.tREFI)), bgs_(static_cast<std::uint32_t>(cfg.org.bank_groups)),
       banks_per_group_(static_cast<std::uint32_t>(cfg.org.banks_per_group)),
       banks_per_rank_(static_cast<std::uint32_t>(cfg.org.banks_per_rank())) {
     const auto ranks = static_cast<std::size_t>(cfg.org.ranks);
@@ -97,8 +95,7 @@ ChannelController::Candidate ChannelController::best() const {
         const auto& q = m ? k.writes : k.reads;
         // Closed page: the precharge is due as soon as legal; a hit that arrives earlier
         // still goes first (and re-decides the close when it issues).
-        if (k.close_after && k.open_row >= 0)
-            consider(best, {std::max(k.pre, base), DramCommand::Pre, i, nullptr});
+        if (k.close_after && k.open_row >= 0) consider(best, {std::max(k.pre, base), DramCommand::Pre, i, nullptr});
         if (q.empty()) continue;
         Burst* b;
         if (!k.fresh[m]) {
@@ -154,10 +151,8 @@ ChannelController::Candidate ChannelController::best() const {
         }
         if (!any_open) {
             const Rank& r = ranks_[static_cast<std::size_t>(ref_target_.rank)];
-            if (ref_target_.bank < 0)
-                consider(best, {std::max(ready, r.ref), DramCommand::Ref, lo, nullptr});
-            else
-                consider(best, {std::max(ready, r.act), DramCommand::RefPb, lo, nullptr});
+            if (ref_target_.bank < 0) consider(best, {std::max(ready, r.ref), DramCommand::Ref, lo, nullptr});
+            else consider(best, {std::max(ready, r.act), DramCommand::RefPb, lo, nullptr});
         }
     }
     return best;
@@ -175,8 +170,7 @@ void ChannelController::account_background(Tick t) {
 
 void ChannelController::update_write_mode() {
     if (!write_mode_) {
-        if (writes_ >= static_cast<std::size_t>(cfg_.write_high_watermark) || (reads_ == 0 && writes_ > 0))
-            write_mode_ = true;
+        if (writes_ >= static_cast<std::size_t>(cfg_.write_high_watermark) || (reads_ == 0 && writes_ > 0)) write_mode_ = true;
     } else if (writes_ == 0 || (reads_ > 0 && writes_ <= static_cast<std::size_t>(cfg_.write_low_watermark))) {
         write_mode_ = false;
     }
@@ -208,15 +202,21 @@ void ChannelController::issue(const Candidate& c) {
             activated(k, g, r, c.burst, t);
             ic.row = c.burst->row;
             break;
-        case DramCommand::Pre: precharged(k, r, t); break;
+        case DramCommand::Pre:
+            precharged(k, r, t);
+            break;
         case DramCommand::Rd:
-        case DramCommand::Wr: done = column_done(k, g, r, rank, c.burst, t); break;
+        case DramCommand::Wr:
+            done = column_done(k, g, r, rank, c.burst, t);
+            break;
         case DramCommand::Ref:
             refreshed_rank(r, rank, t);
             ic.bank_group = 0;
             ic.bank = 0;
             break;
-        case DramCommand::RefPb: refreshed_bank(k, r, t); break;
+        case DramCommand::RefPb:
+            refreshed_bank(k, r, t);
+            break;
     }
     ++stats_.commands[static_cast<std::size_t>(c.cmd)];
     listener_->on_command(ic, c.burst);
@@ -275,8 +275,8 @@ Tick ChannelController::column_done(Bank& k, Group& g, Rank& r, std::uint32_t ra
     if (cfg_.page_policy == PagePolicy::Closed) {
         // Closed page: close the row once no queued burst wants it.
         auto same_row = [&](const Burst* x) { return x->row == b->row; };
-        const bool close = std::none_of(k.reads.begin(), k.reads.end(), same_row) &&
-                           std::none_of(k.writes.begin(), k.writes.end(), same_row);
+        const bool close =
+            std::none_of(k.reads.begin(), k.reads.end(), same_row) && std::none_of(k.writes.begin(), k.writes.end(), same_row);
         if (close && !k.close_after) ++closes_;
         if (!close && k.close_after) --closes_;
         k.close_after = close;

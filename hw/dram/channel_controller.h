@@ -69,9 +69,9 @@ private:
         std::deque<Burst*> reads, writes;
         std::int64_t open_row = -1;
         Tick act = 0, pre = 0, rd = 0, wr = 0;  ///< earliest next command of each kind
-        bool close_after = false;                ///< closed-page: precharge when idle
-        bool listed = false;                     ///< in busy_
-        std::uint32_t group = 0, rank = 0;       ///< indices into groups_ and ranks_ (no divisions)
+        bool close_after = false;               ///< closed-page: precharge when idle
+        bool listed = false;                    ///< in busy_
+        std::uint32_t group = 0, rank = 0;      ///< indices into groups_ and ranks_ (no divisions)
         // The scheduler's choice per queue (0 reads, 1 writes), valid until the queue or the
         // open row changes: saves re-scanning every queue on every command.
         mutable Burst* pick[2] = {nullptr, nullptr};
@@ -88,8 +88,8 @@ private:
         Tick act = 0, rd = 0, wr = 0, ref = 0;
         std::array<Tick, 4> faw{};
         int acts = 0;
-        int open = 0;            ///< open banks (background state)
-        Tick since = 0;          ///< background accounted up to here
+        int open = 0;    ///< open banks (background state)
+        Tick since = 0;  ///< background accounted up to here
     };
     struct Candidate {
         Tick time = kNever;
@@ -144,7 +144,7 @@ private:
     std::int64_t refs_ = 0, refpbs_ = 0;
     Tick next_ = kNever;
     bool dirty_ = true;  ///< state changed (enqueue) since next_ was computed
-    Candidate last_;       ///< best() when advance() last returned (valid while !dirty_)
+    Candidate last_;     ///< best() when advance() last returned (valid while !dirty_)
     bool last_ok_ = false;
     ControllerStats stats_;
 };

@@ -11,12 +11,18 @@ constexpr int kDramCommandKinds = 6;
 
 inline const char* to_string(DramCommand c) {
     switch (c) {
-        case DramCommand::Act: return "ACT";
-        case DramCommand::Pre: return "PRE";
-        case DramCommand::Rd: return "RD";
-        case DramCommand::Wr: return "WR";
-        case DramCommand::Ref: return "REF";
-        case DramCommand::RefPb: return "REFPB";
+        case DramCommand::Act:
+            return "ACT";
+        case DramCommand::Pre:
+            return "PRE";
+        case DramCommand::Rd:
+            return "RD";
+        case DramCommand::Wr:
+            return "WR";
+        case DramCommand::Ref:
+            return "REF";
+        case DramCommand::RefPb:
+            return "REFPB";
     }
     return "?";
 }

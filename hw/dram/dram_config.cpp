@@ -12,7 +12,6 @@ namespace {
 constexpr std::int64_t kIntMax = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kCycMax = 1 << 20;
 
-
 bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 int log2i(std::int64_t v) {
     int n = 0;
@@ -156,13 +155,20 @@ void read_controller(JsonObject o, DramConfig& d) {
 std::int64_t field_count(const DramConfig& d, DramField f) {
     const DramOrganization& g = d.org;
     switch (f) {
-        case DramField::Channel: return d.channels;
-        case DramField::PseudoChannel: return g.pseudo_channels;
-        case DramField::Rank: return g.ranks;
-        case DramField::BankGroup: return g.bank_groups;
-        case DramField::Bank: return g.banks_per_group;
-        case DramField::Row: return g.rows;
-        case DramField::Column: break;
+        case DramField::Channel:
+            return d.channels;
+        case DramField::PseudoChannel:
+            return g.pseudo_channels;
+        case DramField::Rank:
+            return g.ranks;
+        case DramField::BankGroup:
+            return g.bank_groups;
+        case DramField::Bank:
+            return g.banks_per_group;
+        case DramField::Row:
+            return g.rows;
+        case DramField::Column:
+            break;
     }
     return g.columns / g.burst_length;  // column: burst-sized column addresses per row
 }
@@ -189,9 +195,8 @@ AddressMap effective_address_map(const DramConfig& d) {
     col.bits.insert(col.bits.end(), col_high.bits.begin(), col_high.bits.end());
     AddressField rank = take(log2i(g.ranks));
     AddressField row = take(log2i(g.rows));
-    return {{DramField::Column, col}, {DramField::PseudoChannel, pc}, {DramField::Channel, ch},
-            {DramField::BankGroup, bg}, {DramField::Bank, bank},       {DramField::Rank, rank},
-            {DramField::Row, row}};
+    return {{DramField::Column, col}, {DramField::PseudoChannel, pc}, {DramField::Channel, ch}, {DramField::BankGroup, bg},
+            {DramField::Bank, bank},  {DramField::Rank, rank},        {DramField::Row, row}};
 }
 
 void derive_dram(DramConfig& d) {
@@ -221,23 +226,19 @@ void validate_dram(const DramConfig& d, const JsonObject* where) {
     };
     for (const Pow2& p : {Pow2{"/channels", d.channels}, Pow2{"/organization/pseudo_channels", g.pseudo_channels},
                           Pow2{"/organization/ranks", g.ranks}, Pow2{"/organization/bank_groups", g.bank_groups},
-                          Pow2{"/organization/banks_per_group", g.banks_per_group},
-                          Pow2{"/organization/rows", g.rows}, Pow2{"/organization/columns", g.columns},
-                          Pow2{"/organization/bus_width_bits", g.bus_width_bits},
+                          Pow2{"/organization/banks_per_group", g.banks_per_group}, Pow2{"/organization/rows", g.rows},
+                          Pow2{"/organization/columns", g.columns}, Pow2{"/organization/bus_width_bits", g.bus_width_bits},
                           Pow2{"/organization/burst_length", g.burst_length}})
-        if (!is_pow2(p.v))
-            fail_at(where, p.path, "a power of two (address bits map onto it)", "number " + std::to_string(p.v));
+        if (!is_pow2(p.v)) fail_at(where, p.path, "a power of two (address bits map onto it)", "number " + std::to_string(p.v));
     if (g.columns < g.burst_length)
         fail_at(where, "/organization/columns", "at least burst_length = " + std::to_string(g.burst_length),
                 "number " + std::to_string(g.columns));
     if (d.write_low_watermark >= d.write_high_watermark || d.write_high_watermark > d.queue_depth)
-        fail_at(where, "/controller/write_high_watermark",
-                "write_low_watermark < write_high_watermark <= queue_depth",
+        fail_at(where, "/controller/write_high_watermark", "write_low_watermark < write_high_watermark <= queue_depth",
                 std::to_string(d.write_low_watermark) + " / " + std::to_string(d.write_high_watermark) + " / " +
                     std::to_string(d.queue_depth));
     if (d.address_map.empty() && (!is_pow2(d.interleave_bytes) || d.interleave_bytes < g.burst_bytes()))
-        fail_at(where, "/interleave_bytes",
-                "a power of two >= the burst size " + std::to_string(g.burst_bytes()) + " B",
+        fail_at(where, "/interleave_bytes", "a power of two >= the burst size " + std::to_string(g.burst_bytes()) + " B",
                 "number " + std::to_string(d.interleave_bytes));
 
     // Address map: each field as wide as its count, no bit used twice, and together with the
@@ -256,8 +257,7 @@ void validate_dram(const DramConfig& d, const JsonObject* where) {
         const std::string path = std::string("/address_map/") + name;
         if (have != want)
             fail_at(where, path,
-                    std::to_string(want) + " bits (log2 of " + std::to_string(field_count(d, field)) + " " + name +
-                        " values)",
+                    std::to_string(want) + " bits (log2 of " + std::to_string(field_count(d, field)) + " " + name + " values)",
                     std::to_string(have) + " bits");
         if (it == map.end()) continue;
         for (int b : it->second.bits) {
@@ -267,8 +267,7 @@ void validate_dram(const DramConfig& d, const JsonObject* where) {
                         "bit " + std::to_string(b) + " also used by " + o->second);
             if (b >= total_bits)
                 fail_at(where, path,
-                        "bits below " + std::to_string(total_bits) + " (capacity " + std::to_string(capacity) +
-                            " B)",
+                        "bits below " + std::to_string(total_bits) + " (capacity " + std::to_string(capacity) + " B)",
                         "bit " + std::to_string(b));
         }
     }
@@ -311,32 +310,50 @@ nlohmann::json dram_to_json(const DramConfig& d) {
     const DramOrganization& g = d.org;
     const DramTimingCk& t = d.timing;
     const DramEnergyConfig& e = d.energy;
-    nlohmann::json j = {
-        {"channels", d.channels},
-        {"organization",
-         {{"pseudo_channels", g.pseudo_channels}, {"ranks", g.ranks}, {"bank_groups", g.bank_groups},
-          {"banks_per_group", g.banks_per_group}, {"rows", g.rows}, {"columns", g.columns},
-          {"bus_width_bits", g.bus_width_bits}, {"burst_length", g.burst_length}}},
-        {"timing",
-         {{"tCK_ns", t.tck_ns}, {"CL", t.CL}, {"CWL", t.CWL}, {"tRCD", t.tRCD}, {"tRP", t.tRP}, {"tRAS", t.tRAS},
-          {"tRC", t.tRC}, {"tBURST", t.tBURST}, {"tCCD_S", t.tCCD_S}, {"tCCD_L", t.tCCD_L}, {"tRRD_S", t.tRRD_S},
-          {"tRRD_L", t.tRRD_L}, {"tFAW", t.tFAW}, {"tWR", t.tWR}, {"tWTR_S", t.tWTR_S}, {"tWTR_L", t.tWTR_L},
-          {"tRTP", t.tRTP}, {"tRTW", t.tRTW}, {"tRTRS", t.tRTRS}, {"tRFC_ns", t.tRFC_ns},
-          {"tREFI_ns", t.tREFI_ns}, {"tRFCpb_ns", t.tRFCpb_ns}}},
-        {"energy",
-         {{"commands",
-           {{"act_pj", e.act_pj}, {"rd_pj", e.rd_pj}, {"wr_pj", e.wr_pj}, {"ref_pj", e.ref_pj},
-            {"background_active_mw", e.background_active_mw}, {"background_idle_mw", e.background_idle_mw}}},
-          {"io_pj_per_bit", e.io_pj_per_bit}}},
-        {"controller",
-         {{"page_policy", to_string(d.page_policy)}, {"scheduler", to_string(d.scheduler)},
-          {"refresh", to_string(d.refresh)}, {"queue_depth", d.queue_depth},
-          {"write_high_watermark", d.write_high_watermark}, {"write_low_watermark", d.write_low_watermark}}},
-        {"interleave_bytes", d.interleave_bytes},
-        {"energy_pj_per_bit", d.energy_pj_per_bit},
-        {"derived",
-         {{"channel_bandwidth_gbps", d.channel_bandwidth_gbps}, {"bandwidth_gbps", d.bandwidth_gbps()},
-          {"access_latency_ns", d.access_latency_ns}, {"capacity_bytes", d.capacity_bytes}}}};
+    nlohmann::json j = {{"channels", d.channels},
+                        {"organization",
+                         {{"pseudo_channels", g.pseudo_channels},
+                          {"ranks", g.ranks},
+                          {"bank_groups", g.bank_groups},
+                          {"banks_per_group", g.banks_per_group},
+                          {"rows", g.rows},
+                          {"columns", g.columns},
+                          {"bus_width_bits", g.bus_width_bits},
+                          {"burst_length", g.burst_length}}},
+                        {"timing", {{"tCK_ns", t.tck_ns},     {"CL", t.CL},
+                                    {"CWL", t.CWL},           {"tRCD", t.tRCD},
+                                    {"tRP", t.tRP},           {"tRAS", t.tRAS},
+                                    {"tRC", t.tRC},           {"tBURST", t.tBURST},
+                                    {"tCCD_S", t.tCCD_S},     {"tCCD_L", t.tCCD_L},
+                                    {"tRRD_S", t.tRRD_S},     {"tRRD_L", t.tRRD_L},
+                                    {"tFAW", t.tFAW},         {"tWR", t.tWR},
+                                    {"tWTR_S", t.tWTR_S},     {"tWTR_L", t.tWTR_L},
+                                    {"tRTP", t.tRTP},         {"tRTW", t.tRTW},
+                                    {"tRTRS", t.tRTRS},       {"tRFC_ns", t.tRFC_ns},
+                                    {"tREFI_ns", t.tREFI_ns}, {"tRFCpb_ns", t.tRFCpb_ns}}},
+                        {"energy",
+                         {{"commands",
+                           {{"act_pj", e.act_pj},
+                            {"rd_pj", e.rd_pj},
+                            {"wr_pj", e.wr_pj},
+                            {"ref_pj", e.ref_pj},
+                            {"background_active_mw", e.background_active_mw},
+                            {"background_idle_mw", e.background_idle_mw}}},
+                          {"io_pj_per_bit", e.io_pj_per_bit}}},
+                        {"controller",
+                         {{"page_policy", to_string(d.page_policy)},
+                          {"scheduler", to_string(d.scheduler)},
+                          {"refresh", to_string(d.refresh)},
+                          {"queue_depth", d.queue_depth},
+                          {"write_high_watermark", d.write_high_watermark},
+                          {"write_low_watermark", d.write_low_watermark}}},
+                        {"interleave_bytes", d.interleave_bytes},
+                        {"energy_pj_per_bit", d.energy_pj_per_bit},
+                        {"derived",
+                         {{"channel_bandwidth_gbps", d.channel_bandwidth_gbps},
+                          {"bandwidth_gbps", d.bandwidth_gbps()},
+                          {"access_latency_ns", d.access_latency_ns},
+                          {"capacity_bytes", d.capacity_bytes}}}};
     if (!d.address_map.empty()) {
         nlohmann::json m = nlohmann::json::object();
         for (const auto& [field, f] : d.address_map) m[to_string(field)] = f.bits;

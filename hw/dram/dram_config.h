@@ -25,10 +25,10 @@ struct DramOrganization {
     std::int64_t ranks = 1;            ///< per unit
     std::int64_t bank_groups = 4;      ///< per rank
     std::int64_t banks_per_group = 4;
-    std::int64_t rows = 65536;         ///< per bank
-    std::int64_t columns = 64;         ///< column addresses per row (one bus word each)
-    std::int64_t bus_width_bits = 128; ///< data bus width of one unit
-    std::int64_t burst_length = 4;     ///< beats per burst (BL)
+    std::int64_t rows = 65536;          ///< per bank
+    std::int64_t columns = 64;          ///< column addresses per row (one bus word each)
+    std::int64_t bus_width_bits = 128;  ///< data bus width of one unit
+    std::int64_t burst_length = 4;      ///< beats per burst (BL)
     std::int64_t burst_bytes() const { return bus_width_bits / 8 * burst_length; }
     std::int64_t row_bytes() const { return bus_width_bits / 8 * columns; }
     std::int64_t banks_per_rank() const { return bank_groups * banks_per_group; }
@@ -42,22 +42,22 @@ struct DramTimingCk {
     std::int64_t tBURST = 2;  ///< clock cycles one burst occupies the data bus
     std::int64_t tCCD_S = 1, tCCD_L = 2, tRRD_S = 4, tRRD_L = 6, tFAW = 30;
     std::int64_t tWR = 16, tWTR_S = 6, tWTR_L = 8, tRTP = 4;
-    std::int64_t tRTW = 14;   ///< read-to-write command gap (bus turnaround)
-    std::int64_t tRTRS = 1;   ///< rank-to-rank data bus switch
+    std::int64_t tRTW = 14;  ///< read-to-write command gap (bus turnaround)
+    std::int64_t tRTRS = 1;  ///< rank-to-rank data bus switch
     double tRFC_ns = 260, tREFI_ns = 3900;
-    double tRFCpb_ns = 0;     ///< per-bank refresh cycle time; 0: the device has none
+    double tRFCpb_ns = 0;  ///< per-bank refresh cycle time; 0: the device has none
 };
 
 /// Device energy. Either given per command ("commands") or computed from IDD currents
 /// ("idd", Micron TN-41-01 / DRAMPower form); both end up as per-command picojoules.
 struct DramEnergyConfig {
-    double act_pj = 829;           ///< one ACT + its PRE
-    double rd_pj = 804;            ///< one read burst (core)
-    double wr_pj = 804;            ///< one write burst (core)
-    double ref_pj = 0;             ///< one all-bank REF of one rank
+    double act_pj = 829;              ///< one ACT + its PRE
+    double rd_pj = 804;               ///< one read burst (core)
+    double wr_pj = 804;               ///< one write burst (core)
+    double ref_pj = 0;                ///< one all-bank REF of one rank
     double background_active_mw = 0;  ///< per rank, some bank open (IDD3N)
     double background_idle_mw = 0;    ///< per rank, all banks closed (IDD2N)
-    double io_pj_per_bit = 0.6;    ///< interface energy per transferred bit
+    double io_pj_per_bit = 0.6;       ///< interface energy per transferred bit
 };
 
 /// One address-map field: the address bits it takes, least significant first.
@@ -74,8 +74,9 @@ enum class RefreshMode { AllBank, PerBank };
 template <>
 struct ChoiceNames<DramField> {
     static constexpr std::pair<DramField, const char*> all[] = {
-        {DramField::Channel, "channel"}, {DramField::PseudoChannel, "pseudo_channel"}, {DramField::Rank, "rank"},
-        {DramField::BankGroup, "bank_group"}, {DramField::Bank, "bank"}, {DramField::Row, "row"},
+        {DramField::Channel, "channel"}, {DramField::PseudoChannel, "pseudo_channel"},
+        {DramField::Rank, "rank"},       {DramField::BankGroup, "bank_group"},
+        {DramField::Bank, "bank"},       {DramField::Row, "row"},
         {DramField::Column, "column"}};
 };
 template <>
@@ -108,7 +109,7 @@ struct DramConfig {
     PagePolicy page_policy = PagePolicy::Open;
     SchedulerKind scheduler = SchedulerKind::FrFcfs;
     RefreshMode refresh = RefreshMode::AllBank;
-    std::int64_t queue_depth = 32;        ///< bursts per unit before END_REQ is held back
+    std::int64_t queue_depth = 32;           ///< bursts per unit before END_REQ is held back
     std::int64_t write_high_watermark = 24;  ///< start draining writes at this many
     std::int64_t write_low_watermark = 8;    ///< stop draining (if reads wait) at this many
 

@@ -15,12 +15,18 @@ public:
     /// Core energy of one command (ACT carries its PRE; a REFPB is one bank's share of a REF).
     double command_pj(DramCommand c) const {
         switch (c) {
-            case DramCommand::Act: return e_.act_pj;
-            case DramCommand::Pre: return 0.0;
-            case DramCommand::Rd: return e_.rd_pj;
-            case DramCommand::Wr: return e_.wr_pj;
-            case DramCommand::Ref: return e_.ref_pj;
-            case DramCommand::RefPb: return e_.ref_pj / banks_;
+            case DramCommand::Act:
+                return e_.act_pj;
+            case DramCommand::Pre:
+                return 0.0;
+            case DramCommand::Rd:
+                return e_.rd_pj;
+            case DramCommand::Wr:
+                return e_.wr_pj;
+            case DramCommand::Ref:
+                return e_.ref_pj;
+            case DramCommand::RefPb:
+                return e_.ref_pj / banks_;
         }
         return 0.0;
     }

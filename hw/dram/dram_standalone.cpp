@@ -44,7 +44,6 @@ IdleLatency measure_idle_latency(const DramConfig& cfg) {
     return l;
 }
 
-
 DramStandaloneResult run_dram_standalone(const DramConfig& cfg, const std::string& name, const DramTrafficConfig& tc,
                                          bool check_timing) {
     const IdleLatency idle = measure_idle_latency(cfg);
@@ -83,14 +82,14 @@ DramStandaloneResult run_dram_standalone(const DramConfig& cfg, const std::strin
     }
     std::ostringstream text;
     {
-        text << name << " " << to_string(tc.pattern) << ": " << gen.completed() << " requests of " << tc.request_bytes
-                  << " B in " << ticks_to_ns(elapsed) / 1000.0 << " us\n"
-             << "  bandwidth " << gbps << " GB/s of " << cfg.bandwidth_gbps() << " peak ("
-                  << 100.0 * gbps / cfg.bandwidth_gbps() << " %)\n"
-             << "  avg latency " << dram.avg_latency_ns() << " ns; idle hit/closed/conflict " << idle.hit_ns
-             << " / " << idle.closed_ns << " / " << idle.conflict_ns << " ns\n"
-             << "  row hit rate " << dram.row_hit_rate() << ", " << j["energy_pj_per_bit"].get<double>()
-             << " pJ/bit, " << j["refreshes"].get<double>() << " refreshes per rank\n";
+        text << name << " " << to_string(tc.pattern) << ": " << gen.completed() << " requests of " << tc.request_bytes << " B in "
+             << ticks_to_ns(elapsed) / 1000.0 << " us\n"
+             << "  bandwidth " << gbps << " GB/s of " << cfg.bandwidth_gbps() << " peak (" << 100.0 * gbps / cfg.bandwidth_gbps()
+             << " %)\n"
+             << "  avg latency " << dram.avg_latency_ns() << " ns; idle hit/closed/conflict " << idle.hit_ns << " / "
+             << idle.closed_ns << " / " << idle.conflict_ns << " ns\n"
+             << "  row hit rate " << dram.row_hit_rate() << ", " << j["energy_pj_per_bit"].get<double>() << " pJ/bit, "
+             << j["refreshes"].get<double>() << " refreshes per rank\n";
         if (opt.check_timing) text << "  timing violations: " << dram.timing_violations() << "\n";
     }
     return {std::move(j), text.str(), opt.check_timing ? static_cast<std::int64_t>(dram.timing_violations()) : 0};

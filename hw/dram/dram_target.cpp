@@ -17,14 +17,13 @@ DramConfig checked(const DramConfig& cfg) {
 }
 }  // namespace
 
-DramTarget::DramTarget(sc_core::sc_module_name name, const DramConfig& cfg, EnergyAccount* energy,
-                       DramTargetOptions opt)
-    : sc_core::sc_module(name), socket("socket"), cfg_(checked(cfg)), t_(dram_ticks(cfg_.timing)),
-      energy_(energy), opt_(opt), mapper_(cfg_), energy_model_(cfg_), agenda_(wake_event_),
-      capacity_bursts_(cfg_.queue_depth * cfg_.units()) {
+DramTarget::DramTarget(sc_core::sc_module_name name, const DramConfig& cfg, EnergyAccount* energy, DramTargetOptions opt)
+    : sc_core::sc_module(name), socket("socket"), cfg_(checked(cfg)), t_(dram_ticks(cfg_.timing)), energy_(energy), opt_(opt),
+      mapper_(cfg_), energy_model_(cfg_), agenda_(wake_event_), capacity_bursts_(cfg_.queue_depth * cfg_.units()) {
     const auto n = static_cast<std::size_t>(cfg_.units());
     for (std::size_t u = 0; u < n; ++u)
-        units_.push_back(std::make_unique<ChannelController>(cfg_, t_, static_cast<std::uint32_t>(u), static_cast<ControllerListener*>(this)));
+        units_.push_back(
+            std::make_unique<ChannelController>(cfg_, t_, static_cast<std::uint32_t>(u), static_cast<ControllerListener*>(this)));
     armed_.assign(n, kNever);
     touch_stamp_.assign(n, 0);
     unit_energy_.resize(n);
@@ -188,8 +187,7 @@ void DramTarget::accept(tlm::tlm_generic_payload& gp, Tick arrival) {
     }
 }
 
-tlm::tlm_sync_enum DramTarget::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                               sc_core::sc_time& delay) {
+tlm::tlm_sync_enum DramTarget::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     if (phase == tlm::BEGIN_REQ) {
         if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) {
             gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -269,7 +267,7 @@ void DramTarget::send_responses() {
         in_response_ = r;
         const tlm::tlm_sync_enum s = socket->nb_transport_bw(*r->gp, phase, delay);
         if (s == tlm::TLM_ACCEPTED && in_response_ == r) break;  // END_RESP will follow
-        if (in_response_ == r) {  // TLM_COMPLETED, or TLM_UPDATED with END_RESP
+        if (in_response_ == r) {                                 // TLM_COMPLETED, or TLM_UPDATED with END_RESP
             in_response_ = nullptr;
             finish(r);
         }
@@ -304,12 +302,21 @@ void DramTarget::on_command(const IssuedCommand& c, const Burst* b) {
     double pj = energy_model_.command_pj(c.cmd);
     UnitEnergy& ue = unit_energy_[c.unit];
     switch (c.cmd) {
-        case DramCommand::Act: ue.act += pj; break;
-        case DramCommand::Rd: ue.rd += pj; break;
-        case DramCommand::Wr: ue.wr += pj; break;
+        case DramCommand::Act:
+            ue.act += pj;
+            break;
+        case DramCommand::Rd:
+            ue.rd += pj;
+            break;
+        case DramCommand::Wr:
+            ue.wr += pj;
+            break;
         case DramCommand::Ref:
-        case DramCommand::RefPb: ue.ref += pj; break;
-        case DramCommand::Pre: break;
+        case DramCommand::RefPb:
+            ue.ref += pj;
+            break;
+        case DramCommand::Pre:
+            break;
     }
     if (c.cmd == DramCommand::Rd || c.cmd == DramCommand::Wr) {
         const double io = energy_model_.io_pj();
@@ -384,17 +391,21 @@ nlohmann::json DramTarget::stats_json(Tick elapsed) const {
         const UnitEnergy& e = unit_energy_[i];
         const auto cols = static_cast<double>(s.reads + s.writes);
         const auto acts = static_cast<double>(s.commands[static_cast<std::size_t>(DramCommand::Act)]);
-        channels.push_back(
-            {{"unit", i},
-             {"reads", s.reads},
-             {"writes", s.writes},
-             {"activates", s.commands[static_cast<std::size_t>(DramCommand::Act)]},
-             {"row_hit_rate", cols > 0 ? std::max(0.0, (cols - acts) / cols) : 0.0},
-             {"refreshes", units_[i]->refreshes_through(elapsed)},
-             {"utilization", elapsed ? static_cast<double>(s.data_busy) / static_cast<double>(elapsed) : 0.0},
-             {"energy_pj",
-              {{"total", e.total()}, {"act_pre", e.act}, {"read", e.rd}, {"write", e.wr}, {"refresh", e.ref},
-               {"io", e.io}, {"background", e.background}}}});
+        channels.push_back({{"unit", i},
+                            {"reads", s.reads},
+                            {"writes", s.writes},
+                            {"activates", s.commands[static_cast<std::size_t>(DramCommand::Act)]},
+                            {"row_hit_rate", cols > 0 ? std::max(0.0, (cols - acts) / cols) : 0.0},
+                            {"refreshes", units_[i]->refreshes_through(elapsed)},
+                            {"utilization", elapsed ? static_cast<double>(s.data_busy) / static_cast<double>(elapsed) : 0.0},
+                            {"energy_pj",
+                             {{"total", e.total()},
+                              {"act_pre", e.act},
+                              {"read", e.rd},
+                              {"write", e.wr},
+                              {"refresh", e.ref},
+                              {"io", e.io},
+                              {"background", e.background}}}});
     }
     nlohmann::json j = {
         {"reads", reads_},

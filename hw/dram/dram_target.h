@@ -12,22 +12,22 @@
 //    them: LT keeps bank parallelism within a request, AT also across requests.)
 //  - transport_dbg reads and writes the backing store (when data is stored).
 // Requests are split into bursts at the device's burst size and routed by the address map.
-#include "hw/dram/dram_config.h"
 #include "hw/dram/address_mapper.h"
 #include "hw/dram/channel_controller.h"
+#include "hw/dram/dram_config.h"
 #include "hw/dram/dram_energy.h"
 #include "hw/dram/timing_checker.h"
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/sim_time.h"
 #include "hw/time/timed_queue.h"
 
+#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
-#include <nlohmann/json.hpp>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <vector>
 
@@ -65,8 +65,7 @@ public:
     tlm_utils::simple_target_socket<DramTarget> socket;
 
     SC_HAS_PROCESS(DramTarget);
-    DramTarget(sc_core::sc_module_name name, const DramConfig& cfg, EnergyAccount* energy,
-               DramTargetOptions opt = {});
+    DramTarget(sc_core::sc_module_name name, const DramConfig& cfg, EnergyAccount* energy, DramTargetOptions opt = {});
     ~DramTarget() override;
 
     std::int64_t reads() const { return reads_; }
@@ -91,12 +90,14 @@ public:
     double energy_pj() const;
     /// End of the run at `end`: background energy of every channel is booked up to it.
     void end_of_run(Tick end);
-    double avg_latency_ns() const { return done_requests_ ? ticks_to_ns(latency_sum_) / static_cast<double>(done_requests_) : 0.0; }
+    double avg_latency_ns() const {
+        return done_requests_ ? ticks_to_ns(latency_sum_) / static_cast<double>(done_requests_) : 0.0;
+    }
     std::size_t units() const { return units_.size(); }
 
 private:
     struct Wake {
-        int unit = -1;                 ///< a controller's next command time, or
+        int unit = -1;                    ///< a controller's next command time, or
         DramRequest* response = nullptr;  ///< a response that is due
     };
     struct UnitEnergy {
@@ -139,11 +140,11 @@ private:
     // AT machinery: one method, one event.
     sc_core::sc_event wake_event_;
     TimedQueue<Wake> agenda_;
-    std::vector<Tick> armed_;            ///< earliest pending wake per unit
-    std::vector<DramRequest*> ready_;    ///< responses due, oldest first
+    std::vector<Tick> armed_;          ///< earliest pending wake per unit
+    std::vector<DramRequest*> ready_;  ///< responses due, oldest first
     std::size_t ready_head_ = 0;
     bool started_ = false;
-    DramRequest* in_response_ = nullptr; ///< BEGIN_RESP sent, END_RESP awaited
+    DramRequest* in_response_ = nullptr;        ///< BEGIN_RESP sent, END_RESP awaited
     tlm::tlm_generic_payload* held_ = nullptr;  ///< BEGIN_REQ waiting for queue room
     std::int64_t in_flight_bursts_ = 0, capacity_bursts_;
 

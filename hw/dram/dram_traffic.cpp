@@ -69,7 +69,7 @@ void DramTrafficGenerator::send() {
 }
 
 tlm::tlm_sync_enum DramTrafficGenerator::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                                    sc_core::sc_time& delay) {
+                                                         sc_core::sc_time& delay) {
     (void)delay;
     if (phase == tlm::END_REQ) {
         request_open_ = false;

@@ -6,9 +6,9 @@
 #include "hw/dram/memory_manager.h"
 #include "hw/time/sim_time.h"
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
 #include <random>
@@ -20,9 +20,8 @@ enum class DramPattern { Stream, Random, Strided };
 
 template <>
 struct ChoiceNames<DramPattern> {
-    static constexpr std::pair<DramPattern, const char*> all[] = {{DramPattern::Stream, "stream"},
-                                                                  {DramPattern::Random, "random"},
-                                                                  {DramPattern::Strided, "strided"}};
+    static constexpr std::pair<DramPattern, const char*> all[] = {
+        {DramPattern::Stream, "stream"}, {DramPattern::Random, "random"}, {DramPattern::Strided, "strided"}};
 };
 
 struct DramTrafficConfig {

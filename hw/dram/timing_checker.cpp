@@ -58,26 +58,29 @@ void TimingChecker::violation(const IssuedCommand& c, const std::string& what) {
     ++count_;
     if (violations_.size() >= kKeepViolations) return;
     std::ostringstream s;
-    s << "unit " << c.unit << " rank " << c.rank << " bg " << c.bank_group << " bank " << c.bank << ": "
-      << to_string(c.cmd) << " at " << c.time << " ps: " << what;
+    s << "unit " << c.unit << " rank " << c.rank << " bg " << c.bank_group << " bank " << c.bank << ": " << to_string(c.cmd)
+      << " at " << c.time << " ps: " << what;
     violations_.push_back(s.str());
 }
 
 Tick TimingChecker::last_in_scope(const Unit& u, const IssuedCommand& c, Scope s, DramCommand kind) const {
     const std::size_t g = c.rank * bg_count_ + c.bank_group;
     switch (s) {
-        case SameBank: return u.banks[g * bank_count_ + c.bank].last[static_cast<std::size_t>(k(kind))];
-        case SameBankGroup: return u.groups[g][static_cast<std::size_t>(k(kind))];
-        case SameRank: return u.ranks[c.rank][static_cast<std::size_t>(k(kind))];
-        case SameUnit: return u.unit[static_cast<std::size_t>(k(kind))];
+        case SameBank:
+            return u.banks[g * bank_count_ + c.bank].last[static_cast<std::size_t>(k(kind))];
+        case SameBankGroup:
+            return u.groups[g][static_cast<std::size_t>(k(kind))];
+        case SameRank:
+            return u.ranks[c.rank][static_cast<std::size_t>(k(kind))];
+        case SameUnit:
+            return u.unit[static_cast<std::size_t>(k(kind))];
     }
     return kNever;
 }
 
 void TimingChecker::on_command(const IssuedCommand& c) {
     ++checked_;
-    if (c.unit >= units_.size() || c.rank >= units_[0].ranks.size() || c.bank_group >= bg_count_ ||
-        c.bank >= bank_count_) {
+    if (c.unit >= units_.size() || c.rank >= units_[0].ranks.size() || c.bank_group >= bg_count_ || c.bank >= bank_count_) {
         violation(c, "no such unit/rank/bank");
         return;
     }
@@ -97,8 +100,8 @@ void TimingChecker::check_distances(const Unit& u, const IssuedCommand& c) {
         if (c.cmd == DramCommand::Ref && r.scope == SameBank) continue;
         const Tick last = last_in_scope(u, c, r.scope, r.before);
         if (last != kNever && c.time < last + r.distance)
-            violation(c, std::string(r.name) + ": " + std::to_string(c.time - last) + " ps after " +
-                             to_string(r.before) + ", need " + std::to_string(r.distance));
+            violation(c, std::string(r.name) + ": " + std::to_string(c.time - last) + " ps after " + to_string(r.before) +
+                             ", need " + std::to_string(r.distance));
     }
     // All-bank refresh: every bank's own ACT/PRE history counts (tRC, tRP via rank PRE above).
     if (c.cmd == DramCommand::Ref) {
@@ -124,7 +127,8 @@ void TimingChecker::check_state(Unit& u, Bank& bank, const IssuedCommand& c) {
         case DramCommand::RefPb:
             if (bank.open_row >= 0) violation(c, "REFPB to an open bank");
             break;
-        default: break;
+        default:
+            break;
     }
     // Four-activate window.
     if (c.cmd == DramCommand::Act) {

@@ -42,9 +42,9 @@ private:
         std::int64_t open_row = -1;
     };
     struct Unit {
-        std::vector<Bank> banks;     ///< [rank][bank group][bank]
-        std::vector<Last> groups;    ///< [rank][bank group]
-        std::vector<Last> ranks;     ///< [rank]
+        std::vector<Bank> banks;               ///< [rank][bank group][bank]
+        std::vector<Last> groups;              ///< [rank][bank group]
+        std::vector<Last> ranks;               ///< [rank]
         std::vector<std::array<Tick, 4>> faw;  ///< last four ACTs per rank (ring)
         std::vector<int> faw_count;
         Last unit;

@@ -4,12 +4,18 @@ namespace mcmsim {
 
 const char* to_string(EnergyCategory c) {
     switch (c) {
-        case EnergyCategory::Compute: return "compute";
-        case EnergyCategory::Sram: return "sram";
-        case EnergyCategory::Noc: return "noc";
-        case EnergyCategory::D2d: return "d2d";
-        case EnergyCategory::Dram: return "dram";
-        case EnergyCategory::Leakage: return "leakage";
+        case EnergyCategory::Compute:
+            return "compute";
+        case EnergyCategory::Sram:
+            return "sram";
+        case EnergyCategory::Noc:
+            return "noc";
+        case EnergyCategory::D2d:
+            return "d2d";
+        case EnergyCategory::Dram:
+            return "dram";
+        case EnergyCategory::Leakage:
+            return "leakage";
     }
     return "?";
 }

@@ -20,8 +20,6 @@ inline sc_core::sc_time to_sc_time(Tick t) { return sc_core::sc_time::from_value
 inline Tick ns_to_ticks(double ns) { return static_cast<Tick>(std::llround(ns * 1000.0)); }
 inline double ticks_to_ns(Tick t) { return static_cast<double>(t) / 1000.0; }
 /// Time to move `bytes` at `gbps` GB/s (= bytes per ns), rounded up to a whole picosecond.
-inline Tick transfer_ticks(double bytes, double gbps) {
-    return static_cast<Tick>(std::ceil(bytes * 1000.0 / gbps - 1e-9));
-}
+inline Tick transfer_ticks(double bytes, double gbps) { return static_cast<Tick>(std::ceil(bytes * 1000.0 / gbps - 1e-9)); }
 
 }  // namespace mcmsim

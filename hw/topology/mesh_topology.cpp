@@ -9,15 +9,24 @@ namespace mcmsim {
 
 const char* to_string(Port p) {
     switch (p) {
-        case Port::East: return "E";
-        case Port::West: return "W";
-        case Port::North: return "N";
-        case Port::South: return "S";
-        case Port::NorthEast: return "NE";
-        case Port::NorthWest: return "NW";
-        case Port::SouthEast: return "SE";
-        case Port::SouthWest: return "SW";
-        case Port::Local: return "L";
+        case Port::East:
+            return "E";
+        case Port::West:
+            return "W";
+        case Port::North:
+            return "N";
+        case Port::South:
+            return "S";
+        case Port::NorthEast:
+            return "NE";
+        case Port::NorthWest:
+            return "NW";
+        case Port::SouthEast:
+            return "SE";
+        case Port::SouthWest:
+            return "SW";
+        case Port::Local:
+            return "L";
     }
     return "?";
 }
@@ -25,9 +34,7 @@ const char* to_string(Port p) {
 MeshTopology::MeshTopology(int rows, int cols, Routing routing, bool diagonals)
     : rows_(rows), cols_(cols), routing_(routing), diagonals_(diagonals) {}
 
-MeshTopology MeshTopology::of_package(const PackageConfig& p) {
-    return MeshTopology(p.rows, p.cols, p.routing, p.diagonals());
-}
+MeshTopology MeshTopology::of_package(const PackageConfig& p) { return MeshTopology(p.rows, p.cols, p.routing, p.diagonals()); }
 
 bool MeshTopology::has_neighbor(int router, Port p) const { return neighbor(router, p) >= 0; }
 

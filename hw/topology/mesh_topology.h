@@ -21,8 +21,14 @@ namespace mcmsim {
 
 /// Router ports. Diagonal ports exist only on mesh_diagonal packages.
 enum class Port : int {
-    East = 0, West = 1, North = 2, South = 3,
-    NorthEast = 4, NorthWest = 5, SouthEast = 6, SouthWest = 7,
+    East = 0,
+    West = 1,
+    North = 2,
+    South = 3,
+    NorthEast = 4,
+    NorthWest = 5,
+    SouthEast = 6,
+    SouthWest = 7,
     Local = 8
 };
 /// Network ports per router (Local excluded): the stride of link ids. A plain mesh uses the
@@ -39,15 +45,24 @@ struct PortStep {
 };
 constexpr PortStep step_of(Port p) {
     switch (p) {
-        case Port::East: return {0, 1};
-        case Port::West: return {0, -1};
-        case Port::North: return {-1, 0};
-        case Port::South: return {1, 0};
-        case Port::NorthEast: return {-1, 1};
-        case Port::NorthWest: return {-1, -1};
-        case Port::SouthEast: return {1, 1};
-        case Port::SouthWest: return {1, -1};
-        case Port::Local: break;
+        case Port::East:
+            return {0, 1};
+        case Port::West:
+            return {0, -1};
+        case Port::North:
+            return {-1, 0};
+        case Port::South:
+            return {1, 0};
+        case Port::NorthEast:
+            return {-1, 1};
+        case Port::NorthWest:
+            return {-1, -1};
+        case Port::SouthEast:
+            return {1, 1};
+        case Port::SouthWest:
+            return {1, -1};
+        case Port::Local:
+            break;
     }
     return {0, 0};
 }
@@ -55,15 +70,24 @@ constexpr bool is_diagonal(Port p) { return p >= Port::NorthEast && p <= Port::S
 /// The port of the neighbour that leads back: a link's far end enters through it.
 constexpr Port opposite(Port p) {
     switch (p) {
-        case Port::East: return Port::West;
-        case Port::West: return Port::East;
-        case Port::North: return Port::South;
-        case Port::South: return Port::North;
-        case Port::NorthEast: return Port::SouthWest;
-        case Port::NorthWest: return Port::SouthEast;
-        case Port::SouthEast: return Port::NorthWest;
-        case Port::SouthWest: return Port::NorthEast;
-        case Port::Local: break;
+        case Port::East:
+            return Port::West;
+        case Port::West:
+            return Port::East;
+        case Port::North:
+            return Port::South;
+        case Port::South:
+            return Port::North;
+        case Port::NorthEast:
+            return Port::SouthWest;
+        case Port::NorthWest:
+            return Port::SouthEast;
+        case Port::SouthEast:
+            return Port::NorthWest;
+        case Port::SouthWest:
+            return Port::NorthEast;
+        case Port::Local:
+            break;
     }
     return Port::Local;
 }

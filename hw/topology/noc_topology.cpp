@@ -6,8 +6,7 @@
 namespace mcmsim {
 
 NocTopology::NocTopology(NocTopologyKind kind, int rows, int cols, int ports)
-    : kind_(kind), rows_(rows), cols_(cols), ports_(ports),
-      out_(static_cast<std::size_t>(rows * cols * ports), -1), in_(out_) {
+    : kind_(kind), rows_(rows), cols_(cols), ports_(ports), out_(static_cast<std::size_t>(rows * cols * ports), -1), in_(out_) {
     for (int r = 0; r < rows * cols; ++r) {
         row_.push_back(r / cols);
         col_.push_back(r % cols);
@@ -16,10 +15,14 @@ NocTopology::NocTopology(NocTopologyKind kind, int rows, int cols, int ports)
 
 const char* NocTopology::kind_name() const {
     switch (kind_) {
-        case NocTopologyKind::Mesh: return "mesh";
-        case NocTopologyKind::Torus: return "torus";
-        case NocTopologyKind::DiagonalMesh: return "diagonal_mesh";
-        case NocTopologyKind::Graph: return "graph";
+        case NocTopologyKind::Mesh:
+            return "mesh";
+        case NocTopologyKind::Torus:
+            return "torus";
+        case NocTopologyKind::DiagonalMesh:
+            return "diagonal_mesh";
+        case NocTopologyKind::Graph:
+            return "graph";
     }
     return "?";
 }
@@ -61,9 +64,7 @@ NocTopology NocTopology::of_mesh(const MeshTopology& m) {
 // Geometry only: the routing of the mesh is the routing function's (make_routing).
 NocTopology NocTopology::mesh(int rows, int cols) { return of_mesh(MeshTopology(rows, cols, Routing::XY)); }
 
-NocTopology NocTopology::diagonal_mesh(int rows, int cols) {
-    return of_mesh(MeshTopology(rows, cols, Routing::XY, true));
-}
+NocTopology NocTopology::diagonal_mesh(int rows, int cols) { return of_mesh(MeshTopology(rows, cols, Routing::XY, true)); }
 
 NocTopology NocTopology::torus(int rows, int cols) {
     NocTopology t(NocTopologyKind::Torus, rows, cols, grid_port(Port::South) + 1);
@@ -71,7 +72,7 @@ NocTopology NocTopology::torus(int rows, int cols) {
         for (const Port p : kStraight) {
             const PortStep s = step_of(p);
             const int dim = dim_of(p), size = dim == 0 ? cols : rows;
-            if (size < 2) continue;  // a ring of one router has no links
+            if (size < 2) continue;                             // a ring of one router has no links
             if (size == 2 && (s.dr < 0 || s.dc < 0)) continue;  // 2-rings: one link per direction pair
             int nr = t.row_of(r) + s.dr, nc = t.col_of(r) + s.dc;
             const bool wrap = nr < 0 || nr >= rows || nc < 0 || nc >= cols;

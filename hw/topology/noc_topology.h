@@ -23,10 +23,16 @@ constexpr int kLocalPort = 0;
 constexpr int grid_port(Port p) { return p == Port::Local ? kLocalPort : static_cast<int>(p) + 1; }
 constexpr Port mesh_port(int grid_port) { return grid_port == kLocalPort ? Port::Local : static_cast<Port>(grid_port - 1); }
 /// Fixed port numbers on grid routers. Diagonal ports exist only on diagonal meshes.
-enum GridPort : int { kEast = grid_port(Port::East), kWest = grid_port(Port::West), kNorth = grid_port(Port::North),
-                      kSouth = grid_port(Port::South), kNorthEast = grid_port(Port::NorthEast),
-                      kNorthWest = grid_port(Port::NorthWest), kSouthEast = grid_port(Port::SouthEast),
-                      kSouthWest = grid_port(Port::SouthWest) };
+enum GridPort : int {
+    kEast = grid_port(Port::East),
+    kWest = grid_port(Port::West),
+    kNorth = grid_port(Port::North),
+    kSouth = grid_port(Port::South),
+    kNorthEast = grid_port(Port::NorthEast),
+    kNorthWest = grid_port(Port::NorthWest),
+    kSouthEast = grid_port(Port::SouthEast),
+    kSouthWest = grid_port(Port::SouthWest)
+};
 
 /// A directed router-to-router link.
 struct NocChannel {
@@ -78,8 +84,8 @@ public:
 
     /// Fewest router-to-router hops between two routers (breadth-first on the graph).
     int min_hops(int src, int dst) const;
-    std::string router_name(int r) const;  ///< "r2_3"
-    std::string channel_name(int c) const; ///< "r2_3.E" (grids, as MeshTopology::link_name), "a.p1" (graphs)
+    std::string router_name(int r) const;   ///< "r2_3"
+    std::string channel_name(int c) const;  ///< "r2_3.E" (grids, as MeshTopology::link_name), "a.p1" (graphs)
 
 private:
     NocTopology(NocTopologyKind kind, int rows, int cols, int ports);
@@ -88,7 +94,7 @@ private:
     NocTopologyKind kind_;
     int rows_, cols_, ports_;
     std::vector<int> out_, in_;
-    std::vector<int> row_, col_;          ///< per router
+    std::vector<int> row_, col_;  ///< per router
     std::vector<NocChannel> channels_;
     std::vector<std::vector<int>> dist_;  ///< all-pairs hop counts, computed once
     std::vector<std::string> names_;      ///< custom graphs only

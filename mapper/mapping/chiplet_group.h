@@ -13,9 +13,7 @@ struct ChipletGroup {
     bool whole() const { return rows <= 0 || cols <= 0; }
     int size() const { return rows * cols; }
     /// The rectangle on a pkg_rows x pkg_cols package (the whole package when whole()).
-    ChipletGroup on(int pkg_rows, int pkg_cols) const {
-        return whole() ? ChipletGroup{0, 0, pkg_rows, pkg_cols} : *this;
-    }
+    ChipletGroup on(int pkg_rows, int pkg_cols) const { return whole() ? ChipletGroup{0, 0, pkg_rows, pkg_cols} : *this; }
     /// Whether the rectangle lies inside a pkg_rows x pkg_cols package.
     bool fits(int pkg_rows, int pkg_cols) const {
         return whole() || (row0 >= 0 && col0 >= 0 && row0 + rows <= pkg_rows && col0 + cols <= pkg_cols);
@@ -27,9 +25,7 @@ struct ChipletGroup {
         const int r = id / pkg_cols - row0, c = id % pkg_cols - col0;
         return r >= 0 && r < rows && c >= 0 && c < cols ? r * cols + c : -1;
     }
-    bool operator==(const ChipletGroup& o) const {
-        return row0 == o.row0 && col0 == o.col0 && rows == o.rows && cols == o.cols;
-    }
+    bool operator==(const ChipletGroup& o) const { return row0 == o.row0 && col0 == o.col0 && rows == o.rows && cols == o.cols; }
     bool operator!=(const ChipletGroup& o) const { return !(*this == o); }
 };
 

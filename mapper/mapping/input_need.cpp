@@ -37,8 +37,10 @@ std::vector<Operand> operands_of(const Layer& L) {
     auto producer = [&](std::size_t i) { return i < L.inputs.size() ? std::vector<int>{L.inputs[i]} : std::vector<int>{}; };
     switch (L.kind) {
         case LayerKind::Conv:
-        case LayerKind::FullyConnected: return {Operand{L.inputs, tensor, 0}};
-        case LayerKind::MatMul: return {Operand{producer(0), L.matmul_a_bytes(), 0}, Operand{producer(1), L.matmul_b_bytes(), 1}};
+        case LayerKind::FullyConnected:
+            return {Operand{L.inputs, tensor, 0}};
+        case LayerKind::MatMul:
+            return {Operand{producer(0), L.matmul_a_bytes(), 0}, Operand{producer(1), L.matmul_b_bytes(), 1}};
         case LayerKind::Vector: {
             std::vector<Operand> out;
             for (std::int64_t i = 0; i < L.operands; ++i)

@@ -20,10 +20,8 @@ enum class Collective { Direct, Ring, TwoD, Tree };
 
 template <>
 struct ChoiceNames<Collective> {
-    static constexpr std::pair<Collective, const char*> all[] = {{Collective::Direct, "direct"},
-                                                                 {Collective::Ring, "ring"},
-                                                                 {Collective::TwoD, "2d"},
-                                                                 {Collective::Tree, "tree"}};
+    static constexpr std::pair<Collective, const char*> all[] = {
+        {Collective::Direct, "direct"}, {Collective::Ring, "ring"}, {Collective::TwoD, "2d"}, {Collective::Tree, "tree"}};
 };
 
 /// Which package paths a layer's flows take.
@@ -38,10 +36,8 @@ enum class RoutePolicy {
 
 template <>
 struct ChoiceNames<RoutePolicy> {
-    static constexpr std::pair<RoutePolicy, const char*> all[] = {{RoutePolicy::XY, "xy"},
-                                                                  {RoutePolicy::YX, "yx"},
-                                                                  {RoutePolicy::Split, "split"},
-                                                                  {RoutePolicy::Diagonal, "diagonal"}};
+    static constexpr std::pair<RoutePolicy, const char*> all[] = {
+        {RoutePolicy::XY, "xy"}, {RoutePolicy::YX, "yx"}, {RoutePolicy::Split, "split"}, {RoutePolicy::Diagonal, "diagonal"}};
 };
 
 /// How the chiplets that need the same bytes from DRAM (a replicated weight slice, a

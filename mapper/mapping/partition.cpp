@@ -62,11 +62,16 @@ IdVector<Range> split_range(std::int64_t extent, int parts, const std::vector<do
 
 std::int64_t extent(const Layer& L, Dim d) {
     switch (d) {
-        case Dim::N: return L.n * L.heads;
-        case Dim::K: return L.k;
-        case Dim::C: return L.kind == LayerKind::Vector ? 1 : L.c / L.groups;
-        case Dim::P: return L.p;
-        case Dim::Q: return L.q;
+        case Dim::N:
+            return L.n * L.heads;
+        case Dim::K:
+            return L.k;
+        case Dim::C:
+            return L.kind == LayerKind::Vector ? 1 : L.c / L.groups;
+        case Dim::P:
+            return L.p;
+        case Dim::Q:
+            return L.q;
     }
     return 0;
 }
@@ -75,11 +80,16 @@ namespace {
 
 Range& field(WorkBox& b, Dim d) {
     switch (d) {
-        case Dim::N: return b.n;
-        case Dim::K: return b.k;
-        case Dim::C: return b.c;
-        case Dim::P: return b.p;
-        case Dim::Q: return b.q;
+        case Dim::N:
+            return b.n;
+        case Dim::K:
+            return b.k;
+        case Dim::C:
+            return b.c;
+        case Dim::P:
+            return b.p;
+        case Dim::Q:
+            return b.q;
     }
     return b.k;
 }

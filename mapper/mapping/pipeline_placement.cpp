@@ -67,10 +67,12 @@ PipelinePlacement finish(const Workload& w, int rows, int cols, const std::vecto
 
 void check_count(const Workload& w, int cols, int segments) {
     if (segments < 1 || segments > cols || static_cast<std::size_t>(segments) > w.layers.size())
-        throw RequestError("segments",
-                         "a segment count from 1 to " + std::to_string(std::min<std::size_t>(static_cast<std::size_t>(std::max(cols, 0)), w.layers.size())) +
-                             " (at most one per grid column and per layer)",
-                         std::to_string(segments));
+        throw RequestError(
+            "segments",
+            "a segment count from 1 to " +
+                std::to_string(std::min<std::size_t>(static_cast<std::size_t>(std::max(cols, 0)), w.layers.size())) +
+                " (at most one per grid column and per layer)",
+            std::to_string(segments));
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ namespace mcmsim {
 struct PipelineSegment {
     std::size_t first = 0, last = 0;  ///< layers [first, last)
     std::int64_t macs = 0;
-    ChipletGroup group;               ///< a band of columns: rows x cols of the package
+    ChipletGroup group;  ///< a band of columns: rows x cols of the package
 };
 
 struct PipelinePlacement {

@@ -38,7 +38,8 @@ void Estimator::price_all() {
             ws_.first_succ[i] = kNoEdge;
             for (std::int64_t d : op.deps) {
                 const std::size_t j = ws_.ids.find(d);
-                if (j == KeyIndex::kNone) throw std::out_of_range("analytical model: no op " + std::to_string(d) + " (validate_plan)");
+                if (j == KeyIndex::kNone)
+                    throw std::out_of_range("analytical model: no op " + std::to_string(d) + " (validate_plan)");
                 std::uint32_t& first = ws_.first_succ[j];
                 ws_.edges.push_back(SuccEdge{static_cast<std::uint32_t>(i), first});
                 first = static_cast<std::uint32_t>(ws_.edges.size() - 1);
@@ -68,7 +69,8 @@ void Estimator::price(std::size_t i, const PlanOp& op) {
             ws_.sched[i].pending += static_cast<int>(op.transfer_count());  // released by its flows
             if (op.transfers.empty()) ws_.receivers.receive(op.flow, static_cast<std::uint32_t>(i));
             else
-                ws_.receivers.receive_all(op.transfers.data(), op.transfers.data() + op.transfers.size(), static_cast<std::uint32_t>(i));
+                ws_.receivers.receive_all(op.transfers.data(), op.transfers.data() + op.transfers.size(),
+                                          static_cast<std::uint32_t>(i));
             return;
         case OpKind::Send:
             price_send(c, op);
@@ -112,14 +114,14 @@ void Estimator::price(std::size_t i, const PlanOp& op) {
 }
 
 void Estimator::price_send(OpCost& c, const PlanOp& op) {
-    if (static_cast<unsigned>(op.chiplet) >= static_cast<unsigned>(n_)) throw std::logic_error("analytical model: send on no chiplet (validate_plan)");
+    if (static_cast<unsigned>(op.chiplet) >= static_cast<unsigned>(n_))
+        throw std::logic_error("analytical model: send on no chiplet (validate_plan)");
     c.flows_begin = static_cast<std::uint32_t>(flow_count_);
     grow_to(ws_.flows, flow_count_ + op.transfer_count());
     if (op.transfers.empty()) {
         const Transfer single{op.peer, op.bytes, op.flow, op.route};
         price_flows(c, &single, &single + 1);
-    } else
-        price_flows(c, op.transfers.data(), op.transfers.data() + op.transfers.size());
+    } else price_flows(c, op.transfers.data(), op.transfers.data() + op.transfers.size());
     c.flows_end = static_cast<std::uint32_t>(flow_count_);
 }
 
@@ -232,7 +234,8 @@ void Estimator::finish_layer(std::size_t layer) {
     worst_ns_[layer] = worst;
     worst_link_[layer] = worst_link;
     // Every message is whole flits, so the bytes' flits are the flits x routers visited.
-    layer_acc_->add(EnergyCategory::Noc, static_cast<double>(mc_.format().flits(visits)) * arch_.package.router.energy_pj_per_flit);
+    layer_acc_->add(EnergyCategory::Noc,
+                    static_cast<double>(mc_.format().flits(visits)) * arch_.package.router.energy_pj_per_flit);
     layer_acc_->add(EnergyCategory::D2d, d2d);
 }
 
@@ -248,12 +251,14 @@ void Estimator::book_energy() {
     const PackagePaths::Names& names = pp_.names();
     est_.ledger.accounts_in_order(names.sorted, accounts_);
     for (int r = 0; r < topo.routers(); ++r)
-        accounts_[names.router_at[at(r)]]->add(EnergyCategory::Noc, static_cast<double>(mc_.format().flits(router_wire_[at(r)])) * flit_pj);
+        accounts_[names.router_at[at(r)]]->add(EnergyCategory::Noc,
+                                               static_cast<double>(mc_.format().flits(router_wire_[at(r)])) * flit_pj);
     std::vector<EnergyAccount*> link_acc(static_cast<std::size_t>(links_.count()), nullptr);
     for (int l = 0; l < links_.mesh_slots; ++l) link_acc[static_cast<std::size_t>(l)] = accounts_[names.link_at[at(l)]];
     for (int m = 0; m < links_.memories; ++m) {
         EnergyAccount* phy = accounts_[names.phy_at[at(m)]];
-        link_acc[static_cast<std::size_t>(links_.phy_to_noc(m))] = link_acc[static_cast<std::size_t>(links_.phy_from_noc(m))] = phy;
+        link_acc[static_cast<std::size_t>(links_.phy_to_noc(m))] = link_acc[static_cast<std::size_t>(links_.phy_from_noc(m))] =
+            phy;
     }
     for (std::size_t l = 0; l < link_wire_.size(); ++l)
         if (links_.is_d2d[l] && link_wire_[l] > 0)
@@ -312,16 +317,11 @@ Estimator::ScheduleStart Estimator::start_schedule() {
     link_free_.assign(links_n_, 0.0);
     memory_free_.assign(arch_.memories.size(), 0.0);
     est_.ops.resize(n);
-    return ScheduleStart{ws_.cost.data(),
-                         ws_.sched.data(),
-                         ws_.flows.data(),
-                         ws_.first_succ.data(),
-                         ws_.edges.data(),
-                         PathTables{path_table()},
-                         ws_.receivers.view(),
-                         std::vector<double>(at(std::max(plan_.chiplets, 0)), 0.0),
-                         link_free_.data(),
-                         est_.ops.data()};
+    return ScheduleStart{ws_.cost.data(),      ws_.sched.data(),
+                         ws_.flows.data(),     ws_.first_succ.data(),
+                         ws_.edges.data(),     PathTables{path_table()},
+                         ws_.receivers.view(), std::vector<double>(at(std::max(plan_.chiplets, 0)), 0.0),
+                         link_free_.data(),    est_.ops.data()};
 }
 
 void Estimator::finish_schedule(std::size_t done) {

@@ -83,7 +83,6 @@ struct EstimateOptions {
     int packets_per_event = 4;
 };
 
-
 /// Prices `plan` on `arch`. The default options give the message granularity, byte for byte
 /// what estimate_plan gave before the options existed.
 Estimate estimate_plan(const ArchConfig& arch, const Plan& plan, const EstimateOptions& options = {});

@@ -84,8 +84,8 @@ constexpr std::uint32_t kNoEdge = 0xFFFFFFFFu;
 /// The exceptions are `tiles` and `paths`: compute costs, which depend on the chiplet config
 /// and tile alone, and the package's paths, which depend on the arch alone.
 struct Workspace {
-    KeyIndex ids;              ///< op id -> dense index
-    FlowReceivers receivers;   ///< flow -> its recv op
+    KeyIndex ids;                   ///< op id -> dense index
+    FlowReceivers receivers;        ///< flow -> its recv op
     std::vector<OpCost> cost;       ///< grows only
     std::vector<OpSchedule> sched;  ///< grows only
     std::vector<FlowCost> flows;    ///< grows only
@@ -94,7 +94,7 @@ struct Workspace {
     std::vector<DramCost> drams;
     ReadyQueue ready;
     PacketGroupPool packets;  ///< packet granularity: groups in flight
-    TileCostCache tiles;  ///< results of compute_cost, kept for as long as the chiplet is the same
+    TileCostCache tiles;      ///< results of compute_cost, kept for as long as the chiplet is the same
     PackagePathsCache paths;  ///< the package's node-pair paths, kept for as long as the arch is the same
 };
 
@@ -130,8 +130,7 @@ public:
         index_plan();
         price_all();
         if (options_.granularity == Granularity::Packet) schedule_packets();
-        else
-            schedule();
+        else schedule();
         book_energy();
         book_static_energy();
         layer_stats();
@@ -194,7 +193,8 @@ private:
 
     /// A plan that validate_plan rejects: a flow that no recv op receives.
     [[noreturn]] void no_recv(std::uint32_t slot) const {
-        throw std::logic_error("analytical model: flow " + std::to_string(ws_.receivers.flow_of(slot)) + " has no recv (validate_plan)");
+        throw std::logic_error("analytical model: flow " + std::to_string(ws_.receivers.flow_of(slot)) +
+                               " has no recv (validate_plan)");
     }
 
     /// Where the scheduler finds a flow's path: one table, the package's node-pair paths
@@ -285,15 +285,15 @@ private:
     // Traffic of the layer being priced, and totals.
     std::size_t links_n_ = static_cast<std::size_t>(links_.count());
     std::size_t pairs_n_ = static_cast<std::size_t>(routers_) * static_cast<std::size_t>(routers_);
-    std::vector<std::int64_t> load_;           ///< per link: the layer's bytes on the wire (mesh: once spread)
-    std::vector<std::int64_t> inbound_;        ///< per (destination, source router): the layer's bytes to spread
-    std::vector<std::int64_t> link_wire_;      ///< per link, whole plan
-    std::vector<std::int64_t> router_wire_;    ///< per router: bytes through it (book_energy)
-    std::size_t flow_count_ = 0;               ///< flows priced so far
-    PathStore routed_;                         ///< the paths of flows with a source route
+    std::vector<std::int64_t> load_;         ///< per link: the layer's bytes on the wire (mesh: once spread)
+    std::vector<std::int64_t> inbound_;      ///< per (destination, source router): the layer's bytes to spread
+    std::vector<std::int64_t> link_wire_;    ///< per link, whole plan
+    std::vector<std::int64_t> router_wire_;  ///< per router: bytes through it (book_energy)
+    std::size_t flow_count_ = 0;             ///< flows priced so far
+    PathStore routed_;                       ///< the paths of flows with a source route
     std::size_t routed_count_ = 0;
-    std::vector<PathRef> all_paths_;           ///< PathTables' storage when the plan has source routes
-    std::vector<PathStep> route_steps_;        ///< scratch: one source route's steps
+    std::vector<PathRef> all_paths_;     ///< PathTables' storage when the plan has source routes
+    std::vector<PathStep> route_steps_;  ///< scratch: one source route's steps
     std::int64_t last_bytes_ = -1, last_wire_ = 0;
     // While scheduling: when each link and memory is next free.
     std::vector<double> link_free_, memory_free_;

@@ -20,8 +20,7 @@ void FlowReceivers::receive_past_table(std::int64_t flow, std::uint32_t op) {
         const auto id = static_cast<std::size_t>(flow);
         table_.resize(std::min(dense_limit_, std::max(id + 1, 2 * table_.size())), kNone);
         table_[id] = op;
-    } else
-        sparse_recv_.emplace(flow, op);  // a second recv leaves the first
+    } else sparse_recv_.emplace(flow, op);  // a second recv leaves the first
 }
 
 std::uint32_t FlowReceivers::sparse_slot(std::int64_t flow) {

@@ -29,8 +29,7 @@ public:
         if (static_cast<std::uint64_t>(flow) < table_.size()) {
             std::uint32_t& slot = table_[static_cast<std::size_t>(flow)];
             if (slot == kNone) slot = op;
-        } else
-            receive_past_table(flow, op);
+        } else receive_past_table(flow, op);
     }
 
     /// receive() for each of a recv op's transfers (items with a `flow`), the table kept in
@@ -91,8 +90,8 @@ private:
     std::size_t dense_limit_ = 0;
     std::unordered_map<std::int64_t, std::uint32_t> sparse_recv_;   ///< sparse id -> recv op
     std::unordered_map<std::int64_t, std::uint32_t> sparse_slots_;  ///< sparse id -> its slot
-    std::vector<std::int64_t> sparse_ids_;    ///< per sparse slot: its id
-    std::vector<std::uint32_t> sparse_ops_;   ///< per sparse slot: its recv op (finish)
+    std::vector<std::int64_t> sparse_ids_;                          ///< per sparse slot: its id
+    std::vector<std::uint32_t> sparse_ops_;                         ///< per sparse slot: its recv op (finish)
 };
 
 }  // namespace mcmsim

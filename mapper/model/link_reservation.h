@@ -42,11 +42,11 @@ struct StepPair {
 
 /// A path as the scheduler reads it, one per node pair or source route.
 struct PathRef {
-    const StepPair* rest;      ///< the steps after the first, two to a record
-    std::uint32_t records;     ///< how many records
-    std::int32_t first_link;   ///< the injection link (head time 0)
-    double first_hold;         ///< its hold, ns per byte
-    double head_ns;            ///< zero-load head latency of a one-flit packet
+    const StepPair* rest;     ///< the steps after the first, two to a record
+    std::uint32_t records;    ///< how many records
+    std::int32_t first_link;  ///< the injection link (head time 0)
+    double first_hold;        ///< its hold, ns per byte
+    double head_ns;           ///< zero-load head latency of a one-flit packet
 };
 
 /// Paths packed for the scheduler. Takes paths one by one (StepWriter's steps), then hands

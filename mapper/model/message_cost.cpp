@@ -5,8 +5,7 @@
 namespace mcmsim {
 
 PackageLinks::PackageLinks(const ArchConfig& arch, const MeshTopology& topo)
-    : mesh_slots(topo.link_slots()), chiplets(arch.chiplet_count()),
-      memories(static_cast<int>(arch.memories.size())) {
+    : mesh_slots(topo.link_slots()), chiplets(arch.chiplet_count()), memories(static_cast<int>(arch.memories.size())) {
     bandwidth_gbps.assign(static_cast<std::size_t>(count()), arch.package.link.bandwidth_gbps);
     latency_ns.assign(static_cast<std::size_t>(count()), arch.package.link.latency_ns);
     energy_pj_per_bit.assign(static_cast<std::size_t>(count()), arch.package.link.energy_pj_per_bit);
@@ -30,8 +29,8 @@ PackageLinks::PackageLinks(const ArchConfig& arch, const MeshTopology& topo)
 }
 
 MessageCost::MessageCost(const ArchConfig& arch)
-    : topo_(MeshTopology::of_package(arch.package)),
-      links_(arch, topo_), format_(arch.package.packet_format()), router_ns_(arch.package.router.latency_ns()) {
+    : topo_(MeshTopology::of_package(arch.package)), links_(arch, topo_), format_(arch.package.packet_format()),
+      router_ns_(arch.package.router.latency_ns()) {
     for (const auto& m : arch.memories) memory_router_.push_back(topo_.id(m.attach_row, m.attach_col));
 }
 
@@ -46,8 +45,7 @@ MessageCost::Route MessageCost::route(Endpoint src, Endpoint dst) const {
     return r;
 }
 
-double MessageCost::head_latency_ns(const int* links, std::size_t count, int routers,
-                                    std::int64_t packet_wire_bytes) const {
+double MessageCost::head_latency_ns(const int* links, std::size_t count, int routers, std::int64_t packet_wire_bytes) const {
     double t = routers * router_ns_;
     double tail = 0;
     for (const int* it = links; it != links + count; ++it) {

@@ -124,7 +124,7 @@ public:
     /// goes costs a store per router, where clearing afterwards is another pass).
     template <class T>
     void drain(int dst, T* inbound, T* load) const {
-        for (const Step* s = steps_begin(dst), *end = s + routers_ - 1; s != end; ++s) {
+        for (const Step *s = steps_begin(dst), *end = s + routers_ - 1; s != end; ++s) {
             load[s->link] += inbound[s->at];
             inbound[s->next] += inbound[s->at];
             inbound[s->at] = 0;
@@ -137,8 +137,12 @@ private:
     struct Step {
         int at, next, link;
     };
-    std::size_t slot(int dst, int at) const { return static_cast<std::size_t>(dst) * static_cast<std::size_t>(routers_) + static_cast<std::size_t>(at); }
-    const Step* steps_begin(int dst) const { return &steps_[static_cast<std::size_t>(dst) * static_cast<std::size_t>(routers_ - 1)]; }
+    std::size_t slot(int dst, int at) const {
+        return static_cast<std::size_t>(dst) * static_cast<std::size_t>(routers_) + static_cast<std::size_t>(at);
+    }
+    const Step* steps_begin(int dst) const {
+        return &steps_[static_cast<std::size_t>(dst) * static_cast<std::size_t>(routers_ - 1)];
+    }
     int routers_;
     /// Per destination: its routers' hops, farthest router first (each before its next hop).
     std::vector<Step> steps_;

@@ -72,7 +72,8 @@ void Estimator::schedule() {
                 // kept here until the last flow has left.
                 double& ni_free = link_free[at(pp_.inject(c.chiplet))];
                 // Done once its last byte has left through the network interface.
-                ni_free = end = send_flows(flows + c.flows_begin, flows + c.flows_end, std::max(t, ni_free), sched, paths, receivers, link_free);
+                ni_free = end = send_flows(flows + c.flows_begin, flows + c.flows_end, std::max(t, ni_free), sched, paths,
+                                           receivers, link_free);
                 break;
             }
             case OpKind::Recv:
@@ -80,7 +81,9 @@ void Estimator::schedule() {
                 end = std::max(sched[i].ready, sched[i].arrival);
                 break;
             case OpKind::DramRead:
-            case OpKind::DramWrite: end = dram_end(ws_.drams[c.flows_begin], t, paths, link_free); break;
+            case OpKind::DramWrite:
+                end = dram_end(ws_.drams[c.flows_begin], t, paths, link_free);
+                break;
         }
         ot.end_ns = end;
         ++done;

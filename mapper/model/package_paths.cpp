@@ -27,7 +27,8 @@ PackagePaths::PackagePaths(const ArchConfig& arch)
     router_entered_.assign(static_cast<std::size_t>(links.count()), -1);
     for (int l = 0; l < links.mesh_slots; ++l)
         router_entered_[static_cast<std::size_t>(l)] = topo.neighbor(l / kMeshPorts, static_cast<Port>(l % kMeshPorts));
-    for (int v = 0; v < nodes_; ++v) router_entered_[static_cast<std::size_t>(inject_[static_cast<std::size_t>(v)])] = router_of_[static_cast<std::size_t>(v)];
+    for (int v = 0; v < nodes_; ++v)
+        router_entered_[static_cast<std::size_t>(inject_[static_cast<std::size_t>(v)])] = router_of_[static_cast<std::size_t>(v)];
     // Every pair's path walked once along the routing trees, both packet sizes' head
     // latencies summed on the way: injection, mesh links, ejection.
     const auto nn = static_cast<std::size_t>(nodes_) * static_cast<std::size_t>(nodes_);

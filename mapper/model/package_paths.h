@@ -68,7 +68,9 @@ public:
     int chiplets() const { return n_; }
     int nodes() const { return nodes_; }  ///< chiplets, then memories
     std::size_t pair_count() const { return static_cast<std::size_t>(nodes_) * static_cast<std::size_t>(nodes_); }
-    std::size_t pair(int a, int b) const { return static_cast<std::size_t>(a) * static_cast<std::size_t>(nodes_) + static_cast<std::size_t>(b); }
+    std::size_t pair(int a, int b) const {
+        return static_cast<std::size_t>(a) * static_cast<std::size_t>(nodes_) + static_cast<std::size_t>(b);
+    }
     int router_of(int node) const { return router_of_[static_cast<std::size_t>(node)]; }
     int inject(int node) const { return inject_[static_cast<std::size_t>(node)]; }
     int eject(int node) const { return eject_[static_cast<std::size_t>(node)]; }

@@ -29,10 +29,10 @@ enum class PacketGroupKind : std::uint8_t {
 struct PacketGroup {
     const StepPair* step;  ///< the record of the next link to reach; == end: all crossed
     const StepPair* end;
-    double wire;     ///< bytes on the wire
-    double tail;     ///< when its tail has left the links so far, minus the last one's head time
-    double head_ns;  ///< the path's zero-load head latency: tail + head_ns is its arrival
-    double share;    ///< DRAM groups: their part of the op's bytes (0..1)
+    double wire;         ///< bytes on the wire
+    double tail;         ///< when its tail has left the links so far, minus the last one's head time
+    double head_ns;      ///< the path's zero-load head latency: tail + head_ns is its arrival
+    double share;        ///< DRAM groups: their part of the op's bytes (0..1)
     std::uint32_t op;    ///< the recv op (Flow) or the DRAM op it belongs to
     std::uint32_t dram;  ///< DRAM groups: the op's DramCost
     int lane;            ///< 0 or 1 within `step`

@@ -70,15 +70,14 @@ private:
             OpSchedule& r = sched_[g.op];
             r.arrival = std::max(r.arrival, tail);
             if (--r.pending == 0) pq_.push(std::max(r.ready, r.arrival), g.op);
-        } else
-            dram_group_done(g.op, tail);
+        } else dram_group_done(g.op, tail);
     }
 
     /// A group whose head leaves its first link at `t` (that link already reserved, its tail
     /// gone at `tail`): an event at its next link, or, with no link after the first, at its
     /// end (a memory serves what has arrived, so a group to one waits for that).
-    void launch(const PathRef& p, double t, double tail, double wire, PacketGroupKind kind, std::uint32_t op,
-                std::uint32_t dram, double share) {
+    void launch(const PathRef& p, double t, double tail, double wire, PacketGroupKind kind, std::uint32_t op, std::uint32_t dram,
+                double share) {
         const PacketGroup g{p.rest, p.rest + p.records, wire, tail, p.head_ns, share, op, dram, 0, kind};
         const bool to_memory = kind == PacketGroupKind::ReadRequest || kind == PacketGroupKind::WriteData;
         if (p.records == 0 && !to_memory) {
@@ -156,7 +155,9 @@ private:
                 end = free = ot.start_ns + c.own_ns;
                 break;
             }
-            case OpKind::Send: end = send(c, t); break;
+            case OpKind::Send:
+                end = send(c, t);
+                break;
             case OpKind::Recv:
                 ot.start_ns = sched_[i].ready;
                 end = std::max(sched_[i].ready, sched_[i].arrival);
@@ -211,8 +212,8 @@ private:
             const double wire = d.read ? request_wire_ : w;
             const double from = std::max(t, ni_free);
             ni_free = from + wire * out.first_hold;
-            launch(out, from, ni_free, wire, d.read ? PacketGroupKind::ReadRequest : PacketGroupKind::WriteData, i,
-                   c.flows_begin, d.wire > 0 ? w / d.wire : 1.0);
+            launch(out, from, ni_free, wire, d.read ? PacketGroupKind::ReadRequest : PacketGroupKind::WriteData, i, c.flows_begin,
+                   d.wire > 0 ? w / d.wire : 1.0);
             left -= w;
         }
     }

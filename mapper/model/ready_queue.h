@@ -28,7 +28,10 @@ public:
     };
 
     /// Empties the queue, keeping its storage.
-    void clear() { h_.clear(); has_first_ = false; }
+    void clear() {
+        h_.clear();
+        has_first_ = false;
+    }
     void reserve(std::size_t n) { h_.reserve(n); }
     bool empty() const { return !has_first_ && h_.empty(); }
     /// Index of the item pop() would return next (the queue must not be empty).
@@ -95,9 +98,7 @@ private:
     struct Key {
         double t;
         std::uint32_t seq, i;
-        bool operator<(const Key& o) const {
-            return t < o.t || (t == o.t && (seq < o.seq || (seq == o.seq && i < o.i)));
-        }
+        bool operator<(const Key& o) const { return t < o.t || (t == o.t && (seq < o.seq || (seq == o.seq && i < o.i))); }
     };
     static Key key(double t, std::uint32_t i, std::uint32_t seq) { return Key{t, seq, i}; }
     static Item item(Key k) { return Item{k.t, k.i}; }
@@ -116,7 +117,7 @@ private:
     }
 
     std::vector<Key> h_;
-    Key first_{};             ///< smaller than every item in h_, when has_first_
+    Key first_{};  ///< smaller than every item in h_, when has_first_
     bool has_first_ = false;
 };
 

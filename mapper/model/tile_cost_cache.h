@@ -49,7 +49,8 @@ public:
         auto [it, fresh] = tiles_.try_emplace(key);
         if (fresh) {
             const ComputeCost c = compute_cost(chip_, op.work());
-            it->second = TileCost{static_cast<double>(cycles_to_ps(chip_, c.cycles)) / 1000.0, c.compute_energy_pj(), c.sram_energy_pj};
+            it->second =
+                TileCost{static_cast<double>(cycles_to_ps(chip_, c.cycles)) / 1000.0, c.compute_energy_pj(), c.sram_energy_pj};
         }
         last_key_ = key;
         last_ = &it->second;

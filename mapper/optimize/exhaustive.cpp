@@ -44,10 +44,10 @@ ExhaustiveResult run_exhaustive(const Formulation& f, Objective objective, std::
     ExhaustiveResult res;
     res.options_per_layer = binomial(U + n - 1, n - 1) * s.partitions.size() * s.routes.size();
     if (res.options_per_layer > max_options_per_layer)
-        throw RequestError("optimizer",
-                           "a tiny instance for exhaustive (at most " + std::to_string(max_options_per_layer) +
-                               " candidates per layer)",
-                           std::to_string(res.options_per_layer) + " candidates per layer");
+        throw RequestError(
+            "optimizer",
+            "a tiny instance for exhaustive (at most " + std::to_string(max_options_per_layer) + " candidates per layer)",
+            std::to_string(res.options_per_layer) + " candidates per layer");
     const auto comps = compositions(U, n);
     std::vector<IdVector<LayerGene>> genes(f.layers());  // [layer][candidate]
     std::vector<IdVector<LayerCost>> costs(f.layers());
@@ -66,7 +66,8 @@ ExhaustiveResult run_exhaustive(const Formulation& f, Objective objective, std::
         for (std::size_t l = 0; l < f.layers(); ++l) {
             double best = std::numeric_limits<double>::infinity();
             for (int i = 0; i < costs[l].size(); ++i) {
-                double v = objective == Objective::Latency ? costs[l][i].time_ns : costs[l][i].energy_pj + P * costs[l][i].time_ns;
+                double v =
+                    objective == Objective::Latency ? costs[l][i].time_ns : costs[l][i].energy_pj + P * costs[l][i].time_ns;
                 if (v < best) best = v, pick[l] = i;
             }
         }

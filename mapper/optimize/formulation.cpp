@@ -25,22 +25,38 @@ OptionTraffic traffic_for(const Layer& L, const PartitionOption& o) {
         const double A = static_cast<double>(L.matmul_a_bytes()), B = static_cast<double>(L.matmul_b_bytes());
         t.out_var = O;
         switch (d) {
-            case Dim::K: t.in_var = B, t.in_fix = A; break;  // columns of B
-            case Dim::P: t.in_var = A, t.in_fix = B; break;  // rows of A
-            case Dim::Q: t.in_fix = A + B; break;            // M x N output has no Q: all of both
-            case Dim::N: t.in_var = A + B; break;            // heads and batch
-            case Dim::C: t.in_var = A + B, t.out_var = 0, t.out_fix = psum; break;
+            case Dim::K:
+                t.in_var = B, t.in_fix = A;
+                break;  // columns of B
+            case Dim::P:
+                t.in_var = A, t.in_fix = B;
+                break;  // rows of A
+            case Dim::Q:
+                t.in_fix = A + B;
+                break;  // M x N output has no Q: all of both
+            case Dim::N:
+                t.in_var = A + B;
+                break;  // heads and batch
+            case Dim::C:
+                t.in_var = A + B, t.out_var = 0, t.out_fix = psum;
+                break;
         }
         return t;
     }
     const double I = static_cast<double>(L.input_bytes());
     t.out_var = O;
     switch (d) {
-        case Dim::K: t.in_var = W, t.in_fix = I; break;
-        case Dim::C: t.in_var = W + I, t.out_var = 0, t.out_fix = psum; break;
+        case Dim::K:
+            t.in_var = W, t.in_fix = I;
+            break;
+        case Dim::C:
+            t.in_var = W + I, t.out_var = 0, t.out_fix = psum;
+            break;
         case Dim::P:
         case Dim::Q:
-        case Dim::N: t.in_var = I, t.in_fix = W; break;
+        case Dim::N:
+            t.in_var = I, t.in_fix = W;
+            break;
     }
     return t;
 }
@@ -63,7 +79,8 @@ std::string not_modelled(const ArchConfig& arch, const MappingSpace& space) {
     for (const auto& o : space.partitions)
         if (!o.one_dimensional()) why = "partition " + o.name() + " is two-dimensional";
     for (RoutePolicy r : space.routes)
-        if (r != RoutePolicy::XY && r != RoutePolicy::YX) why = std::string("route policy ") + to_string(r) + " is not dimension-order";
+        if (r != RoutePolicy::XY && r != RoutePolicy::YX)
+            why = std::string("route policy ") + to_string(r) + " is not dimension-order";
     for (Collective c : space.collectives)
         if (c != Collective::Direct) why = std::string("collective ") + to_string(c) + " is not modelled (direct only)";
     for (Delivery wd : space.weights)
@@ -88,8 +105,8 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
         double work = L.is_mac_layer() ? static_cast<double>(L.macs()) / chip.peak_macs_per_ns()
                                        : static_cast<double>(L.vector_ops()) / vec_rate;
         work_ns_.push_back(work / static_cast<double>(total_units()));
-        fixed_energy_ += static_cast<double>(L.macs()) * chip.mac_energy_pj +
-                         static_cast<double>(L.vector_ops()) * chip.vector_op_energy_pj;
+        fixed_energy_ +=
+            static_cast<double>(L.macs()) * chip.mac_energy_pj + static_cast<double>(L.vector_ops()) * chip.vector_op_energy_pj;
         IdVector<OptionTraffic> per;
         for (const auto& o : space_.partitions) per.push_back(traffic_for(L, o));
         traffic_.push_back(per);
@@ -99,8 +116,7 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
     // Resources: mesh link slots, NI in, NI out, PHY to NoC, PHY from NoC, DRAM.
     const int M = static_cast<int>(arch.memories.size());
     const int mesh = chiplets_ * kMeshPorts;
-    const int ni_in = mesh, ni_out = mesh + chiplets_, phy_to = mesh + 2 * chiplets_, phy_from = phy_to + M,
-              dram = phy_from + M;
+    const int ni_in = mesh, ni_out = mesh + chiplets_, phy_to = mesh + 2 * chiplets_, phy_from = phy_to + M, dram = phy_from + M;
     bandwidth_.assign(dram + M, arch.package.link.bandwidth_gbps);
     for (int c = 0; c < chiplets_; ++c) bandwidth_[ni_in + c] = bandwidth_[ni_out + c] = chip.ni_bandwidth_gbps;
     const IdVector<const MemoryConfig*> memory = memories_of(arch);
@@ -109,7 +125,8 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
         bandwidth_[dram + m] = memory[m]->dram.bandwidth_gbps();
     }
     MeshTopology xy(rows_, cols_, Routing::XY);
-    const double router_pj_per_byte = arch.package.router.energy_pj_per_flit / static_cast<double>(arch.package.router.flit_bytes);
+    const double router_pj_per_byte =
+        arch.package.router.energy_pj_per_flit / static_cast<double>(arch.package.router.flit_bytes);
     IdVector<int> home(chiplets_);
     for (int c = 0; c < chiplets_; ++c) {
         // Nearest memory, ties to the lower index (the plan builder's rule).

@@ -90,10 +90,10 @@ private:
     int rows_, cols_, chiplets_;
     std::string why_not_;
     std::vector<double> work_ns_;
-    std::vector<IdVector<OptionTraffic>> traffic_;        ///< [layer][option]
-    IdVector<double> bandwidth_;                          ///< [resource] GB/s = bytes/ns
-    IdVector<IdVector<std::vector<int>>> in_, out_;       ///< [route][chiplet] resources
-    IdVector<double> e_in_, e_out_;                       ///< [chiplet] pJ per byte
+    std::vector<IdVector<OptionTraffic>> traffic_;   ///< [layer][option]
+    IdVector<double> bandwidth_;                     ///< [resource] GB/s = bytes/ns
+    IdVector<IdVector<std::vector<int>>> in_, out_;  ///< [route][chiplet] resources
+    IdVector<double> e_in_, e_out_;                  ///< [chiplet] pJ per byte
     double fixed_energy_ = 0, leak_ = 0;
 };
 

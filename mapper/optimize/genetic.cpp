@@ -102,7 +102,8 @@ public:
                 res.budget_hit = true;
                 break;
             }
-            std::vector<Genome> next(popu.begin(), popu.begin() + std::min<std::ptrdiff_t>(o_.elites, static_cast<std::ptrdiff_t>(pop)));
+            std::vector<Genome> next(popu.begin(),
+                                     popu.begin() + std::min<std::ptrdiff_t>(o_.elites, static_cast<std::ptrdiff_t>(pop)));
             while (next.size() < pop) {
                 const Genome& a = popu[tournament(scores)];
                 const Genome& b = popu[tournament(scores)];

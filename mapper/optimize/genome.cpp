@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "mapper/mapping/pipeline_placement.h"
 #include "mapper/mapping/mapping.h"
+#include "mapper/mapping/pipeline_placement.h"
 
 namespace mcmsim {
 
@@ -68,7 +68,8 @@ Mapping to_mapping(const MappingSpace& s, const Genome& g, const Workload& w, in
                 lm.partition.col_shares.assign(w.begin() + rows, w.begin() + rows + cols);
                 // A direction whose units are all equal stays uniform too.
                 auto flat = [](const std::vector<double>& v) {
-                    for (double x : v) if (x != v.front()) return false;
+                    for (double x : v)
+                        if (x != v.front()) return false;
                     return true;
                 };
                 if (flat(lm.partition.row_shares)) lm.partition.row_shares.clear();

@@ -1,9 +1,9 @@
 #pragma once
 // A point of the mapping search space: per layer a partition option, whole share units per
-// part, a route policy, a collective algorithm, a weight and a network-input delivery. Every optimiser produces one; `to_mapping` turns it into the plan
-// builder's input. Pure C++.
-#include "mapper/optimize/search_space.h"
+// part, a route policy, a collective algorithm, a weight and a network-input delivery. Every optimiser produces one; `to_mapping`
+// turns it into the plan builder's input. Pure C++.
 #include "mapper/mapping/mapping.h"
+#include "mapper/optimize/search_space.h"
 #include "mapper/workload/workload.h"
 
 #include <cstdint>
@@ -15,13 +15,13 @@ namespace mcmsim {
 struct LayerGene {
     int option = 0;       ///< index into MappingSpace::partitions
     IdVector<int> units;  ///< [part] 1-D: one per chiplet; 2-D: grid rows first, then grid columns
-    int route = 0;           ///< index into MappingSpace::routes
-    int collective = 0;      ///< index into MappingSpace::collectives
-    int weights = 0;         ///< index into MappingSpace::weights
-    int inputs = 0;          ///< index into MappingSpace::inputs (optimisers change it only on layers reading a network input)
+    int route = 0;        ///< index into MappingSpace::routes
+    int collective = 0;   ///< index into MappingSpace::collectives
+    int weights = 0;      ///< index into MappingSpace::weights
+    int inputs = 0;       ///< index into MappingSpace::inputs (optimisers change it only on layers reading a network input)
     bool operator==(const LayerGene& o) const {
-        return option == o.option && units == o.units && route == o.route && collective == o.collective &&
-               weights == o.weights && inputs == o.inputs;
+        return option == o.option && units == o.units && route == o.route && collective == o.collective && weights == o.weights &&
+               inputs == o.inputs;
     }
 };
 

@@ -23,7 +23,8 @@ std::string HardwarePoint::label() const {
     if (link_preset) add("link=" + *link_preset);
     if (link_bandwidth_gbps) add("bw=" + num(*link_bandwidth_gbps));
     if (dram_count || dram_placement)
-        add("dram=" + (dram_count ? std::to_string(*dram_count) : std::string("base")) + "@" + (dram_placement ? to_string(*dram_placement) : "base"));
+        add("dram=" + (dram_count ? std::to_string(*dram_count) : std::string("base")) + "@" +
+            (dram_placement ? to_string(*dram_placement) : "base"));
     return s.empty() ? "base" : s;
 }
 
@@ -58,19 +59,22 @@ std::vector<HardwarePoint> hardware_points(const HardwareSpace& h) {
     return pts;
 }
 
-std::vector<std::pair<int, int>> dram_sites(DramPlacement placement, int count, int rows, int cols,
-                                            const std::string& file, const std::string& where) {
+std::vector<std::pair<int, int>> dram_sites(DramPlacement placement, int count, int rows, int cols, const std::string& file,
+                                            const std::string& where) {
     std::vector<std::pair<int, int>> all;
     switch (placement) {
         case DramPlacement::West:
             for (int j = 0; j < count && count <= rows; ++j) all.push_back({(2 * j + 1) * rows / (2 * count), 0});
             break;
-        case DramPlacement::Corners: all = {{0, 0}, {rows - 1, cols - 1}, {0, cols - 1}, {rows - 1, 0}}; break;
+        case DramPlacement::Corners:
+            all = {{0, 0}, {rows - 1, cols - 1}, {0, cols - 1}, {rows - 1, 0}};
+            break;
         case DramPlacement::Edges:
             all = {{(rows - 1) / 2, 0}, {rows / 2, cols - 1}, {0, cols / 2}, {rows - 1, (cols - 1) / 2}};
             break;
         case DramPlacement::Centre:
-            all = {{(rows - 1) / 2, (cols - 1) / 2}, {rows / 2, cols / 2}, {(rows - 1) / 2, cols / 2}, {rows / 2, (cols - 1) / 2}};
+            all = {
+                {(rows - 1) / 2, (cols - 1) / 2}, {rows / 2, cols / 2}, {(rows - 1) / 2, cols / 2}, {rows / 2, (cols - 1) / 2}};
             break;
     }
     if (static_cast<int>(all.size()) < count)

@@ -27,8 +27,8 @@ std::vector<HardwarePoint> hardware_points(const HardwareSpace& h);
 
 /// DRAM attach points for a placement on a rows x cols grid; InputError (naming `where`) when
 /// the placement cannot take `count` stacks.
-std::vector<std::pair<int, int>> dram_sites(DramPlacement placement, int count, int rows, int cols,
-                                            const std::string& file, const std::string& where);
+std::vector<std::pair<int, int>> dram_sites(DramPlacement placement, int count, int rows, int cols, const std::string& file,
+                                            const std::string& where);
 
 /// The base arch document with the point's knobs applied (and a new name).
 nlohmann::json apply_hardware(const nlohmann::json& base, const HardwarePoint& p, const std::string& space_file);

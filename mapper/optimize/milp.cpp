@@ -44,9 +44,7 @@ public:
         for (std::size_t l : layers) add_layer(l);
     }
 
-    std::size_t integer_columns() const {
-        return static_cast<std::size_t>(std::count(integer_.begin(), integer_.end(), true));
-    }
+    std::size_t integer_columns() const { return static_cast<std::size_t>(std::count(integer_.begin(), integer_.end(), true)); }
 
     struct Solution {
         IdVector<double> x;  ///< [column]
@@ -149,38 +147,38 @@ private:
                 lv.u.push_back(col(0, U, true));
                 lv.a.push_back(col(0, 1, true));
             }
-        IdVector<Row> compute(n, Row{0, kInf, {lv.T}, {1.0}});                  // [chiplet]
+        IdVector<Row> compute(n, Row{0, kInf, {lv.T}, {1.0}});                // [chiplet]
         IdVector<Row> resource(f_.resources(), Row{0, kInf, {lv.T}, {1.0}});  // [resource]
         for (int k = 0; k < K; ++k) {
-                const int d = lv.combos[k] / R, r = lv.combos[k] % R;
-                const OptionTraffic& t = f_.traffic(l, d);
-                Row sum{0, 0, {lv.x[k]}, {-U}};
-                for (int i = 0; i < n; ++i) {
-                    const int u = lv.u[k * n + i], a = lv.a[k * n + i];
-                    sum.idx.push_back(u), sum.val.push_back(1.0);
-                    rows_.push_back(Row{-kInf, 0, {u, a}, {1.0, -U}});   // u <= U a
-                    rows_.push_back(Row{-kInf, 0, {a, u}, {1.0, -1.0}});  // a <= u
-                    auto& cr = compute[i];
-                    cr.idx.push_back(u), cr.val.push_back(-f_.work_ns(l));
-                    for (int e : f_.in_path(i, r)) {
-                        auto& rr = resource[e];
-                        const double B = f_.bandwidth(e);
-                        if (t.in_var != 0) rr.idx.push_back(u), rr.val.push_back(-t.in_var / U / B);
-                        if (t.in_fix != 0) rr.idx.push_back(a), rr.val.push_back(-t.in_fix / B);
-                    }
-                    for (int e : f_.out_path(i, r)) {
-                        auto& rr = resource[e];
-                        const double B = f_.bandwidth(e);
-                        if (t.out_var != 0) rr.idx.push_back(u), rr.val.push_back(-t.out_var / U / B);
-                        if (t.out_fix != 0) rr.idx.push_back(a), rr.val.push_back(-t.out_fix / B);
-                    }
-                    const double ev = (t.in_var * f_.in_energy(i) + t.out_var * f_.out_energy(i)) / U;
-                    const double ef = t.in_fix * f_.in_energy(i) + t.out_fix * f_.out_energy(i);
-                    if (ev != 0) energy_.push_back({u, ev});
-                    if (ef != 0) energy_.push_back({a, ef});
+            const int d = lv.combos[k] / R, r = lv.combos[k] % R;
+            const OptionTraffic& t = f_.traffic(l, d);
+            Row sum{0, 0, {lv.x[k]}, {-U}};
+            for (int i = 0; i < n; ++i) {
+                const int u = lv.u[k * n + i], a = lv.a[k * n + i];
+                sum.idx.push_back(u), sum.val.push_back(1.0);
+                rows_.push_back(Row{-kInf, 0, {u, a}, {1.0, -U}});    // u <= U a
+                rows_.push_back(Row{-kInf, 0, {a, u}, {1.0, -1.0}});  // a <= u
+                auto& cr = compute[i];
+                cr.idx.push_back(u), cr.val.push_back(-f_.work_ns(l));
+                for (int e : f_.in_path(i, r)) {
+                    auto& rr = resource[e];
+                    const double B = f_.bandwidth(e);
+                    if (t.in_var != 0) rr.idx.push_back(u), rr.val.push_back(-t.in_var / U / B);
+                    if (t.in_fix != 0) rr.idx.push_back(a), rr.val.push_back(-t.in_fix / B);
                 }
-                rows_.push_back(sum);
+                for (int e : f_.out_path(i, r)) {
+                    auto& rr = resource[e];
+                    const double B = f_.bandwidth(e);
+                    if (t.out_var != 0) rr.idx.push_back(u), rr.val.push_back(-t.out_var / U / B);
+                    if (t.out_fix != 0) rr.idx.push_back(a), rr.val.push_back(-t.out_fix / B);
+                }
+                const double ev = (t.in_var * f_.in_energy(i) + t.out_var * f_.out_energy(i)) / U;
+                const double ef = t.in_fix * f_.in_energy(i) + t.out_fix * f_.out_energy(i);
+                if (ev != 0) energy_.push_back({u, ev});
+                if (ef != 0) energy_.push_back({a, ef});
             }
+            rows_.push_back(sum);
+        }
         for (auto& r : compute)
             if (r.idx.size() > 1) rows_.push_back(merge(r));
         for (auto& r : resource)

@@ -38,18 +38,18 @@ struct MilpOptions {
     /// at a relative gap and a node limit (deterministic, unlike a time limit).
     bool split_combos = false;
     double gap = 1e-10;
-    int max_nodes = 0;  ///< 0: none
-    int max_solves = 0;              ///< CBC solves over all layers (0: none)
-    double budget_s = 0;             ///< wall limit over all solves (0: none)
+    int max_nodes = 0;                                  ///< 0: none
+    int max_solves = 0;                                 ///< CBC solves over all layers (0: none)
+    double budget_s = 0;                                ///< wall limit over all solves (0: none)
     std::function<void(int, double, double)> progress;  ///< step, best value, elapsed s
 };
 
 struct MilpResult {
     Genome best;
-    Score score;          ///< formulation objective of `best`
-    bool exact = true;    ///< false: lambda sweep, or a solve stopped by the budget
+    Score score;        ///< formulation objective of `best`
+    bool exact = true;  ///< false: lambda sweep, or a solve stopped by the budget
     int solves = 0;
-    std::string method;   ///< "per-layer" (latency, energy), "per-layer fronts" (EdP)
+    std::string method;  ///< "per-layer" (latency, energy), "per-layer fronts" (EdP)
 };
 
 MilpResult run_milp(const Formulation& f, const MilpOptions& o);

@@ -46,8 +46,7 @@ void blend(std::vector<double>& current, const std::vector<double>& target) {
     double ct = std::accumulate(current.begin(), current.end(), 0.0);
     double tt = std::accumulate(target.begin(), target.end(), 0.0);
     if (ct <= 0 || tt <= 0) return;
-    for (std::size_t i = 0; i < current.size(); ++i)
-        current[i] = (1 - kDamping) * current[i] / ct + kDamping * target[i] / tt;
+    for (std::size_t i = 0; i < current.size(); ++i) current[i] = (1 - kDamping) * current[i] / ct + kDamping * target[i] / tt;
 }
 
 }  // namespace
@@ -60,7 +59,9 @@ Plan map_nonuniform(const ArchConfig& arch, const Workload& w, const Partition& 
     for (auto& lm : m.layers) {
         lm.route = package_route_policy(arch.package);
         if (lm.partition.one_dimensional()) lm.partition.shares.assign(static_cast<std::size_t>(n), 1.0);
-        else lm.partition.row_shares.assign(static_cast<std::size_t>(rows), 1.0), lm.partition.col_shares.assign(static_cast<std::size_t>(cols), 1.0);
+        else
+            lm.partition.row_shares.assign(static_cast<std::size_t>(rows), 1.0),
+                lm.partition.col_shares.assign(static_cast<std::size_t>(cols), 1.0);
     }
     Plan best = build_plan(arch, w, m);
     Estimate best_est = estimate_plan(arch, best);

@@ -10,9 +10,8 @@ enum class Objective { Edp, Latency, Energy };
 
 template <>
 struct ChoiceNames<Objective> {
-    static constexpr std::pair<Objective, const char*> all[] = {{Objective::Edp, "edp"},
-                                                                {Objective::Latency, "latency"},
-                                                                {Objective::Energy, "energy"}};
+    static constexpr std::pair<Objective, const char*> all[] = {
+        {Objective::Edp, "edp"}, {Objective::Latency, "latency"}, {Objective::Energy, "energy"}};
 };
 
 /// Latency and energy of one candidate, however it was evaluated.
@@ -21,9 +20,12 @@ struct Score {
     double energy_pj = 0;
     double value(Objective o) const {
         switch (o) {
-            case Objective::Latency: return latency_ns;
-            case Objective::Energy: return energy_pj;
-            case Objective::Edp: break;
+            case Objective::Latency:
+                return latency_ns;
+            case Objective::Energy:
+                return energy_pj;
+            case Objective::Edp:
+                break;
         }
         return latency_ns * energy_pj;
     }

@@ -10,8 +10,8 @@
 #include "mapper/plan_builder/plan_builder.h"
 
 #include <algorithm>
-#include <functional>
 #include <cstdio>
+#include <functional>
 
 namespace mcmsim {
 
@@ -195,7 +195,8 @@ SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const M
     for (int n : segs)
         if (n > most && r.space)
             throw InputError(r.space->file, "/mapping/pipeline_segments",
-                             "segment counts of at most " + std::to_string(most) + " (package columns, layers)", std::to_string(n));
+                             "segment counts of at most " + std::to_string(most) + " (package columns, layers)",
+                             std::to_string(n));
     segs.vector().erase(std::remove_if(segs.begin(), segs.end(), [&](int n) { return n > most; }), segs.end());
     put_first(segs, 1);
     return s;
@@ -282,9 +283,11 @@ OptimizeResult optimize_mapping(const ArchConfig& arch, const Workload& w, const
             r.plan = map_nonuniform(arch, w, split_partition(req), req.seed);
             r.chosen = analytical(arch, r.plan);
             return r;
-        case Optimizer::Ga: return run_ga(arch, w, req, std::move(r));
+        case Optimizer::Ga:
+            return run_ga(arch, w, req, std::move(r));
         case Optimizer::Milp:
-        case Optimizer::Exhaustive: return run_formulation(arch, w, req, std::move(r));
+        case Optimizer::Exhaustive:
+            return run_formulation(arch, w, req, std::move(r));
     }
     return r;
 }
@@ -298,8 +301,9 @@ std::string improvement_line(const OptimizeResult& r, Optimizer optimizer) {
                     fmt(printable(r.uniform, r.objective)) + " " + unit + ", " + name + " " +
                     fmt(printable(r.chosen, r.objective)) + " " + unit + ")";
     if (r.formulation_uniform && r.formulation_chosen)
-        s += "; formulation objective " + fmt(r.formulation_uniform->value(r.objective) / r.formulation_chosen->value(r.objective)) +
-             "x (uniform " + fmt(printable(*r.formulation_uniform, r.objective)) + ", " + name + " " +
+        s += "; formulation objective " +
+             fmt(r.formulation_uniform->value(r.objective) / r.formulation_chosen->value(r.objective)) + "x (uniform " +
+             fmt(printable(*r.formulation_uniform, r.objective)) + ", " + name + " " +
              fmt(printable(*r.formulation_chosen, r.objective)) + " " + unit + ")";
     return s;
 }

@@ -14,7 +14,8 @@ inline std::vector<std::size_t> pareto_front(const std::vector<Score>& pts) {
     std::vector<std::size_t> idx(pts.size());
     std::iota(idx.begin(), idx.end(), 0);
     std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-        return pts[a].latency_ns != pts[b].latency_ns ? pts[a].latency_ns < pts[b].latency_ns : pts[a].energy_pj < pts[b].energy_pj;
+        return pts[a].latency_ns != pts[b].latency_ns ? pts[a].latency_ns < pts[b].latency_ns
+                                                      : pts[a].energy_pj < pts[b].energy_pj;
     });
     std::vector<std::size_t> front;
     for (std::size_t i : idx)
@@ -34,7 +35,8 @@ struct FrontPoint {
 
 /// Keeps the points no other point beats in both coordinates (ties: the first in order).
 inline std::vector<FrontPoint> pareto_filter(std::vector<FrontPoint> pts) {
-    std::stable_sort(pts.begin(), pts.end(), [](const FrontPoint& a, const FrontPoint& b) { return a.t != b.t ? a.t < b.t : a.e < b.e; });
+    std::stable_sort(pts.begin(), pts.end(),
+                     [](const FrontPoint& a, const FrontPoint& b) { return a.t != b.t ? a.t < b.t : a.e < b.e; });
     std::vector<FrontPoint> out;
     for (auto& p : pts)
         if (out.empty() || p.e < out.back().e) out.push_back(std::move(p));
@@ -48,7 +50,8 @@ inline std::vector<FrontPoint> merge_layer_fronts(const std::vector<std::vector<
     std::vector<FrontPoint> front{FrontPoint{}};
     for (const auto& options : layers) {
         std::vector<FrontPoint> own;
-        for (std::size_t i = 0; i < options.size(); ++i) own.push_back(FrontPoint{options[i].first, options[i].second, {static_cast<int>(i)}});
+        for (std::size_t i = 0; i < options.size(); ++i)
+            own.push_back(FrontPoint{options[i].first, options[i].second, {static_cast<int>(i)}});
         own = pareto_filter(std::move(own));
         std::vector<FrontPoint> merged;
         merged.reserve(front.size() * own.size());

@@ -1,7 +1,7 @@
 #include "mapper/optimize/problem.h"
 
-#include "mapper/model/analytical_model.h"
 #include "mapper/mapping/input_need.h"
+#include "mapper/model/analytical_model.h"
 #include "mapper/plan_builder/plan_builder.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "mapper/optimize/progress.h"
 
-#include <cstdio>
 #include <unistd.h>
+#include <cstdio>
 
 namespace mcmsim {
 
@@ -25,7 +25,8 @@ void ProgressLine::show(int step, double best, double elapsed) {
     if (shown_ && now - last_ < std::chrono::milliseconds(100)) return;
     last_ = now;
     shown_ = true;
-    std::fprintf(stderr, "\r\033[K%s  %s %d  best %.4g %s  %.1f s", label_.c_str(), step_.c_str(), step, best * scale_, unit_.c_str(), elapsed);
+    std::fprintf(stderr, "\r\033[K%s  %s %d  best %.4g %s  %.1f s", label_.c_str(), step_.c_str(), step, best * scale_,
+                 unit_.c_str(), elapsed);
     std::fflush(stderr);
 }
 

@@ -10,7 +10,9 @@ TinyInstance tiny_instance(std::uint64_t seed) {
     TinyInstance t;
     t.arch = load_arch_config(default_config_dir() + "/arch/mcm-2x2.json");
     std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ULL + 1);
-    auto pick = [&](std::initializer_list<std::int64_t> v) { return *(v.begin() + static_cast<std::ptrdiff_t>(rng() % v.size())); };
+    auto pick = [&](std::initializer_list<std::int64_t> v) {
+        return *(v.begin() + static_cast<std::ptrdiff_t>(rng() % v.size()));
+    };
     t.workload.name = "tiny-" + std::to_string(seed);
     const bool conv = rng() % 3 != 0;  // two in three instances are convolutions
     Layer prev;

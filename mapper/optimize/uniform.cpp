@@ -18,10 +18,10 @@ void check_request(const ArchConfig& arch, const MapRequest& r) {
         if (r.micro_batch < 1)
             throw RequestError("micro_batch", "a micro-batch of at least 1 sample", std::to_string(r.micro_batch));
         if (r.optimizer != Optimizer::Uniform)
-            throw RequestError("placement",
-                               std::string("sequential with optimizer ") + to_string(r.optimizer) +
-                                   " (pipelined placement: uniform only)",
-                               "\"pipelined\"");
+            throw RequestError(
+                "placement",
+                std::string("sequential with optimizer ") + to_string(r.optimizer) + " (pipelined placement: uniform only)",
+                "\"pipelined\"");
     }
     if (!(r.budget_s >= 0)) throw RequestError("budget_s", "a time >= 0 s", std::to_string(r.budget_s));
     if (r.population < 2) throw RequestError("population", "at least 2", std::to_string(r.population));

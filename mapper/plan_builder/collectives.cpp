@@ -84,8 +84,12 @@ void CollectivePlanner::grid_hops(Collective algorithm, int rows, int cols, int 
             for (int d : dests) add(root, d, true);
             break;
         case Collective::Ring:
-        case Collective::Tree: ring_edges(algorithm, rows, cols, root, dests); break;
-        case Collective::TwoD: two_d_edges(rows, cols, root, dests); break;
+        case Collective::Tree:
+            ring_edges(algorithm, rows, cols, root, dests);
+            break;
+        case Collective::TwoD:
+            two_d_edges(rows, cols, root, dests);
+            break;
     }
     list_hops(root, out);
 }
@@ -170,8 +174,7 @@ void CollectivePlanner::two_d_edges(int rows, int cols, int root, const std::vec
 }
 
 const std::vector<CollectiveHop>& CollectivePlanner::hops(Collective algorithm, int pkg_rows, int pkg_cols,
-                                                          const ChipletGroup& group, int root,
-                                                          const std::vector<int>& dests) {
+                                                          const ChipletGroup& group, int root, const std::vector<int>& dests) {
     const ChipletGroup g = group.on(pkg_rows, pkg_cols);
     if (g == ChipletGroup{0, 0, pkg_rows, pkg_cols} || algorithm == Collective::Direct)
         return hops(algorithm, pkg_rows, pkg_cols, root, dests);
@@ -198,7 +201,7 @@ const std::vector<CollectiveHop>& CollectivePlanner::hops(Collective algorithm, 
         local_root = local[e];
         local.erase(local.begin() + static_cast<std::ptrdiff_t>(e));
     }
-    if (local_root < 0) return out;  // no destinations
+    if (local_root < 0) return out;                  // no destinations
     const int entry = static_cast<int>(out.size());  // 1 when the bytes came in from outside
     grid_hops(algorithm, g.rows, g.cols, local_root, local, group_hops_);
     for (CollectiveHop h : group_hops_) {
@@ -211,14 +214,13 @@ const std::vector<CollectiveHop>& CollectivePlanner::hops(Collective algorithm, 
     return out;
 }
 
-std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int cols, int root,
-                                           const std::vector<int>& dests) {
+std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests) {
     CollectivePlanner planner;
     return planner.hops(algorithm, rows, cols, root, dests);
 }
 
-std::vector<CollectiveHop> collective_hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group,
-                                           int root, const std::vector<int>& dests) {
+std::vector<CollectiveHop> collective_hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group, int root,
+                                           const std::vector<int>& dests) {
     CollectivePlanner planner;
     return planner.hops(algorithm, pkg_rows, pkg_cols, group, root, dests);
 }

@@ -28,7 +28,6 @@
 
 namespace mcmsim {
 
-
 /// One forwarding step: `from` sends the bytes to `to`. `parent` indexes the hop that brought
 /// them to `from` (-1: `from` is the root); `depth` is the number of hops before this one.
 struct CollectiveHop {
@@ -50,8 +49,7 @@ RingOrder ring_order(int rows, int cols);
 /// The hops by which `root`'s bytes reach every chiplet of `dests` (distinct, root excluded)
 /// under `algorithm` on a rows x cols grid. Every destination is the `to` of exactly one hop;
 /// a hop's parent comes before it. Direct gives one depth-0 hop per destination.
-std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int cols, int root,
-                                           const std::vector<int>& dests);
+std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests);
 
 /// The same on a group of a pkg_rows x pkg_cols package (package ids): the rings, rows and
 /// columns are the group's own, so a layer placed on a band of the package keeps its relays
@@ -59,8 +57,8 @@ std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int c
 /// on another group) sends once to the destination nearest to it (fewest grid steps, then
 /// the lowest id), which then acts as the root for the rest. The whole package as the group
 /// gives exactly the hops of the overload above.
-std::vector<CollectiveHop> collective_hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group,
-                                           int root, const std::vector<int>& dests);
+std::vector<CollectiveHop> collective_hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group, int root,
+                                           const std::vector<int>& dests);
 
 /// collective_hops() for a caller that asks thousands of times (the plan builder): keeps its
 /// working memory and the last grid's ring order from one call to the next.
@@ -68,8 +66,8 @@ class CollectivePlanner {
 public:
     /// The hops of collective_hops(algorithm, pkg_rows, pkg_cols, group, root, dests), valid
     /// until the next call.
-    const std::vector<CollectiveHop>& hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group,
-                                           int root, const std::vector<int>& dests);
+    const std::vector<CollectiveHop>& hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group, int root,
+                                           const std::vector<int>& dests);
     /// The same on the whole rows x cols grid (collective_hops() without a group).
     const std::vector<CollectiveHop>& hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests);
 

@@ -2,8 +2,8 @@
 // What one chiplet computes of a layer: its box as a tile shape, vector ops, the bytes
 // re-tiling fetches from DRAM again, and the compute op with its SRAM bytes and label (used
 // by the plan builder). Pure C++.
-#include "hw/config/chiplet_config.h"
 #include "hw/compute/compute_work.h"
+#include "hw/config/chiplet_config.h"
 #include "mapper/mapping/input_need.h"
 #include "mapper/mapping/partition.h"
 #include "mapper/workload/workload.h"

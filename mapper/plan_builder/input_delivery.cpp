@@ -10,9 +10,8 @@ InputDelivery::InputDelivery(OpSink& sink, TransferBatch& batch, OutputSpill& sp
     : sink_(sink), batch_(batch), spill_(spill), owned_(owned), shapes_(std::move(shapes)), memories_(memories),
       n_(memories.chiplets()) {}
 
-ChipletDeps InputDelivery::gather(PlanLayer& layer, const Layer& L, const IdVector<WorkBox>& boxes,
-                                  const LayerMapping& lm, const IdVector<std::int64_t>& start,
-                                  PlanLayerMapping& info) {
+ChipletDeps InputDelivery::gather(PlanLayer& layer, const Layer& L, const IdVector<WorkBox>& boxes, const LayerMapping& lm,
+                                  const IdVector<std::int64_t>& start, PlanLayerMapping& info) {
     collective_ = lm.collective;
     input_multicast_ = lm.input_multicast;
     info_ = &info;
@@ -83,8 +82,8 @@ bool InputDelivery::same_ownership(const std::vector<int>& producers) const {
 /// read waiting for `start`; with input multicast (LayerMapping::input_multicast) one read per
 /// group of chiplets needing the same bytes from the same memory, by the member nearest it,
 /// the others getting the bytes by the layer's collective (like a spilled part, forward()).
-void InputDelivery::read_from_dram(PlanLayer& layer, const Layer& L, const IdVector<WorkBox>& boxes,
-                                   const Operand& op, const IdVector<std::int64_t>& start, ChipletDeps& deps) {
+void InputDelivery::read_from_dram(PlanLayer& layer, const Layer& L, const IdVector<WorkBox>& boxes, const Operand& op,
+                                   const IdVector<std::int64_t>& start, ChipletDeps& deps) {
     // Per chiplet with work its part, in chiplet order.
     const bool matmul = L.kind == LayerKind::MatMul;
     parts_.clear();
@@ -188,8 +187,8 @@ void InputDelivery::send_exact(const Layer& L, const IdVector<WorkBox>& boxes, c
                 parts_.push_back(Part{c, part, part.volume() * L.bytes_per_element});
                 // In DRAM the piece lies n, k, p, q: the part starts at its first (n, k) plane.
                 if (spilled)
-                    parts_.back().offset = ((part.n.lo - own.n.lo) * own.k.size() + (part.c.lo - own.k.lo)) *
-                                           own.p.size() * own.q.size() * P.bytes_per_element;
+                    parts_.back().offset = ((part.n.lo - own.n.lo) * own.k.size() + (part.c.lo - own.k.lo)) * own.p.size() *
+                                           own.q.size() * P.bytes_per_element;
             }
             if (spilled) read_spilled(group, o, pi, same);
             else deliver(o, ready, deps, same);

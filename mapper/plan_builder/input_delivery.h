@@ -49,8 +49,8 @@ public:
     /// transfers; `spill`: which outputs went to DRAM; `owned`: where each step's output lies
     /// (filled by the builder as steps are built); `shapes`: each step's layer shape;
     /// `memories`: each chiplet's nearest memory and its hops to every memory.
-    InputDelivery(OpSink& sink, TransferBatch& batch, OutputSpill& spill, const Ownership& owned,
-                  IdVector<const Layer*> shapes, const ChipletMemories& memories);
+    InputDelivery(OpSink& sink, TransferBatch& batch, OutputSpill& spill, const Ownership& owned, IdVector<const Layer*> shapes,
+                  const ChipletMemories& memories);
 
     /// Brings the inputs of a plan layer of shape L, split into `boxes` (one per chiplet), to
     /// the chiplets under the layer's mapping `lm` (its collective and route policy); its ops go
@@ -69,7 +69,7 @@ private:
     /// A consumer's part of one owned piece.
     struct Part {
         int consumer;
-        InputNeed need;           ///< send_exact: the part, in the consumer's input coordinates
+        InputNeed need;  ///< send_exact: the part, in the consumer's input coordinates
         std::int64_t bytes;
         bool whole = false;       ///< send_proportional: the consumer needs the whole operand
         bool sent = false;        ///< in a group of an earlier part already
@@ -94,8 +94,8 @@ private:
     void read_from_dram(PlanLayer& layer, const Layer& L, const IdVector<WorkBox>& boxes, const Operand& op,
                         const IdVector<std::int64_t>& start, ChipletDeps& deps);
     void send_exact(const Layer& L, const IdVector<WorkBox>& boxes, const std::vector<int>& group, ChipletDeps& deps);
-    void send_proportional(const Layer& L, const IdVector<WorkBox>& boxes, const std::vector<int>& group,
-                           const Operand& op, ChipletDeps& deps);
+    void send_proportional(const Layer& L, const IdVector<WorkBox>& boxes, const std::vector<int>& group, const Operand& op,
+                           ChipletDeps& deps);
     bool spilled_by(const std::vector<int>& group, int o) const;
     template <class Same>
     void read_spilled(const std::vector<int>& group, int o, std::size_t pi, Same same);

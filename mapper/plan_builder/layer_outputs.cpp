@@ -13,8 +13,8 @@ std::int64_t piece_bytes(const WorkBox& b, const Layer& L) {
 
 }  // namespace
 
-void spill_outputs(OutputSpill& spill, OpSink& sink, PlanLayer& layer, const Layer& L, int step,
-                   const OwnedPieces& owned, PlanLayerMapping& info) {
+void spill_outputs(OutputSpill& spill, OpSink& sink, PlanLayer& layer, const Layer& L, int step, const OwnedPieces& owned,
+                   PlanLayerMapping& info) {
     std::vector<std::int64_t> bytes, ready;
     for (int c = 0; c < owned.size(); ++c) {
         bytes.clear(), ready.clear();

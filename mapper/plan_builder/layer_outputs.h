@@ -14,8 +14,8 @@ namespace mcmsim {
 
 /// Each chiplet's output slice of step `step` (its pieces `owned`, of layer shape L) that does
 /// not fit its global buffer goes to DRAM, its write into `layer`; counts what spilled in `info`.
-void spill_outputs(OutputSpill& spill, OpSink& sink, PlanLayer& layer, const Layer& L, int step,
-                   const OwnedPieces& owned, PlanLayerMapping& info);
+void spill_outputs(OutputSpill& spill, OpSink& sink, PlanLayer& layer, const Layer& L, int step, const OwnedPieces& owned,
+                   PlanLayerMapping& info);
 
 /// The network output of step `step`: every piece in `owned` not spilled already is written to
 /// its owner's nearest memory once ready.

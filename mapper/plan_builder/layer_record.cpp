@@ -30,7 +30,8 @@ void record_mapping(PlanLayer& layer, PlanLayerMapping&& info, const LayerMappin
         info.segment = lm.segment;
         const ChipletGroup& g = pipelined->group;
         info.group = PlanLayerMapping::Group{g.row0, g.col0, g.rows, g.cols};
-        if (pipelined->micro_batches > 1) info.micro_batch = pipelined->micro_batch, info.micro_batches = pipelined->micro_batches;
+        if (pipelined->micro_batches > 1)
+            info.micro_batch = pipelined->micro_batch, info.micro_batches = pipelined->micro_batches;
         info.weights = pipelined->weights;
     }
     layer.mapping = std::move(info);

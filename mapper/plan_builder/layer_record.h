@@ -21,9 +21,9 @@ struct LayerTraffic {
 
 /// Where a step of a placement beyond layer-sequential ran.
 struct PipelinedStep {
-    ChipletGroup group;          ///< on the package
-    int micro_batch = 0;         ///< which micro-batch ...
-    int micro_batches = 1;       ///< ... of how many (1: the whole batch)
+    ChipletGroup group;                               ///< on the package
+    int micro_batch = 0;                              ///< which micro-batch ...
+    int micro_batches = 1;                            ///< ... of how many (1: the whole batch)
     WeightResidency weights = WeightResidency::None;  ///< None: the layer has no weights
 };
 

@@ -5,8 +5,7 @@
 
 namespace mcmsim {
 
-OutputSpill::OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, const ChipletMemories& memories,
-                         int steps)
+OutputSpill::OutputSpill(std::int64_t capacity, std::int64_t notice_bytes, const ChipletMemories& memories, int steps)
     : capacity_(capacity), notice_bytes_(notice_bytes), memories_(memories), slices_(steps) {}
 
 bool OutputSpill::hold_or_write(OpSink& sink, PlanLayer& layer, int step, int chiplet,
@@ -36,8 +35,8 @@ std::int64_t OutputSpill::write_of(int step, int chiplet) const {
     return slice(step, chiplet).write;
 }
 
-void OutputSpill::read(int step, int producer, std::size_t piece, const std::vector<int>& consumers,
-                       std::int64_t bytes, std::int64_t offset, std::vector<std::int64_t> wait) {
+void OutputSpill::read(int step, int producer, std::size_t piece, const std::vector<int>& consumers, std::int64_t bytes,
+                       std::int64_t offset, std::vector<std::int64_t> wait) {
     std::sort(wait.begin(), wait.end());
     wait.erase(std::unique(wait.begin(), wait.end()), wait.end());
     // The reader: the consumer nearest the memory holding the slice, ties to the lowest id.

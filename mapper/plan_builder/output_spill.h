@@ -54,8 +54,8 @@ public:
     /// Producer side, once step `step`'s output pieces on `chiplet` are final (their bytes and
     /// the ops that make them ready): a slice that does not fit the global buffer is written to
     /// DRAM (one DramWrite in `layer` waiting for every piece). Returns whether it spilled.
-    bool hold_or_write(OpSink& sink, PlanLayer& layer, int step, int chiplet,
-                       const std::vector<std::int64_t>& piece_bytes, const std::vector<std::int64_t>& ready);
+    bool hold_or_write(OpSink& sink, PlanLayer& layer, int step, int chiplet, const std::vector<std::int64_t>& piece_bytes,
+                       const std::vector<std::int64_t>& ready);
 
     bool spilled(int step, int chiplet) const { return write_of(step, chiplet) >= 0; }
     /// The DramWrite of `chiplet`'s slice of `step` (-1: the slice stayed on chip).
@@ -98,8 +98,8 @@ private:
 
     std::int64_t capacity_, notice_bytes_;
     const ChipletMemories& memories_;
-    IdVector<IdVector<Slice>> slices_;        ///< [step][chiplet]
-    std::vector<Read> reads_;                 ///< held until flush()
+    IdVector<IdVector<Slice>> slices_;  ///< [step][chiplet]
+    std::vector<Read> reads_;           ///< held until flush()
 };
 
 }  // namespace mcmsim

@@ -41,15 +41,14 @@ const Mapping& checked(const Mapping& m, const Workload& w, int rows, int cols) 
 class Builder {
 public:
     Builder(const ArchConfig& arch, const Workload& w, const Mapping& m)
-        : arch_(arch), w_(w), rows_(arch.package.rows), cols_(arch.package.cols), n_(arch.chiplet_count()),
-          batch_(arch.package), m_(checked(m, w, rows_, cols_)), steps_(w, m_),
-          memories_(arch, batch_.package_topology()), ops_(static_cast<int>(arch.memories.size())),
-          owned_(steps_.size()), compute_(steps_.size(), IdVector<std::int64_t>(n_, -1)),
+        : arch_(arch), w_(w), rows_(arch.package.rows), cols_(arch.package.cols), n_(arch.chiplet_count()), batch_(arch.package),
+          m_(checked(m, w, rows_, cols_)), steps_(w, m_), memories_(arch, batch_.package_topology()),
+          ops_(static_cast<int>(arch.memories.size())), owned_(steps_.size()),
+          compute_(steps_.size(), IdVector<std::int64_t>(n_, -1)),
           // A notice is one flit: the smallest transfer the package makes (output_spill.h).
           spill_(arch.chiplet.global_buffer_bytes, arch.package.router.flit_bytes, memories_, steps_.size()),
           inputs_(ops_, batch_, spill_, owned_, steps_.shapes(), memories_),
-          weights_(arch, m_, steps_, memories_, ops_, batch_, compute_),
-          reductions_(ops_, batch_, n_, kPartialSumBytes),
+          weights_(arch, m_, steps_, memories_, ops_, batch_, compute_), reductions_(ops_, batch_, n_, kPartialSumBytes),
           order_(n_, steps_.micro_batches(), w.layers.size()) {
         plan_.arch = arch.name;
         plan_.workload = w.name;

@@ -39,8 +39,8 @@
 // activations streaming between the groups. Per segment and chiplet:
 //  - weights stay resident when the chiplet's slices of all the segment's layers fit its
 //    weight buffers (pes x weight buffer): each slice is read once, one after the other in
-//    layer order from the start, and serves every micro-batch; otherwise every micro-batch reads them again, double buffered (a read waits
-//    for the compute that used the weights two reads back). PlanLayerMapping::weights says which;
+//    layer order from the start, and serves every micro-batch; otherwise every micro-batch reads them again, double buffered (a
+//    read waits for the compute that used the weights two reads back). PlanLayerMapping::weights says which;
 //  - a layer's micro-batches compute in order, and a micro-batch starts (its first compute,
 //    its network-input reads) only when the chiplet has finished the micro-batch two before:
 //    at most two micro-batches in flight per chiplet.

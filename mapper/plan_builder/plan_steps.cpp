@@ -24,7 +24,8 @@ PlanSteps::PlanSteps(const Workload& w, const Mapping& m) {
             const std::int64_t n = std::min(batch, (b + 1) * size) - b * size;
             for (std::size_t l = 0; l < nl; ++l) {
                 Layer L = w.layers[l];
-                if (L.n != batch) throw std::invalid_argument("micro-batches: layer " + L.name + " has another batch than its workload");
+                if (L.n != batch)
+                    throw std::invalid_argument("micro-batches: layer " + L.name + " has another batch than its workload");
                 L.n = n;
                 for (int& in : L.inputs) in += b * static_cast<int>(nl);
                 mb_layers_.push_back(std::move(L));
@@ -48,7 +49,7 @@ IdVector<WorkBox> boxes_on_package(const Layer& L, const LayerMapping& lm, int r
     const ChipletGroup g = lm.group.on(rows, cols);
     if (g == ChipletGroup{0, 0, rows, cols}) return partition_layer(L, lm.partition, rows, cols);
     const IdVector<WorkBox> local = partition_layer(L, lm.partition, g.rows, g.cols);  // [chiplet of the group]
-    IdVector<WorkBox> out(rows * cols);  // default boxes are empty
+    IdVector<WorkBox> out(rows * cols);                                                // default boxes are empty
     for (int i = 0; i < g.size(); ++i) out[g.chiplet(i, cols)] = local[i];
     return out;
 }

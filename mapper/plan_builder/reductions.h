@@ -30,8 +30,8 @@ public:
     /// (per chiplet): transfers and sums go into `layer` under `policy`; `owned` becomes, per
     /// chiplet, the pieces of the step's output it holds; each sum counts as a compute of the
     /// step in `order`; the owners' own partial sums count as on-chip bytes in `info`.
-    void reduce(PlanLayer& layer, const IdVector<WorkBox>& boxes, const IdVector<std::int64_t>& compute,
-                RoutePolicy policy, OwnedPieces& owned, PlanLayerMapping& info, MicroBatchOrder& order);
+    void reduce(PlanLayer& layer, const IdVector<WorkBox>& boxes, const IdVector<std::int64_t>& compute, RoutePolicy policy,
+                OwnedPieces& owned, PlanLayerMapping& info, MicroBatchOrder& order);
 
 private:
     /// A member's summed K-slice, made after the transfers it waits for.

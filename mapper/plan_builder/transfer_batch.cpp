@@ -5,10 +5,8 @@
 namespace mcmsim {
 
 TransferBatch::TransferBatch(const PackageConfig& package)
-    : rows_(package.rows), cols_(package.cols), n_(package.rows * package.cols),
-      topo_(package.rows, package.cols, Routing::XY),
-      topo_yx_(package.rows, package.cols, Routing::YX),
-      topo_package_(MeshTopology::of_package(package)),
+    : rows_(package.rows), cols_(package.cols), n_(package.rows * package.cols), topo_(package.rows, package.cols, Routing::XY),
+      topo_yx_(package.rows, package.cols, Routing::YX), topo_package_(MeshTopology::of_package(package)),
       package_topo_(topo_package_.diagonals() ? &topo_package_ : (package.routing == Routing::YX ? &topo_yx_ : &topo_)),
       link_load_(topo_package_.link_slots(), 0) {
     const int pairs = n_ * n_;
@@ -41,7 +39,8 @@ bool TransferBatch::same_deps(const Pending& a, const Pending& b) const {
     if (a.deps_n != b.deps_n) return false;
     if (a.deps_at == b.deps_at) return true;
     const auto first = deps_.begin() + static_cast<std::ptrdiff_t>(a.deps_at);
-    return std::equal(first, first + static_cast<std::ptrdiff_t>(a.deps_n), deps_.begin() + static_cast<std::ptrdiff_t>(b.deps_at));
+    return std::equal(first, first + static_cast<std::ptrdiff_t>(a.deps_n),
+                      deps_.begin() + static_cast<std::ptrdiff_t>(b.deps_at));
 }
 
 void TransferBatch::transfer(int from, int to, std::int64_t bytes, OpIds deps) {
@@ -105,9 +104,15 @@ int TransferBatch::paths(RoutePolicy policy, int from, int to, Path (&out)[2]) c
         return straight || &t == package_topo_ ? RouteKind::Package : kind;
     };
     switch (policy) {
-        case RoutePolicy::XY: out[0] = {route(topo_, RouteKind::XY), 1}; return 1;
-        case RoutePolicy::YX: out[0] = {route(topo_yx_, RouteKind::YX), 1}; return 1;
-        case RoutePolicy::Diagonal: out[0] = {RouteKind::Package, 1}; return 1;  // the package routes so
+        case RoutePolicy::XY:
+            out[0] = {route(topo_, RouteKind::XY), 1};
+            return 1;
+        case RoutePolicy::YX:
+            out[0] = {route(topo_yx_, RouteKind::YX), 1};
+            return 1;
+        case RoutePolicy::Diagonal:
+            out[0] = {RouteKind::Package, 1};
+            return 1;  // the package routes so
         case RoutePolicy::Split:
             if (straight) {
                 out[0] = {RouteKind::Package, 1};

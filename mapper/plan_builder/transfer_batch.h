@@ -7,9 +7,9 @@
 #include "hw/config/package_config.h"
 #include "hw/topology/mesh_topology.h"
 #include "mapper/mapping/chiplet_group.h"
+#include "mapper/mapping/mapping.h"
 #include "mapper/plan_builder/collectives.h"
 #include "mapper/plan_builder/op_sink.h"
-#include "mapper/mapping/mapping.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -11,9 +11,8 @@ std::int64_t weight_slice_bytes(const Layer& L, const WorkBox& b) {
     return L.weight_bytes() > 0 && !b.empty() ? b.k.size() * b.c.size() * L.r * L.s * L.bytes_per_element : 0;
 }
 
-WeightDelivery::WeightDelivery(const ArchConfig& arch, const Mapping& m, const PlanSteps& steps,
-                               const ChipletMemories& memories, OpSink& sink, TransferBatch& batch,
-                               const IdVector<IdVector<std::int64_t>>& compute)
+WeightDelivery::WeightDelivery(const ArchConfig& arch, const Mapping& m, const PlanSteps& steps, const ChipletMemories& memories,
+                               OpSink& sink, TransferBatch& batch, const IdVector<IdVector<std::int64_t>>& compute)
     : arch_(arch), m_(m), steps_(steps), memories_(memories), sink_(sink), batch_(batch), compute_(compute),
       rows_(arch.package.rows), cols_(arch.package.cols), n_(arch.chiplet_count()) {
     if (steps.pipelined()) plan_residency(m, steps);
@@ -24,7 +23,7 @@ WeightDelivery::WeightDelivery(const ArchConfig& arch, const Mapping& m, const P
 /// weights, an N split of a smaller last micro-batch fewer).
 void WeightDelivery::plan_residency(const Mapping& m, const PlanSteps& steps) {
     const std::int64_t capacity = arch_.chiplet.pes * arch_.chiplet.weight_buffer.bytes;
-    std::map<int, IdVector<std::int64_t>> held;  // segment -> bytes per chiplet
+    std::map<int, IdVector<std::int64_t>> held;                   // segment -> bytes per chiplet
     for (int s = 0; s < steps.size() && steps[s].mb == 0; ++s) {  // every layer once
         const LayerMapping& lm = m.layers[steps[s].layer];
         IdVector<std::int64_t>& bytes = held[lm.segment];
@@ -53,9 +52,8 @@ std::vector<std::int64_t> WeightDelivery::two_steps_back(int step, int c) const 
     return deps;
 }
 
-void WeightDelivery::multicast(PlanLayer& layer, const Layer& L, const LayerMapping& lm, int step,
-                               const IdVector<WorkBox>& boxes, ChipletDeps& deps,
-                               PlanLayerMapping& info) {
+void WeightDelivery::multicast(PlanLayer& layer, const Layer& L, const LayerMapping& lm, int step, const IdVector<WorkBox>& boxes,
+                               ChipletDeps& deps, PlanLayerMapping& info) {
     multicast_.assign(n_, false);
     if (!lm.weight_multicast || steps_.pipelined() || L.weight_bytes() <= 0) return;
     std::map<std::array<std::int64_t, 4>, std::vector<int>> groups;  // ordered: a deterministic plan
@@ -105,7 +103,8 @@ void WeightDelivery::pipelined(PlanLayer& layer, int step, int c, std::int64_t w
             // In the order the layers use them: the first layer's weights do not queue at
             // the memory behind the whole segment's.
             std::int64_t& previous = last_resident_read_[c];
-            read = previous = read_op(layer, c, wbytes, previous >= 0 ? std::vector<std::int64_t>{previous} : std::vector<std::int64_t>{}).id;
+            read = previous =
+                read_op(layer, c, wbytes, previous >= 0 ? std::vector<std::int64_t>{previous} : std::vector<std::int64_t>{}).id;
         }
         if (read >= 0) d.push_back(read);
     } else {

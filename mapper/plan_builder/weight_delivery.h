@@ -57,8 +57,7 @@ public:
 
 private:
     void plan_residency(const Mapping& m, const PlanSteps& steps);
-    void pipelined(PlanLayer& layer, int step, int c, std::int64_t wbytes, std::int64_t refetch,
-                   std::vector<std::int64_t>& d);
+    void pipelined(PlanLayer& layer, int step, int c, std::int64_t wbytes, std::int64_t refetch, std::vector<std::int64_t>& d);
     /// A DramRead of `bytes` of chiplet c's weights from its nearest memory, waiting for `deps`.
     PlanOp& read_op(PlanLayer& layer, int c, std::int64_t bytes, std::vector<std::int64_t> deps);
     /// The compute two steps before `step` on chiplet c as a dependency list (empty: none).
@@ -73,15 +72,15 @@ private:
     const IdVector<IdVector<std::int64_t>>& compute_;
     int rows_, cols_, n_;
 
-    IdVector<bool> multicast_;     ///< [chiplet] the current step's weights came by multicast
-    std::vector<int> dests_;       ///< scratch of multicast(): a group's members but its reader
+    IdVector<bool> multicast_;  ///< [chiplet] the current step's weights came by multicast
+    std::vector<int> dests_;    ///< scratch of multicast(): a group's members but its reader
 
     // Pipelined placement.
-    std::map<int, bool> resident_;                        ///< segment -> its weights stay resident
+    std::map<int, bool> resident_;                     ///< segment -> its weights stay resident
     std::vector<IdVector<std::int64_t>> weight_read_;  ///< [layer][chiplet] resident weight read
     IdVector<std::vector<std::int64_t>> weight_uses_;  ///< [chiplet] computes after a streamed weight read
     IdVector<std::int64_t> last_resident_read_;        ///< [chiplet] the latest resident weight read
-    bool streamed_read_ = false;  ///< the compute being made follows a streamed weight read
+    bool streamed_read_ = false;                       ///< the compute being made follows a streamed weight read
 };
 
 }  // namespace mcmsim

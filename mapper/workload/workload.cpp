@@ -16,18 +16,14 @@ namespace mcmsim {
 
 VectorOpClass vector_op_class(std::string_view op) {
     static constexpr std::pair<const char*, VectorOpClass> families[] = {
-        {"maxpool", VectorOpClass::Window},       {"avgpool", VectorOpClass::Window},
-        {"add", VectorOpClass::Elementwise},      {"sub", VectorOpClass::Elementwise},
-        {"mul", VectorOpClass::Elementwise},      {"div", VectorOpClass::Elementwise},
-        {"softmax", VectorOpClass::Softmax},      {"layernorm", VectorOpClass::LayerNorm},
-        {"batchnorm", VectorOpClass::BatchNorm},  {"concat", VectorOpClass::Movement},
-        {"reshape", VectorOpClass::Movement},     {"transpose", VectorOpClass::Movement},
-        {"flatten", VectorOpClass::Movement},     {"identity", VectorOpClass::Movement},
-        {"squeeze", VectorOpClass::Movement},     {"unsqueeze", VectorOpClass::Movement},
-        {"split", VectorOpClass::Movement},       {"slice", VectorOpClass::Movement},
-        {"gather", VectorOpClass::Movement},      {"shape", VectorOpClass::Movement},
-        {"cast", VectorOpClass::Movement},        {"pad", VectorOpClass::Movement},
-        {"dropout", VectorOpClass::Movement},     {"expand", VectorOpClass::Movement},
+        {"maxpool", VectorOpClass::Window},     {"avgpool", VectorOpClass::Window},      {"add", VectorOpClass::Elementwise},
+        {"sub", VectorOpClass::Elementwise},    {"mul", VectorOpClass::Elementwise},     {"div", VectorOpClass::Elementwise},
+        {"softmax", VectorOpClass::Softmax},    {"layernorm", VectorOpClass::LayerNorm}, {"batchnorm", VectorOpClass::BatchNorm},
+        {"concat", VectorOpClass::Movement},    {"reshape", VectorOpClass::Movement},    {"transpose", VectorOpClass::Movement},
+        {"flatten", VectorOpClass::Movement},   {"identity", VectorOpClass::Movement},   {"squeeze", VectorOpClass::Movement},
+        {"unsqueeze", VectorOpClass::Movement}, {"split", VectorOpClass::Movement},      {"slice", VectorOpClass::Movement},
+        {"gather", VectorOpClass::Movement},    {"shape", VectorOpClass::Movement},      {"cast", VectorOpClass::Movement},
+        {"pad", VectorOpClass::Movement},       {"dropout", VectorOpClass::Movement},    {"expand", VectorOpClass::Movement},
         {"tile", VectorOpClass::Movement}};
     for (const auto& [name, family] : families)
         if (op == name) return family;
@@ -36,20 +32,25 @@ VectorOpClass vector_op_class(std::string_view op) {
 
 std::int64_t vector_ops_per_output(const Layer& l) {
     switch (l.op_class) {
-        case VectorOpClass::Window: return l.r * l.s;
-        case VectorOpClass::Elementwise: return std::max<std::int64_t>(1, l.operands - 1);
-        case VectorOpClass::Softmax: return 3;
-        case VectorOpClass::LayerNorm: return 5;
-        case VectorOpClass::BatchNorm: return 2;
-        case VectorOpClass::Movement: return 0;
-        case VectorOpClass::Other: break;
+        case VectorOpClass::Window:
+            return l.r * l.s;
+        case VectorOpClass::Elementwise:
+            return std::max<std::int64_t>(1, l.operands - 1);
+        case VectorOpClass::Softmax:
+            return 3;
+        case VectorOpClass::LayerNorm:
+            return 5;
+        case VectorOpClass::BatchNorm:
+            return 2;
+        case VectorOpClass::Movement:
+            return 0;
+        case VectorOpClass::Other:
+            break;
     }
     return 1;
 }
 
-std::int64_t Layer::vector_ops() const {
-    return kind == LayerKind::Vector ? n * k * p * q * vector_ops_per_output(*this) : 0;
-}
+std::int64_t Layer::vector_ops() const { return kind == LayerKind::Vector ? n * k * p * q * vector_ops_per_output(*this) : 0; }
 
 std::int64_t Workload::total_macs() const {
     std::int64_t sum = 0;
@@ -132,14 +133,12 @@ bool has_extension(const std::string& path, const std::string& ext) {
 Workload resolve_workload(const std::string& spec, std::int64_t batch) {
     const auto names = zoo_names();
     const std::string base = spec.substr(0, spec.find(':'));  // zoo options follow a colon
-    if (std::find(names.begin(), names.end(), base) != names.end())
-        return zoo_workload(spec, batch > 0 ? batch : 1);
+    if (std::find(names.begin(), names.end(), base) != names.end()) return zoo_workload(spec, batch > 0 ? batch : 1);
 
     if (!std::ifstream(spec)) {
         std::string list;
         for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-        throw InputError(spec, "", "a zoo name (" + list + ") or a workload file (.json, .onnx, .csv)",
-                         "\"" + spec + "\"");
+        throw InputError(spec, "", "a zoo name (" + list + ") or a workload file (.json, .onnx, .csv)", "\"" + spec + "\"");
     }
     if (has_extension(spec, ".onnx")) {
         OnnxImportOptions opt;
@@ -159,12 +158,10 @@ Workload resolve_workload(const std::string& spec, std::int64_t batch) {
 
 namespace {
 
-std::string at(std::size_t i, const char* field) {
-    return "/layers/" + std::to_string(i) + (*field ? "/" : "") + field;
-}
+std::string at(std::size_t i, const char* field) { return "/layers/" + std::to_string(i) + (*field ? "/" : "") + field; }
 
-[[noreturn]] void bad(const std::string& file, std::size_t i, const char* field,
-                      const std::string& expected, const std::string& found) {
+[[noreturn]] void bad(const std::string& file, std::size_t i, const char* field, const std::string& expected,
+                      const std::string& found) {
     throw InputError(file, at(i, field), expected, found);
 }
 
@@ -175,36 +172,33 @@ std::int64_t mul(std::int64_t a, std::int64_t b) {
 }
 
 void check_layer_shape(const Layer& l, std::size_t i, std::int64_t batch, const std::string& file) {
-    struct Dim { const char* field; std::int64_t v; };
-    for (const Dim& d : {Dim{"c", l.c}, Dim{"h", l.h}, Dim{"w", l.w}, Dim{"k", l.k}, Dim{"r", l.r},
-                         Dim{"s", l.s}, Dim{"stride", l.stride},
-                         Dim{"groups", l.groups}, Dim{"heads", l.heads}, Dim{"operands", l.operands},
+    struct Dim {
+        const char* field;
+        std::int64_t v;
+    };
+    for (const Dim& d : {Dim{"c", l.c}, Dim{"h", l.h}, Dim{"w", l.w}, Dim{"k", l.k}, Dim{"r", l.r}, Dim{"s", l.s},
+                         Dim{"stride", l.stride}, Dim{"groups", l.groups}, Dim{"heads", l.heads}, Dim{"operands", l.operands},
                          Dim{"bytes_per_element", l.bytes_per_element}})
         if (d.v < 1) bad(file, i, d.field, "a positive integer", std::to_string(d.v));
     if (l.pad < 0) bad(file, i, "pad", "a non-negative integer", std::to_string(l.pad));
     if (l.n != batch)
-        bad(file, i, "", "batch n = " + std::to_string(batch) + " (the workload's batch)",
-            "n = " + std::to_string(l.n));
+        bad(file, i, "", "batch n = " + std::to_string(batch) + " (the workload's batch)", "n = " + std::to_string(l.n));
     if (l.kind != LayerKind::Vector && !l.op.empty())
         bad(file, i, "op", "no op (only vector layers name one)", "\"" + l.op + "\"");
     if (l.kind != LayerKind::MatMul && l.heads != 1)
         bad(file, i, "heads", "heads = 1 (only matmul layers have heads)", std::to_string(l.heads));
     if (l.kind != LayerKind::Vector && l.operands != 1)
-        bad(file, i, "operands", "operands = 1 (only vector layers read several tensors)",
-            std::to_string(l.operands));
+        bad(file, i, "operands", "operands = 1 (only vector layers read several tensors)", std::to_string(l.operands));
 
     const bool windowed = l.kind == LayerKind::Conv || l.window_op();
     if (l.kind == LayerKind::Vector) {
         if (l.op.empty()) bad(file, i, "op", "the vector operation (e.g. \"softmax\")", "none");
         if (windowed && l.k != l.c)
-            bad(file, i, "k", "k = c = " + std::to_string(l.c) + " (pooling keeps the channels)",
-                std::to_string(l.k));
+            bad(file, i, "k", "k = c = " + std::to_string(l.c) + " (pooling keeps the channels)", std::to_string(l.k));
     }
     if (windowed) {
-        if (l.c % l.groups != 0)
-            bad(file, i, "groups", "a divisor of c = " + std::to_string(l.c), std::to_string(l.groups));
-        if (l.k % l.groups != 0)
-            bad(file, i, "groups", "a divisor of k = " + std::to_string(l.k), std::to_string(l.groups));
+        if (l.c % l.groups != 0) bad(file, i, "groups", "a divisor of c = " + std::to_string(l.c), std::to_string(l.groups));
+        if (l.k % l.groups != 0) bad(file, i, "groups", "a divisor of k = " + std::to_string(l.k), std::to_string(l.groups));
         if (l.r > l.h + 2 * l.pad)
             bad(file, i, "r", "a filter height no larger than h + 2*pad = " + std::to_string(l.h + 2 * l.pad),
                 std::to_string(l.r));
@@ -255,8 +249,7 @@ void validate_workload(const Workload& w, const std::string& file) {
     for (std::size_t i = 0; i < w.layers.size(); ++i) {
         const Layer& l = w.layers[i];
         if (l.name.empty()) bad(file, i, "name", "a non-empty name", "\"\"");
-        if (!names.insert(l.name).second)
-            bad(file, i, "name", "a unique layer name", "a second layer \"" + l.name + "\"");
+        if (!names.insert(l.name).second) bad(file, i, "name", "a unique layer name", "a second layer \"" + l.name + "\"");
         check_layer_shape(l, i, w.batch, file);
         if (l.macs() > std::numeric_limits<std::int64_t>::max() - total)
             bad(file, i, "", "a workload whose total MACs fit in 64 bits", "a larger workload");
@@ -277,8 +270,7 @@ void validate_workload(const Workload& w, const std::string& file) {
                                  "layer index " + std::to_string(src));
             // A matmul may take both operands from one producer (QKᵀ from the qkv projection).
             if (!seen.insert(src).second && !matmul)
-                throw InputError(file, where, "each producer listed once",
-                                 "\"" + w.layers[src].name + "\" again");
+                throw InputError(file, where, "each producer listed once", "\"" + w.layers[src].name + "\" again");
             // The summed producers must all deliver the channels this layer reads. Vector
             // layers and matmul operands may reshape (heads, tokens), so only MAC-to-Conv/FC
             // edges are checked.
@@ -286,13 +278,11 @@ void validate_workload(const Workload& w, const std::string& file) {
             if (matmul || l.kind == LayerKind::Vector || prod.kind == LayerKind::Vector) continue;
             const std::int64_t ch = delivered_channels(prod);
             if (l.kind == LayerKind::Conv && ch != l.c)
-                bad(file, i, "c",
-                    "c = " + std::to_string(ch) + " (the output channels of input \"" + prod.name + "\")",
+                bad(file, i, "c", "c = " + std::to_string(ch) + " (the output channels of input \"" + prod.name + "\")",
                     std::to_string(l.c));
             if (l.kind == LayerKind::FullyConnected && l.c % ch != 0)
                 bad(file, i, "c",
-                    "a multiple of " + std::to_string(ch) + " (the output channels of input \"" + prod.name +
-                        "\", flattened)",
+                    "a multiple of " + std::to_string(ch) + " (the output channels of input \"" + prod.name + "\", flattened)",
                     std::to_string(l.c));
         }
     }

@@ -61,30 +61,26 @@ VectorOpClass vector_op_class(std::string_view op);
 struct Layer {
     std::string name;
     LayerKind kind = LayerKind::Conv;
-    std::int64_t n = 1;           ///< batch
+    std::int64_t n = 1;                ///< batch
     std::int64_t c = 1, h = 1, w = 1;  ///< input channels and spatial size
-    std::int64_t k = 1;           ///< output channels
-    std::int64_t r = 1, s = 1;    ///< filter height and width
-    std::int64_t p = 1, q = 1;    ///< output height and width
+    std::int64_t k = 1;                ///< output channels
+    std::int64_t r = 1, s = 1;         ///< filter height and width
+    std::int64_t p = 1, q = 1;         ///< output height and width
     std::int64_t stride = 1, pad = 0;
     std::int64_t groups = 1;
     std::int64_t bytes_per_element = 1;  ///< 8-bit inference by default
     /// Producer layers this layer reads (meaning per kind above). Always earlier layers.
     std::vector<int> inputs;
-    std::int64_t heads = 1;     ///< MatMul only: independent products per batch item
-    std::string op;             ///< Vector only: the operation's name (set_op)
+    std::int64_t heads = 1;                         ///< MatMul only: independent products per batch item
+    std::string op;                                 ///< Vector only: the operation's name (set_op)
     VectorOpClass op_class = VectorOpClass::Other;  ///< Vector only: op's family (set_op)
-    std::int64_t operands = 1;  ///< Vector only: same-shaped input tensors read
+    std::int64_t operands = 1;                      ///< Vector only: same-shaped input tensors read
 
     /// Multiply-accumulates. Conv/FC: n·k·p·q·(c/groups)·r·s; MatMul: n·heads·M·N·K; Vector: 0.
-    std::int64_t macs() const {
-        return kind == LayerKind::Vector ? 0 : n * heads * k * p * q * (c / groups) * r * s;
-    }
+    std::int64_t macs() const { return kind == LayerKind::Vector ? 0 : n * heads * k * p * q * (c / groups) * r * s; }
     /// Constant operand bytes read from DRAM: the filter / weight matrix (Conv, FC) or 0.
     std::int64_t weight_bytes() const {
-        return (kind == LayerKind::Conv || kind == LayerKind::FullyConnected)
-                   ? k * (c / groups) * r * s * bytes_per_element
-                   : 0;
+        return (kind == LayerKind::Conv || kind == LayerKind::FullyConnected) ? k * (c / groups) * r * s * bytes_per_element : 0;
     }
     /// Activation bytes read. Conv/FC: the (summed) input tensor n·c·h·w. MatMul: A plus B.
     /// Vector: every operand.

@@ -37,23 +37,20 @@ std::int64_t out_size(std::int64_t in, std::int64_t pad, std::int64_t filter, st
 
 // One entry of "inputs": a name or an index of an earlier layer.
 int read_input_ref(const JsonNode& ref, std::size_t self, const std::map<std::string, std::size_t>& names) {
-    const std::string expected =
-        self == 0 ? std::string("no inputs (the first layer reads the network input)")
-                  : "the name or index (0.." + std::to_string(self - 1) + ") of an earlier layer";
+    const std::string expected = self == 0 ? std::string("no inputs (the first layer reads the network input)")
+                                           : "the name or index (0.." + std::to_string(self - 1) + ") of an earlier layer";
     if (ref.is_string()) {
         const std::string name = ref.string();
         auto it = names.find(name);
         if (it == names.end()) ref.fail(expected, "unknown layer \"" + name + "\"");
-        if (it->second >= self)
-            ref.fail(expected, "\"" + name + "\" (layer " + std::to_string(it->second) + ", not earlier)");
+        if (it->second >= self) ref.fail(expected, "\"" + name + "\" (layer " + std::to_string(it->second) + ", not earlier)");
         return static_cast<int>(it->second);
     }
     if (self == 0) ref.fail(expected);
     return static_cast<int>(ref.integer_in(0, static_cast<std::int64_t>(self) - 1));
 }
 
-Layer read_layer(const JsonNode& node, std::size_t index, std::int64_t batch,
-                 const std::map<std::string, std::size_t>& names) {
+Layer read_layer(const JsonNode& node, std::size_t index, std::int64_t batch, const std::map<std::string, std::size_t>& names) {
     JsonObject obj = node.object();
     Layer l;
     l.n = batch;
@@ -112,11 +109,9 @@ Workload load_workload_file(const std::string& path) {
     std::map<std::string, std::size_t> names;
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const json& v = layers[i].raw();
-        if (v.is_object() && v.contains("name") && v["name"].is_string())
-            names.emplace(v["name"].get<std::string>(), i);
+        if (v.is_object() && v.contains("name") && v["name"].is_string()) names.emplace(v["name"].get<std::string>(), i);
     }
-    for (std::size_t i = 0; i < layers.size(); ++i)
-        wl.layers.push_back(read_layer(layers[i], i, wl.batch, names));
+    for (std::size_t i = 0; i < layers.size(); ++i) wl.layers.push_back(read_layer(layers[i], i, wl.batch, names));
 
     validate_workload(wl, path);
     return wl;

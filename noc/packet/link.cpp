@@ -7,8 +7,8 @@
 namespace mcmsim {
 
 Link::Link(std::string name, const LinkParams& params, std::int64_t flit_bytes, EnergyAccount* energy)
-    : name_(std::move(name)), params_(params), flit_bytes_(flit_bytes),
-      latency_(ns_to_ticks(params.latency_ns)), energy_(energy) {}
+    : name_(std::move(name)), params_(params), flit_bytes_(flit_bytes), latency_(ns_to_ticks(params.latency_ns)),
+      energy_(energy) {}
 
 Link::Transit Link::send(Tick ready, std::int64_t wire_bytes, EnergyAccount* layer_energy, Tick tail_lag) {
     // Whole flits cross the wire: a partial last flit still occupies a full flit slot.

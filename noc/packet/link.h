@@ -21,10 +21,10 @@ public:
     Link(std::string name, const LinkParams& params, std::int64_t flit_bytes, EnergyAccount* energy);
 
     struct Transit {
-        Tick start;        ///< first bit leaves
-        Tick head_arrival; ///< first flit fully received at the far end
-        Tick tail_lag;     ///< serialisation of the rest of the packet
-        Tick end;          ///< last bit leaves: the link is free again
+        Tick start;         ///< first bit leaves
+        Tick head_arrival;  ///< first flit fully received at the far end
+        Tick tail_lag;      ///< serialisation of the rest of the packet
+        Tick end;           ///< last bit leaves: the link is free again
     };
     /// Reserves the link for a packet of `wire_bytes` whose head is ready at `ready` and whose
     /// tail trails the head by `tail_lag` (set by slower links upstream); books energy and

@@ -11,22 +11,22 @@
 namespace mcmsim {
 
 enum class PacketKind : std::uint8_t {
-    Data,          ///< tensor bytes of a send/recv flow
-    DramReadReq,   ///< chiplet -> memory: read `bytes` at `address`
-    DramReadResp,  ///< memory -> chiplet: the data
-    DramWriteData, ///< chiplet -> memory: data to write
-    DramWriteAck,  ///< memory -> chiplet: write done
+    Data,           ///< tensor bytes of a send/recv flow
+    DramReadReq,    ///< chiplet -> memory: read `bytes` at `address`
+    DramReadResp,   ///< memory -> chiplet: the data
+    DramWriteData,  ///< chiplet -> memory: data to write
+    DramWriteAck,   ///< memory -> chiplet: write done
 };
 
 struct Packet {
     PacketKind kind = PacketKind::Data;
     int src_node = -1, dst_node = -1;  ///< network endpoints (chiplets first, then memories)
     int dst_router = -1;
-    std::int64_t payload_bytes = 0;    ///< bytes the packet carries for its op
-    std::int64_t wire_bytes = 0;       ///< bytes on the wire (payload, or a header-only request)
-    std::int64_t tag = -1;             ///< flow id (Data) or op id (DRAM traffic)
+    std::int64_t payload_bytes = 0;  ///< bytes the packet carries for its op
+    std::int64_t wire_bytes = 0;     ///< bytes on the wire (payload, or a header-only request)
+    std::int64_t tag = -1;           ///< flow id (Data) or op id (DRAM traffic)
     std::uint64_t address = 0;
-    std::int64_t request_bytes = 0;    ///< DRAM requests and acks: bytes read or written
+    std::int64_t request_bytes = 0;         ///< DRAM requests and acks: bytes read or written
     EnergyAccount* layer_energy = nullptr;  ///< the layer this traffic works for
     /// Source route chosen by the mapper (plan op `route`): routers from the source's router
     /// to the destination's router, both included. Null: the package's routing algorithm.

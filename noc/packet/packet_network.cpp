@@ -11,12 +11,12 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
     const Tick pipeline = ns_to_ticks(rc.latency_ns());
     for (int r = 0; r < topo.routers(); ++r) {
         const std::string rname = topo.router_account(r);
-        routers_.push_back(std::make_unique<Router>(rname.c_str(), r, topo, pipeline, flit_bytes_,
-                                                    rc.energy_pj_per_flit, &ledger.account(rname)));
+        routers_.push_back(std::make_unique<Router>(rname.c_str(), r, topo, pipeline, flit_bytes_, rc.energy_pj_per_flit,
+                                                    &ledger.account(rname)));
     }
     // Die-to-die links between neighbouring chiplets, one per direction.
-    const LinkParams d2d{arch.package.link.bandwidth_gbps, arch.package.link.latency_ns,
-                         arch.package.link.energy_pj_per_bit, EnergyCategory::D2d};
+    const LinkParams d2d{arch.package.link.bandwidth_gbps, arch.package.link.latency_ns, arch.package.link.energy_pj_per_bit,
+                         EnergyCategory::D2d};
     for (int r = 0; r < topo.routers(); ++r) {
         for (int pi = 0; pi < kMeshPorts; ++pi) {
             const auto p = static_cast<Port>(pi);
@@ -84,8 +84,7 @@ nlohmann::json PacketNetwork::stats_json(Tick elapsed) const {
             max_util = util;
             max_link = l->name();
         }
-        links.push_back({{"name", l->name()}, {"bytes", l->bytes()}, {"packets", l->packets()},
-                         {"utilization", util}});
+        links.push_back({{"name", l->name()}, {"bytes", l->bytes()}, {"packets", l->packets()}, {"utilization", util}});
     }
     std::int64_t max_wait = 0;
     for (const auto& r : routers_) max_wait = std::max<std::int64_t>(max_wait, r->stats().max_wait);

@@ -7,8 +7,8 @@
 
 namespace mcmsim {
 
-Router::Router(sc_core::sc_module_name name, int id, const MeshTopology& topo, Tick pipeline,
-               std::int64_t flit_bytes, double energy_pj_per_flit, EnergyAccount* energy)
+Router::Router(sc_core::sc_module_name name, int id, const MeshTopology& topo, Tick pipeline, std::int64_t flit_bytes,
+               double energy_pj_per_flit, EnergyAccount* energy)
     : sc_core::sc_module(name), id_(id), topo_(topo), pipeline_(pipeline), flit_bytes_(flit_bytes),
       energy_pj_per_flit_(energy_pj_per_flit), energy_(energy), queue_(wake_event_) {
     SC_METHOD(wake);
@@ -21,9 +21,7 @@ void Router::connect(Port p, Link* link, Router* next) {
     next_[static_cast<int>(p)] = next;
 }
 
-void Router::attach(int node, Link* eject, NetworkEndpoint* endpoint) {
-    locals_.push_back(Local{node, eject, endpoint});
-}
+void Router::attach(int node, Link* eject, NetworkEndpoint* endpoint) { locals_.push_back(Local{node, eject, endpoint}); }
 
 void Router::wake() {
     queue_.woke();
@@ -52,11 +50,10 @@ void Router::forward(Packet* p, Tick now) {
             l.endpoint->arrive(p, t.head_arrival + t.tail_lag);
             return;
         }
-        throw std::logic_error("router " + topo_.router_name(id_) + ": no endpoint for node " +
-                               std::to_string(p->dst_node));
+        throw std::logic_error("router " + topo_.router_name(id_) + ": no endpoint for node " + std::to_string(p->dst_node));
     }
-    Port port = p->route ? topo_.port_to(id_, (*p->route)[static_cast<std::size_t>(p->hops) + 1])
-                         : topo_.next_port(id_, p->dst_router);
+    Port port =
+        p->route ? topo_.port_to(id_, (*p->route)[static_cast<std::size_t>(p->hops) + 1]) : topo_.next_port(id_, p->dst_router);
     int i = static_cast<int>(port);
     Link::Transit t = out_[i]->send(ready, p->wire_bytes, p->layer_energy, p->tail_lag);
     stats_.max_wait = std::max(stats_.max_wait, t.start - ready);

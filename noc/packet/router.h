@@ -26,8 +26,8 @@ struct RouterStats {
 class Router : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(Router);
-    Router(sc_core::sc_module_name name, int id, const MeshTopology& topo, Tick pipeline,
-           std::int64_t flit_bytes, double energy_pj_per_flit, EnergyAccount* energy);
+    Router(sc_core::sc_module_name name, int id, const MeshTopology& topo, Tick pipeline, std::int64_t flit_bytes,
+           double energy_pj_per_flit, EnergyAccount* energy);
 
     void connect(Port p, Link* link, Router* next);
     void attach(int node, Link* eject, NetworkEndpoint* endpoint);

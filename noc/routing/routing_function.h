@@ -60,8 +60,7 @@ private:
 /// link and the upper class after it, which breaks the cyclic channel dependency of the ring.
 class TorusDimensionOrder : public RoutingFunction {
 public:
-    TorusDimensionOrder(const NocTopology& t, bool x_first, bool dateline)
-        : t_(t), x_first_(x_first), dateline_(dateline) {}
+    TorusDimensionOrder(const NocTopology& t, bool x_first, bool dateline) : t_(t), x_first_(x_first), dateline_(dateline) {}
     RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
     bool position_only() const override { return !dateline_; }
 
@@ -95,8 +94,8 @@ public:
 private:
     const NocTopology& t_;
     int n_;
-    std::vector<int> rank_;        ///< lower = closer to the root
-    std::vector<int> next_port_;   ///< [(phase * n + at) * n + dst], -1 when unreachable
+    std::vector<int> rank_;       ///< lower = closer to the root
+    std::vector<int> next_port_;  ///< [(phase * n + at) * n + dst], -1 when unreachable
 };
 
 /// The routing function a config asks for (validated by the config reader).

@@ -30,7 +30,8 @@ UpDownTable::UpDownTable(const NocTopology& t) : t_(t), n_(t.routers()) {
     const int n = n_, ports = t.ports();
     // 1. Levels of a BFS spanning tree from router 0; rank orders (level, id).
     Graph links(static_cast<std::size_t>(n));
-    for (const NocChannel& c : t.channels()) boost::add_edge(static_cast<std::size_t>(c.src), static_cast<std::size_t>(c.dst), links);
+    for (const NocChannel& c : t.channels())
+        boost::add_edge(static_cast<std::size_t>(c.src), static_cast<std::size_t>(c.dst), links);
     std::vector<int> level = bfs_distances(links, 0);
     for (int r = 0; r < n; ++r)
         if (level[static_cast<std::size_t>(r)] < 0)
@@ -85,7 +86,8 @@ UpDownTable::UpDownTable(const NocTopology& t) : t_(t), n_(t.routers()) {
 RouteDecision UpDownTable::route(int at, int dst, RouteState& state, const PortLoad*) const {
     if (at == dst) return {kLocalPort, VcClass::Any};
     int port = next_port_[static_cast<std::size_t>((state.down * n_ + at) * n_ + dst)];
-    if (port < 0) throw std::logic_error("table routing: no legal route from " + t_.router_name(at) + " to " + t_.router_name(dst));
+    if (port < 0)
+        throw std::logic_error("table routing: no legal route from " + t_.router_name(at) + " to " + t_.router_name(dst));
     int to = t_.channel(t_.out_channel(at, port)).dst;
     int la = rank_[static_cast<std::size_t>(at)], lt = rank_[static_cast<std::size_t>(to)];
     bool up = lt < la || (lt == la && to < at);

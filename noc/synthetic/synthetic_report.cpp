@@ -9,9 +9,9 @@ std::string synthetic_csv(const SyntheticRun& run) {
     os << "rate,offered,accepted,avg_packet_latency_cycles,p99_packet_latency_cycles,avg_hops,"
           "zero_load_latency_cycles,saturated,flit_hops,max_link_utilization,wall_s\n";
     for (const SyntheticPoint& p : run.points)
-        os << p.rate << ',' << p.offered << ',' << p.accepted << ',' << p.avg_packet_latency << ',' << p.p99_packet_latency
-           << ',' << p.avg_hops << ',' << p.zero_load_latency << ',' << (p.saturated ? "true" : "false") << ',' << p.flit_hops
-           << ',' << p.max_link_utilization << ',' << p.wall_s << '\n';
+        os << p.rate << ',' << p.offered << ',' << p.accepted << ',' << p.avg_packet_latency << ',' << p.p99_packet_latency << ','
+           << p.avg_hops << ',' << p.zero_load_latency << ',' << (p.saturated ? "true" : "false") << ',' << p.flit_hops << ','
+           << p.max_link_utilization << ',' << p.wall_s << '\n';
     return os.str();
 }
 

@@ -16,30 +16,34 @@ TrafficPatternGenerator::TrafficPatternGenerator(TrafficPattern p, const NocTopo
     : p_(p), t_(t), hotspot_(t.id(t.rows() / 2, t.cols() / 2)) {
     const int n = t.routers();
     while ((1 << bits_) < n) ++bits_;
-    const bool bit_pattern = p == TrafficPattern::BitComplement || p == TrafficPattern::BitReverse ||
-                             p == TrafficPattern::Shuffle;
+    const bool bit_pattern =
+        p == TrafficPattern::BitComplement || p == TrafficPattern::BitReverse || p == TrafficPattern::Shuffle;
     if (bit_pattern && (1 << bits_) != n)
         throw RequestError("traffic", std::string("a router count that is a power of two for ") + to_string(p),
-                         std::to_string(n) + " routers");
+                           std::to_string(n) + " routers");
     if (p == TrafficPattern::Transpose && t.rows() != t.cols())
-        throw RequestError("traffic", "a square grid for transpose",
-                         std::to_string(t.rows()) + "x" + std::to_string(t.cols()));
+        throw RequestError("traffic", "a square grid for transpose", std::to_string(t.rows()) + "x" + std::to_string(t.cols()));
 }
 
 int TrafficPatternGenerator::fixed(int src) const {
     const int mask = (1 << bits_) - 1;
     switch (p_) {
-        case TrafficPattern::Transpose: return t_.id(t_.col_of(src), t_.row_of(src));
-        case TrafficPattern::BitComplement: return ~src & mask;
+        case TrafficPattern::Transpose:
+            return t_.id(t_.col_of(src), t_.row_of(src));
+        case TrafficPattern::BitComplement:
+            return ~src & mask;
         case TrafficPattern::BitReverse: {
             int d = 0;
             for (int b = 0; b < bits_; ++b)
                 if (src & (1 << b)) d |= 1 << (bits_ - 1 - b);
             return d;
         }
-        case TrafficPattern::Shuffle: return bits_ ? ((src << 1) | (src >> (bits_ - 1))) & mask : 0;
-        case TrafficPattern::Neighbor: return t_.id(t_.row_of(src), (t_.col_of(src) + 1) % t_.cols());
-        default: return src;
+        case TrafficPattern::Shuffle:
+            return bits_ ? ((src << 1) | (src >> (bits_ - 1))) & mask : 0;
+        case TrafficPattern::Neighbor:
+            return t_.id(t_.row_of(src), (t_.col_of(src) + 1) % t_.cols());
+        default:
+            return src;
     }
 }
 
@@ -65,8 +69,8 @@ std::vector<std::pair<int, double>> TrafficPatternGenerator::distribution(int sr
     return {{fixed(src), 1.0}};
 }
 
-double pattern_zero_load(const NocConfig& c, const NocTopology& t, const RoutingFunction& r,
-                         const TrafficPatternGenerator& g, int flits) {
+double pattern_zero_load(const NocConfig& c, const NocTopology& t, const RoutingFunction& r, const TrafficPatternGenerator& g,
+                         int flits) {
     double sum = 0;
     for (int s = 0; s < t.routers(); ++s)
         for (const auto& [d, w] : g.distribution(s)) sum += w * zero_load_path(c, t, r, s, d, flits).cycles;
@@ -100,8 +104,7 @@ namespace {
 /// costs a bit scan. Cycles beyond the wheel wait in a heap until the wheel reaches them.
 class ArrivalCalendar {
 public:
-    explicit ArrivalCalendar(int nodes)
-        : words_((nodes + 63) / 64), nodes_(static_cast<std::size_t>(kSlots * words_), 0) {}
+    explicit ArrivalCalendar(int nodes) : words_((nodes + 63) / 64), nodes_(static_cast<std::size_t>(kSlots * words_), 0) {}
 
     bool empty() const { return count_ == 0; }
     void clear() {
@@ -164,7 +167,7 @@ private:
     static constexpr int kSlots = 256;  ///< a power of two, a multiple of 64
     using Arrival = std::pair<Cycle, int>;
     int words_;
-    std::vector<std::uint64_t> nodes_;  ///< [slot * words_ + node / 64]: nodes due in the slot's cycle
+    std::vector<std::uint64_t> nodes_;      ///< [slot * words_ + node / 64]: nodes due in the slot's cycle
     std::uint64_t used_[kSlots / 64] = {};  ///< bit per slot: some node due
     std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> overflow_;
     Cycle base_ = 0;  ///< last cycle taken out: the wheel holds cycles [base_, base_ + kSlots)
@@ -190,9 +193,12 @@ public:
                 if (!arrivals_.empty()) t = std::min(t, arrivals_.earliest());
                 return t;
             }
-            case Phase::Drain: return drain_deadline_;
-            case Phase::Between: return next_start_;
-            case Phase::Done: return -1;
+            case Phase::Drain:
+                return drain_deadline_;
+            case Phase::Between:
+                return next_start_;
+            case Phase::Done:
+                return -1;
         }
         return -1;
     }

@@ -31,9 +31,9 @@ enum class TrafficPattern { Uniform, Transpose, BitComplement, BitReverse, Shuff
 template <>
 struct ChoiceNames<TrafficPattern> {
     static constexpr std::pair<TrafficPattern, const char*> all[] = {
-        {TrafficPattern::Uniform, "uniform"}, {TrafficPattern::Transpose, "transpose"},
+        {TrafficPattern::Uniform, "uniform"},       {TrafficPattern::Transpose, "transpose"},
         {TrafficPattern::BitComplement, "bitcomp"}, {TrafficPattern::BitReverse, "bitrev"},
-        {TrafficPattern::Shuffle, "shuffle"}, {TrafficPattern::Hotspot, "hotspot"},
+        {TrafficPattern::Shuffle, "shuffle"},       {TrafficPattern::Hotspot, "hotspot"},
         {TrafficPattern::Neighbor, "neighbor"}};
 };
 
@@ -58,21 +58,21 @@ struct SyntheticOptions {
     std::vector<double> rates{0.1};  ///< flits/node/cycle, one load point each
     int packet_flits = 1;
     Cycle warmup = 1000, measure = 10000;
-    Cycle drain_limit = 0;           ///< 0: 10 x measure + 10000
+    Cycle drain_limit = 0;  ///< 0: 10 x measure + 10000
     std::uint64_t seed = 1;
     int threads = 1;  ///< threads stepping the routers (VcNetwork::set_threads): speed only
 };
 
 struct SyntheticPoint {
     double rate = 0;
-    double offered = 0, accepted = 0;  ///< flits/node/cycle in the measurement window
+    double offered = 0, accepted = 0;                       ///< flits/node/cycle in the measurement window
     double avg_packet_latency = 0, p99_packet_latency = 0;  ///< cycles
     double avg_hops = 0;
-    double zero_load_latency = 0;      ///< analytical, this pattern and packet length
+    double zero_load_latency = 0;  ///< analytical, this pattern and packet length
     bool saturated = false, drained = true;
     std::int64_t packets_measured = 0, flit_hops = 0;
     double max_link_utilization = 0;
-    Cycle cycles = 0;                  ///< simulated cycles of the point (all phases)
+    Cycle cycles = 0;  ///< simulated cycles of the point (all phases)
     double wall_s = 0;
     nlohmann::json to_json() const;
 };
@@ -83,13 +83,13 @@ struct SyntheticRun {
     Cycle deadlock_cycle = 0;
     std::vector<std::string> stuck_routers;
     std::int64_t flits_injected = 0, flits_ejected = 0, packets_ejected = 0, order_violations = 0;
-    int threads = 1;  ///< as used (at most one per router)
+    int threads = 1;         ///< as used (at most one per router)
     nlohmann::json network;  ///< per-router and per-link statistics
 };
 
 /// Average analytical zero-load latency of a pattern.
-double pattern_zero_load(const NocConfig& c, const NocTopology& t, const RoutingFunction& r,
-                         const TrafficPatternGenerator& g, int flits);
+double pattern_zero_load(const NocConfig& c, const NocTopology& t, const RoutingFunction& r, const TrafficPatternGenerator& g,
+                         int flits);
 
 /// Builds the network, runs every load point, returns the figures. Elaborates SystemC
 /// modules: call once per process. Energy is booked into `ledger` when given.

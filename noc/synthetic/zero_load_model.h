@@ -21,8 +21,8 @@
 namespace mcmsim {
 
 struct ZeroLoadPath {
-    int hops = 0;          ///< router-to-router links
-    double cycles = 0;     ///< T0
+    int hops = 0;       ///< router-to-router links
+    double cycles = 0;  ///< T0
 };
 
 ZeroLoadPath zero_load_path(const VcNetworkConfig& c, const NocTopology& t, const RoutingFunction& r, int src, int dst,

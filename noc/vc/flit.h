@@ -22,12 +22,12 @@ struct RouteState {
 struct FlitPacket {
     int src = -1, dst = -1;  ///< routers (one node per router)
     int flits = 1;
-    Cycle created = 0;        ///< enters the source queue
-    int hops = 0;             ///< router-to-router links the head crossed (counted when routed onto one)
-    int next_eject = 0;       ///< index of the next flit expected at the destination (order check)
-    int injected = 0;         ///< flits handed to the router so far
+    Cycle created = 0;   ///< enters the source queue
+    int hops = 0;        ///< router-to-router links the head crossed (counted when routed onto one)
+    int next_eject = 0;  ///< index of the next flit expected at the destination (order check)
+    int injected = 0;    ///< flits handed to the router so far
     RouteState route;
-    bool measured = false;    ///< created during the measurement window
+    bool measured = false;  ///< created during the measurement window
     /// VC class the packet keeps on every hop when its routing function leaves the choice
     /// open (Any): the VC package network's east/west split for source routes (vc_package_network.cpp).
     std::uint8_t vc_class = 2;  ///< a VcClass value (routing_function.h); 2 = Any
@@ -51,7 +51,7 @@ struct Flit {
     RouteState route;           ///< head: routing state (FlitPacket::route)
     std::uint8_t vc_class = 2;  ///< head: FlitPacket::vc_class
     bool head : 1, tail : 1;
-    bool has_path : 1;          ///< head: source-routed, follows FlitPacket::path
+    bool has_path : 1;  ///< head: source-routed, follows FlitPacket::path
     Flit() : head(false), tail(false), has_path(false) {}
 };
 static_assert(sizeof(Flit) == 16, "flit copies sit in 32-byte input VC records");

@@ -44,10 +44,10 @@ private:
     void loop();
 
     std::function<void()> work_;
-    std::uint64_t requested_ = 0;                ///< runs asked for (the caller's side only)
-    std::atomic<std::uint64_t> started_{0};      ///< runs asked for, as the worker sees them
-    std::atomic<std::uint64_t> claimed_{0};      ///< the last run either side has begun
-    std::atomic<std::uint64_t> finished_{0};     ///< runs done
+    std::uint64_t requested_ = 0;             ///< runs asked for (the caller's side only)
+    std::atomic<std::uint64_t> started_{0};   ///< runs asked for, as the worker sees them
+    std::atomic<std::uint64_t> claimed_{0};   ///< the last run either side has begun
+    std::atomic<std::uint64_t> finished_{0};  ///< runs done
     std::atomic<bool> worker_sleeps_{false}, caller_sleeps_{false}, stop_{false};
     std::mutex mutex_;
     std::condition_variable work_ready_, work_done_;

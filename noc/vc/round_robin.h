@@ -9,7 +9,10 @@ namespace mcmsim {
 class RoundRobinArbiter {
 public:
     /// Clears the requests of this round.
-    void reset() { best_ = -1; best_distance_ = -1; }
+    void reset() {
+        best_ = -1;
+        best_distance_ = -1;
+    }
     /// Adds requester `i` out of `n`.
     void request(int i, int n) {
         int d = i - last_ - 1;

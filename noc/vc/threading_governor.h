@@ -95,12 +95,12 @@ private:
 
     Phase phase_ = Phase::ProbeWorkers;
     int cycles_ = 0;
-    int window_cycles_ = 0;     ///< cycles in the current watch window
-    double seconds_ = 0;        ///< time of the probe's (or window's) cycles so far
-    std::size_t steps_ = 0;     ///< their router steps
-    double with_workers_ = 0;   ///< seconds per router step in the last probe with workers
+    int window_cycles_ = 0;    ///< cycles in the current watch window
+    double seconds_ = 0;       ///< time of the probe's (or window's) cycles so far
+    std::size_t steps_ = 0;    ///< their router steps
+    double with_workers_ = 0;  ///< seconds per router step in the last probe with workers
     bool keep_workers_ = true;
-    int losses_in_a_row_ = 0;   ///< probes in a row that one thread won
+    int losses_in_a_row_ = 0;  ///< probes in a row that one thread won
 };
 
 }  // namespace mcmsim

@@ -72,7 +72,8 @@ void VcNetwork::set_threads(int threads) {
     // Blocks of consecutive ids: on a mesh, bands of whole rows, so that only the links
     // between two bands carry posts.
     const int block = (topo_.routers() + threads - 1) / threads;
-    for (int r = 0; r < topo_.routers(); ++r) routers_[static_cast<std::size_t>(r)]->lane_ = lanes_[static_cast<std::size_t>(r / block)].get();
+    for (int r = 0; r < topo_.routers(); ++r)
+        routers_[static_cast<std::size_t>(r)]->lane_ = lanes_[static_cast<std::size_t>(r / block)].get();
     for (auto& r : routers_) r->mark_links_to_other_lanes();
     for (int k = 1; k < threads; ++k)
         workers_.push_back(std::make_unique<LaneWorker>([this, k] { step_lane(*lanes_[static_cast<std::size_t>(k)]); }));
@@ -106,9 +107,7 @@ Cycle VcNetwork::last_progress() const {
     return c;
 }
 
-Cycle VcNetwork::now() const {
-    return static_cast<Cycle>(static_cast<double>(now_ticks()) / cfg_.period_ps() + 0.5);
-}
+Cycle VcNetwork::now() const { return static_cast<Cycle>(static_cast<double>(now_ticks()) / cfg_.period_ps() + 0.5); }
 
 // Wakes the network at cycle `at`, timed from the cycle's absolute time: with a period that
 // is not a whole number of ps (1.96 GHz), delays summed from one wake-up to the next would
@@ -310,7 +309,8 @@ std::vector<std::string> VcNetwork::busy_routers() const {
 void VcNetwork::book_energy(EnergyLedger& ledger) const {
     const double per_flit = cfg_.router.energy.per_flit();
     for (const auto& r : routers_) {
-        if (r->stats().flits) ledger.account(r->name()).add(EnergyCategory::Noc, static_cast<double>(r->stats().flits) * per_flit);
+        if (r->stats().flits)
+            ledger.account(r->name()).add(EnergyCategory::Noc, static_cast<double>(r->stats().flits) * per_flit);
     }
     for (std::size_t c = 0; c < topo_.channels().size(); ++c) {
         const NocChannel& ch = topo_.channel(static_cast<int>(c));
@@ -329,8 +329,11 @@ nlohmann::json VcNetwork::stats_json(Cycle elapsed) const {
     for (const auto& r : routers_) {
         const VcRouterStats& s = r->stats();
         if (!s.flits) continue;
-        routers.push_back({{"name", r->name()}, {"flits", s.flits}, {"packets", s.packets},
-                           {"va_conflicts", s.va_conflicts}, {"sa_conflicts", s.sa_conflicts},
+        routers.push_back({{"name", r->name()},
+                           {"flits", s.flits},
+                           {"packets", s.packets},
+                           {"va_conflicts", s.va_conflicts},
+                           {"sa_conflicts", s.sa_conflicts},
                            {"energy_pj", static_cast<double>(s.flits) * per_flit}});
     }
     for (std::size_t c = 0; c < topo_.channels().size(); ++c) {
@@ -338,12 +341,18 @@ nlohmann::json VcNetwork::stats_json(Cycle elapsed) const {
         std::int64_t flits = routers_[ch.src]->link_flits(ch.src_port);
         if (!flits) continue;
         const NocLinkConfig& l = cfg_.links[static_cast<std::size_t>(ch.link_class)];
-        links.push_back({{"name", topo_.channel_name(static_cast<int>(c))}, {"class", l.name}, {"flits", flits},
-                         {"utilization", elapsed ? static_cast<double>(flits * l.cycles_per_flit) / static_cast<double>(elapsed) : 0.0},
-                         {"energy_pj", static_cast<double>(flits) * cfg_.router.flit_bits * l.energy_pj_per_bit}});
+        links.push_back(
+            {{"name", topo_.channel_name(static_cast<int>(c))},
+             {"class", l.name},
+             {"flits", flits},
+             {"utilization", elapsed ? static_cast<double>(flits * l.cycles_per_flit) / static_cast<double>(elapsed) : 0.0},
+             {"energy_pj", static_cast<double>(flits) * cfg_.router.flit_bits * l.energy_pj_per_bit}});
     }
-    return {{"flits_injected", flits_injected()}, {"flits_ejected", flits_ejected_}, {"flit_hops", flit_hops()},
-            {"routers", routers}, {"links", links}};
+    return {{"flits_injected", flits_injected()},
+            {"flits_ejected", flits_ejected_},
+            {"flit_hops", flit_hops()},
+            {"routers", routers},
+            {"links", links}};
 }
 
 }  // namespace mcmsim

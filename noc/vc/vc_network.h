@@ -10,11 +10,11 @@
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/sim_time.h"
 #include "hw/topology/noc_topology.h"
+#include "noc/noc_config.h"
+#include "noc/routing/routing_function.h"
 #include "noc/vc/flit.h"
 #include "noc/vc/lane_worker.h"
-#include "noc/noc_config.h"
 #include "noc/vc/router_lane.h"
-#include "noc/routing/routing_function.h"
 #include "noc/vc/threading_governor.h"
 #include "noc/vc/vc_router.h"
 
@@ -82,7 +82,7 @@ public:
     /// Router bookkeeping ------------------------------------------------------------------
     /// Router `r` asks to be stepped at `at` (into the calendar of its lane).
     void schedule(VcRouter* r, Cycle at) {
-        if (r->wake_at >= 0 && r->wake_at <= at) return;  // it will look again earlier anyway
+        if (r->wake_at >= 0 && r->wake_at <= at) return;                   // it will look again earlier anyway
         if (running_ && at >= current_ && at - current_ <= wheel_mask_) {  // the common case, inline
             r->wake_at = at;
             r->lane_->wheel[static_cast<std::size_t>(at & wheel_mask_)].push_back(r);
@@ -96,7 +96,7 @@ public:
 
     /// Statistics -----------------------------------------------------------------------------
     std::int64_t flits_inside() const { return flits_injected() - flits_ejected_; }  ///< injected, not yet ejected
-    std::int64_t packets_waiting() const { return packets_waiting_; }  ///< created, tail not ejected
+    std::int64_t packets_waiting() const { return packets_waiting_; }                ///< created, tail not ejected
     std::int64_t flits_injected() const;
     std::int64_t flits_ejected() const { return flits_ejected_; }
     std::int64_t packets_ejected() const { return packets_ejected_; }
@@ -135,7 +135,7 @@ private:
     std::unique_ptr<RoutingFunction> routing_;
     std::vector<std::uint8_t> route_tables_;  ///< [at * routers + dst], see build_route_tables()
     std::vector<std::unique_ptr<VcRouter>> routers_;
-    std::vector<std::unique_ptr<RouterLane>> lanes_;  ///< one per thread; lane 0 is this thread's
+    std::vector<std::unique_ptr<RouterLane>> lanes_;    ///< one per thread; lane 0 is this thread's
     std::vector<std::unique_ptr<LaneWorker>> workers_;  ///< worker k steps lane k + 1
     ThreadingGovernor threading_;
     /// The cycle the governor measures now: from its start to the next measured cycle's

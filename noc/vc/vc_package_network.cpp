@@ -88,7 +88,8 @@ Tick VcPackageNetwork::send(Packet* p, Tick ready) {
     // walk needs a move east and one west). Every minimal route qualifies (XY, YX, any
     // staircase, diagonal-first), including the package routing's own paths.
     const MeshTopology& topo = topology();
-    if (vc_classes_) fp.vc_class = static_cast<std::uint8_t>(topo.col_of(dst) >= topo.col_of(src) ? VcClass::Lower : VcClass::Upper);
+    if (vc_classes_)
+        fp.vc_class = static_cast<std::uint8_t>(topo.col_of(dst) >= topo.col_of(src) ? VcClass::Lower : VcClass::Upper);
     // The sender sees its NI push one flit per cycle.
     const Tick begin = std::max(ready, ni_free_[src_node]);
     ni_free_[src_node] = begin + static_cast<Tick>(std::llround(static_cast<double>(flits) * period_ps_));

@@ -16,9 +16,12 @@ constexpr Cycle kNoWake = std::numeric_limits<Cycle>::max();
 /// VCs [lo, hi) a VC class may use: dateline / escape classes split the VCs in halves.
 std::pair<int, int> class_range(VcClass c, int vcs) {
     switch (c) {
-        case VcClass::Lower: return {0, vcs / 2};
-        case VcClass::Upper: return {vcs / 2, vcs};
-        case VcClass::Any: break;
+        case VcClass::Lower:
+            return {0, vcs / 2};
+        case VcClass::Upper:
+            return {vcs / 2, vcs};
+        case VcClass::Any:
+            break;
     }
     return {0, vcs};
 }
@@ -209,8 +212,7 @@ RouteDecision VcRouter::follow_path(const FlitPacket& p, int hops) const {
         const int ch = t.out_channel(id_, port);
         if (ch >= 0 && t.channel(ch).dst == path[next]) return {port, VcClass::Any};
     }
-    throw std::logic_error(std::string(name()) + ": source route leads to " + t.router_name(path[next]) +
-                           ", not a neighbour");
+    throw std::logic_error(std::string(name()) + ": source route leads to " + t.router_name(path[next]) + ", not a neighbour");
 }
 
 // RC for heads that reached the front of their VC, then VA requests for routed heads.
@@ -290,7 +292,7 @@ void VcRouter::allocate_vcs(Cycle now) {
     const int inputs = ports_ * vcs_;
     std::vector<VaRequest>& requests = lane_->va_requests;
     std::vector<int>& shortest = lane_->va_shortest;  // INT_MAX except during this call
-    if (requests.size() == 1) {  // the common case: a lone request wins
+    if (requests.size() == 1) {                       // the common case: a lone request wins
         grant_vc(requests.front(), now);
         return;
     }

@@ -25,18 +25,18 @@
 // ownership in flat arrays and bit masks. Buffer slots are only touched when a flit arrives
 // at a VC that already holds one.
 #include "hw/energy/energy_ledger.h"
-#include "noc/vc/flit.h"
 #include "noc/noc_config.h"
+#include "noc/routing/routing_function.h"
+#include "noc/vc/flit.h"
 #include "noc/vc/round_robin.h"
 #include "noc/vc/router_lane.h"
 #include "noc/vc/small_ring.h"
-#include "noc/routing/routing_function.h"
 
 #include <systemc>
 
 #include <deque>
-#include <stdexcept>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,8 +45,8 @@ namespace mcmsim {
 class VcNetwork;
 
 struct VcRouterStats {
-    std::int64_t flits = 0;         ///< flits through the crossbar (= buffer writes = reads)
-    std::int64_t packets = 0;       ///< head flits routed
+    std::int64_t flits = 0;    ///< flits through the crossbar (= buffer writes = reads)
+    std::int64_t packets = 0;  ///< head flits routed
     std::int64_t injected_flits = 0;
     std::int64_t ejected_flits = 0;
     std::int64_t va_conflicts = 0;  ///< VA requests that lost
@@ -155,10 +155,10 @@ private:
         std::uint64_t occupied = 0;  ///< bit v: VC v has flits
         std::uint64_t active = 0;    ///< bit v: VC v holds an output VC (its flits only need SA)
         VcRouter* up = nullptr;
-        std::int16_t sa_last = -1;   ///< VCs and ports number at most 64
+        std::int16_t sa_last = -1;  ///< VCs and ports number at most 64
         std::int16_t up_port = -1;
         std::int16_t credit_delay = 1;
-        bool up_elsewhere = false;   ///< `up` is in another lane: credits go by post
+        bool up_elsewhere = false;  ///< `up` is in another lane: credits go by post
     };
     /// A credit for VC `vc`, usable from cycle `at`.
     struct PendingCredit {
@@ -167,8 +167,8 @@ private:
     };
     /// Two cache lines: what SA and ST read, then the credits on their way back.
     struct alignas(64) OutputPort {
-        Cycle free_at = 0;             ///< serialising links accept a flit every cycles_per_flit
-        std::uint64_t owned = 0;       ///< bit v: output VC v is allocated to a packet
+        Cycle free_at = 0;        ///< serialising links accept a flit every cycles_per_flit
+        std::uint64_t owned = 0;  ///< bit v: output VC v is allocated to a packet
         VcRouter* down = nullptr;
         std::int64_t flits = 0;
         RoundRobinArbiter sa_arbiter;  ///< over input ports
@@ -192,9 +192,7 @@ private:
     const InputVc& vc(int port, int v) const { return ivc_[static_cast<std::size_t>(port * vcs_ + v)]; }
     /// Slot k of every VC lies together (slot-major), and an emptied ring restarts at slot 0:
     /// light traffic then keeps to the first slots of all VCs, a few cache lines per router.
-    BufferedFlit& slot(int port, int v, int k) {
-        return slots_[static_cast<std::size_t>(k * ports_ * vcs_ + port * vcs_ + v)];
-    }
+    BufferedFlit& slot(int port, int v, int k) { return slots_[static_cast<std::size_t>(k * ports_ * vcs_ + port * vcs_ + v)]; }
     void push(int port, int v, const BufferedFlit& f);
 
     std::int16_t& credits(int port, int v) { return credits_[static_cast<std::size_t>(port * vcs_ + v)]; }
@@ -225,23 +223,23 @@ private:
     // between two steps of a router, so each line read here is likely a miss: they fit in
     // three lines (wake_at's, then the arrays and sizes, then routing and statistics), and
     // the per-port and per-VC arrays are plain pointers (8 bytes, not 24).
-    std::uint64_t ports_occupied_ = 0; ///< bit p: some VC of input p holds flits (allocators skip the rest)
+    std::uint64_t ports_occupied_ = 0;   ///< bit p: some VC of input p holds flits (allocators skip the rest)
     std::uint64_t credits_pending_ = 0;  ///< bit p: output p has credits on their way back
     Cycle next_wake_ = 0;
     VcNetwork& net_;
     RouterLane* lane_ = nullptr;  ///< set by the network; its calendar, scratch and posts
     std::unique_ptr<InputPort[]> in_;
-    std::unique_ptr<InputVc[]> ivc_;         ///< [port * vcs + vc]
+    std::unique_ptr<InputVc[]> ivc_;  ///< [port * vcs + vc]
     std::unique_ptr<OutputPort[]> out_;
     /// [port * vcs + vc]: free slots in the downstream VC (2 bytes: 16 VCs in half a line).
     std::unique_ptr<std::int16_t[]> credits_;
     std::unique_ptr<std::int16_t[]> va_last_;  ///< [port * vcs + vc], see va_last()
-    std::unique_ptr<BufferedFlit[]> slots_;  ///< every input VC buffer of this router, see slot()
+    std::unique_ptr<BufferedFlit[]> slots_;    ///< every input VC buffer of this router, see slot()
     /// Bit p: output p is wired (RC checks its decisions against it without reading out_).
     std::uint64_t connected_ = 0;
     int ports_, vcs_, depth_;
     int id_;
-    std::uint32_t queued_ = 0;  ///< source_.size(), kept here: the deque lies in the cold part
+    std::uint32_t queued_ = 0;                                  ///< source_.size(), kept here: the deque lies in the cold part
     std::int16_t route_cycles_, va_cycles_, traversal_cycles_;  ///< traversal = SA + ST
     bool va_blocked_ = false, ni_blocked_ = false, moved_ = false;
     const RoutingFunction* routing_ = nullptr;
@@ -252,7 +250,7 @@ private:
     EnergyAccount* energy_ = nullptr;
     VcRouterStats stats_;
     // Cold: read once per packet, or construction, the network interface's queue, reports.
-    int ni_vc_ = -1;      ///< local input VC the packet at the head of the source queue is entering
+    int ni_vc_ = -1;  ///< local input VC the packet at the head of the source queue is entering
     int ni_last_ = -1;
     double pj_per_flit_ = 0;
     const VcNetworkConfig& cfg_;

@@ -19,7 +19,7 @@ namespace {
 pid_t start_child(const std::string& self, const SimulationJob& job) {
     pid_t pid = fork();
     if (pid != 0) return pid;
-    std::vector<std::string> args{self,           "simulate", "--arch",      job.arch_file, "--plan",
+    std::vector<std::string> args{self,          "simulate", "--arch",    job.arch_file, "--plan",
                                   job.plan_file, "--out",    job.out_dir, "--quiet"};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());

@@ -26,8 +26,7 @@ bool parse(const std::string& command, const std::string& usage, po::options_des
 }
 
 std::string required(const po::variables_map& vm, const std::string& name) {
-    if (!vm.count(name) || vm[name].as<std::string>().empty())
-        throw InputError("", "--" + name, "the option --" + name, "none");
+    if (!vm.count(name) || vm[name].as<std::string>().empty()) throw InputError("", "--" + name, "the option --" + name, "none");
     return vm[name].as<std::string>();
 }
 
@@ -45,10 +44,11 @@ void add_arch_option(po::options_description& o) {
 void add_mapping_options(po::options_description& o, const MappingDefaults& d) {
     o.add_options()("workload", po::value<std::string>(),
                     "zoo model (resnet50, vgg16, vit_b16, mobilenet_v2, gpt2_prefill, gpt2_decode), .onnx, SCALE-Sim .csv or "
-                    "workload JSON")(
-        "batch", po::value<std::int64_t>(), "batch size (default: the workload's own, 1 for zoo models)")(
+                    "workload JSON")("batch", po::value<std::int64_t>(),
+                                     "batch size (default: the workload's own, 1 for zoo models)")(
         "optimizer", po::value<std::string>()->default_value(d.optimizer), "mapper: uniform, nonuniform, ga, milp, exhaustive")(
-        "objective", po::value<std::string>()->default_value("edp"), "what ga, milp and exhaustive minimise: edp, latency, energy")(
+        "objective", po::value<std::string>()->default_value("edp"),
+        "what ga, milp and exhaustive minimise: edp, latency, energy")(
         "budget-s", po::value<double>()->default_value(0),
         "wall-clock limit of a search, s (0: none; a limit that cuts a search short makes it depend on machine speed)")(
         "space", po::value<std::string>(), "search space file (configs/spaces/*.json); default: the built-in space")(
@@ -66,8 +66,8 @@ void add_mapping_options(po::options_description& o, const MappingDefaults& d) {
         "partition of every layer: a dimension over all chiplets (k, c, p, q, n) or ROWSxCOLS (e.g. pxk)")(
         "placement", po::value<std::string>()->default_value("sequential"),
         "uniform: sequential (every layer on every chiplet) or pipelined (segments of consecutive layers on bands of "
-        "columns, micro-batches streamed)")(
-        "segments", po::value<int>()->default_value(1), "pipelined: number of segments (1 to the grid's columns)")(
+        "columns, micro-batches streamed)")("segments", po::value<int>()->default_value(1),
+                                            "pipelined: number of segments (1 to the grid's columns)")(
         "micro-batch", po::value<std::int64_t>()->default_value(1), "pipelined: samples per micro-batch")(
         "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers");
 }
@@ -122,8 +122,8 @@ int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
     SimResult res = simulate_plan(arch, plan, opt);
     double wall = wall_since(t0);
     PlanIndex index(plan);
-    RunView view{"systemc",  arch,       plan,       index,
-                 res.ops,    res.ledger, res.checks, {{"events", res.events}, {"simulated_ns", res.simulated_ns}},
+    RunView view{"systemc", arch,       plan,       index,
+                 res.ops,   res.ledger, res.checks, {{"events", res.events}, {"simulated_ns", res.simulated_ns}},
                  res.stats};
     nlohmann::json report = build_report(view);
     write_reports(report, view, out_dir);

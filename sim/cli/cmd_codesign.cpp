@@ -16,7 +16,8 @@ int cmd_codesign(const std::vector<std::string>& args) {
     o.add_options()("confirm", po::value<int>()->default_value(0), "simulate the N best points in SystemC and compare rankings")(
         "out", po::value<std::string>()->default_value("codesign"), "output directory");
     po::variables_map vm;
-    if (!parse("codesign", "--arch FILE --workload W --space SPACE.json [--objective edp] [--confirm N] [--out DIR]", o, args, vm))
+    if (!parse("codesign", "--arch FILE --workload W --space SPACE.json [--objective edp] [--confirm N] [--out DIR]", o, args,
+               vm))
         return kExitOk;
     CodesignRequest req;
     req.base = load_arch_config(required(vm, "arch"));

@@ -15,8 +15,8 @@ int cmd_config(const std::vector<std::string>& args) {
     if (vm["dump"].as<bool>()) {
         std::cout << arch_to_json(arch).dump(2) << "\n";
     } else {
-        std::cout << arch.name << ": " << arch.package.rows << "x" << arch.package.cols << " chiplets, "
-                  << arch.memories.size() << " memories; configuration is valid (--dump prints it)\n";
+        std::cout << arch.name << ": " << arch.package.rows << "x" << arch.package.cols << " chiplets, " << arch.memories.size()
+                  << " memories; configuration is valid (--dump prints it)\n";
     }
     return kExitOk;
 }

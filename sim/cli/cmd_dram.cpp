@@ -39,11 +39,10 @@ int cmd_dram(const std::vector<std::string>& args) {
         "request-bytes", po::value<std::int64_t>()->default_value(0), "bytes per request (default: one burst)")(
         "in-flight", po::value<std::int64_t>()->default_value(0), "transactions in flight (default: 32 per channel)")(
         "seed", po::value<std::uint64_t>()->default_value(1), "random seed")(
-        "json", po::bool_switch(), "print the results as JSON")(
-        "check", po::bool_switch(), "replay every command through the timing checker");
+        "json", po::bool_switch(), "print the results as JSON")("check", po::bool_switch(),
+                                                                "replay every command through the timing checker");
     po::variables_map vm;
-    if (!parse("dram", "--preset NAME [--config FILE] [--pattern P] [--requests N] [--json]", o, args, vm))
-        return kExitOk;
+    if (!parse("dram", "--preset NAME [--config FILE] [--pattern P] [--requests N] [--json]", o, args, vm)) return kExitOk;
 
     const std::string name = required(vm, "preset");
     DramConfig cfg;

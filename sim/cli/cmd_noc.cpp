@@ -22,8 +22,8 @@ std::vector<double> parse_rates(const std::string& spec) {
     double a = 0, b = 0, step = 0;
     char c1 = 0, c2 = 0;
     std::istringstream in(spec);
-    if (!(in >> a >> c1 >> b >> c2 >> step) || c1 != ':' || c2 != ':' || !in.eof() || !(a > 0) || !(b >= a) ||
-        !(step > 0) || b > 1.0)
+    if (!(in >> a >> c1 >> b >> c2 >> step) || c1 != ':' || c2 != ':' || !in.eof() || !(a > 0) || !(b >= a) || !(step > 0) ||
+        b > 1.0)
         throw InputError("", "--rates", "A:B:STEP with 0 < A <= B <= 1 and STEP > 0", "\"" + spec + "\"");
     std::vector<double> out;
     for (int i = 0; a + i * step <= b + 1e-9 && i < 10000; ++i) out.push_back(a + i * step);
@@ -36,8 +36,8 @@ int cmd_noc(const std::vector<std::string>& args) {
     po::options_description o("noc options");
     o.add_options()("config", po::value<std::string>(), "NoC config (JSON), e.g. configs/noc/mesh8x8.json")(
         "traffic", po::value<std::string>()->default_value("uniform"),
-        "uniform | transpose | bitcomp | bitrev | shuffle | hotspot | neighbor")(
-        "rate", po::value<double>()->default_value(0.1), "injection rate, flits/node/cycle (Bernoulli)")(
+        "uniform | transpose | bitcomp | bitrev | shuffle | hotspot | neighbor")("rate", po::value<double>()->default_value(0.1),
+                                                                                 "injection rate, flits/node/cycle (Bernoulli)")(
         "rates", po::value<std::string>(), "A:B:STEP: a latency-vs-load curve (CSV), stops after saturation")(
         "packet-flits", po::value<int>(), "flits per packet (default: the config's)")(
         "warmup", po::value<std::int64_t>()->default_value(1000), "warm-up cycles")(
@@ -46,11 +46,10 @@ int cmd_noc(const std::vector<std::string>& args) {
         "seed", po::value<std::uint64_t>()->default_value(1), "random seed")(
         "threads", po::value<int>()->default_value(1),
         "threads stepping the routers (bands of rows each); the result does not depend on it")(
-        "json", po::bool_switch(), "print one JSON object")(
-        "out", po::value<std::string>(), "with --rates: write the CSV here instead of stdout");
+        "json", po::bool_switch(), "print one JSON object")("out", po::value<std::string>(),
+                                                            "with --rates: write the CSV here instead of stdout");
     po::variables_map vm;
-    if (!parse("noc", "--config FILE [--traffic P] [--rate R | --rates A:B:STEP] [--packet-flits N] [--json]", o, args,
-               vm))
+    if (!parse("noc", "--config FILE [--traffic P] [--rate R | --rates A:B:STEP] [--packet-flits N] [--json]", o, args, vm))
         return kExitOk;
     NocConfig cfg = load_noc_config(required(vm, "config"));
     SyntheticOptions opt;
@@ -80,8 +79,8 @@ int cmd_noc(const std::vector<std::string>& args) {
     if (run.deadlocked) {
         std::string who;
         for (const std::string& s : run.stuck_routers) who += (who.empty() ? "" : "; ") + s;
-        std::cerr << "mcmsim: error: network deadlocked (watchdog at cycle " << run.deadlock_cycle
-                  << "), stuck routers: " << who << "\n";
+        std::cerr << "mcmsim: error: network deadlocked (watchdog at cycle " << run.deadlock_cycle << "), stuck routers: " << who
+                  << "\n";
         return kExitCheckFailed;
     }
     if (sweep) {

@@ -15,8 +15,8 @@ namespace {
 
 void add_sim(po::options_description& o) {
     o.add_options()("watchdog-ns", po::value<double>()->default_value(1e7),
-                    "stop when no op finishes for this long (simulated ns)")(
-        "quiet,q", po::bool_switch(), "do not print the report table");
+                    "stop when no op finishes for this long (simulated ns)")("quiet,q", po::bool_switch(),
+                                                                             "do not print the report table");
 }
 
 /// Maps with the chosen optimiser and prints its improvement over the uniform baseline.
@@ -68,8 +68,7 @@ int cmd_map(const std::vector<std::string>& args) {
     o.add_options()("out", po::value<std::string>(), "where to write the plan (JSON)")(
         "quiet,q", po::bool_switch(), "do not print the per-layer mapping table");
     po::variables_map vm;
-    if (!parse("map", "--arch FILE --workload NAME|FILE [--optimizer NAME] --out PLAN.json", o, args, vm))
-        return kExitOk;
+    if (!parse("map", "--arch FILE --workload NAME|FILE [--optimizer NAME] --out PLAN.json", o, args, vm)) return kExitOk;
     ArchConfig arch = load_arch_config(required(vm, "arch"));
     std::string out = required(vm, "out");
     Plan plan = map_from_options(vm, arch);
@@ -99,10 +98,11 @@ int cmd_estimate(const std::vector<std::string>& args) {
     po::options_description o("estimate options");
     add_arch_option(o);
     o.add_options()("plan", po::value<std::string>(), "execution plan (JSON) to price")(
-        "out", po::value<std::string>()->default_value("out"), "output directory")(
-        "quiet,q", po::bool_switch(), "do not print the report table");
-    add_model_options(o, "message",
-                      "how the model times links and memories: message (fast, list schedule) or packet (events, closer to the simulation)");
+        "out", po::value<std::string>()->default_value("out"), "output directory")("quiet,q", po::bool_switch(),
+                                                                                   "do not print the report table");
+    add_model_options(
+        o, "message",
+        "how the model times links and memories: message (fast, list schedule) or packet (events, closer to the simulation)");
     po::variables_map vm;
     if (!parse("estimate", "--arch FILE --plan PLAN.json [--granularity message|packet [--packets-per-event N]] [--out DIR]", o,
                args, vm))

@@ -25,11 +25,11 @@ int cmd_validate(const std::vector<std::string>& args) {
         "sensitivity", po::value<double>()->implicit_value(0.005),
         "also simulate the plan with the router clock, link bandwidth, link latency and chiplet clock each nudged "
         "down and up by this fraction (default 0.005), and judge each layer's error against the simulation's own "
-        "spread (8 more simulations, in child processes)")(
-        "quiet,q", po::bool_switch(), "print only the summary");
-    add_model_options(o, "packet",
-                      "analytical model granularity to validate: packet (events, closest to the simulation; the default) or "
-                      "message (the list schedule the optimisers search with, which is also summarised when packet is validated)");
+        "spread (8 more simulations, in child processes)")("quiet,q", po::bool_switch(), "print only the summary");
+    add_model_options(
+        o, "packet",
+        "analytical model granularity to validate: packet (events, closest to the simulation; the default) or "
+        "message (the list schedule the optimisers search with, which is also summarised when packet is validated)");
     po::variables_map vm;
     if (!parse("validate",
                "--arch FILE (--plan FILE | --workload W [--optimizer O]) [--granularity packet|message] [--packets-per-event N] "
@@ -45,8 +45,8 @@ int cmd_validate(const std::vector<std::string>& args) {
     }
     const ArchConfig arch = load_arch_config(required(vm, "arch"));
     if (vm.count("plan") && vm.count("workload")) throw InputError("", "command line", "either --plan or --workload", "both");
-    const Plan plan = vm.count("plan") ? read_plan(vm["plan"].as<std::string>())
-                                       : map_workload(arch, load_workload(vm), read_map_request(vm));
+    const Plan plan =
+        vm.count("plan") ? read_plan(vm["plan"].as<std::string>()) : map_workload(arch, load_workload(vm), read_map_request(vm));
     check_plan_fits(plan, arch, vm.count("plan") ? vm["plan"].as<std::string>() : "plan");
 
     const Estimate est = estimate_plan(arch, plan, options);

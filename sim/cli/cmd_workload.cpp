@@ -12,9 +12,9 @@ namespace mcmsim::cli {
 
 int cmd_workload(const std::vector<std::string>& args) {
     po::options_description o("workload options");
-    o.add_options()("model", po::value<std::string>(), "zoo model (resnet50, vgg16, mobilenet_v2, vit_b16, gpt2_prefill, "
-                                                       "gpt2_decode; options as gpt2_decode:seq=2048)")(
-        "onnx", po::value<std::string>(), "ONNX model file")(
+    o.add_options()("model", po::value<std::string>(),
+                    "zoo model (resnet50, vgg16, mobilenet_v2, vit_b16, gpt2_prefill, "
+                    "gpt2_decode; options as gpt2_decode:seq=2048)")("onnx", po::value<std::string>(), "ONNX model file")(
         "scalesim-csv", po::value<std::string>(), "SCALE-Sim topology CSV (convolution or GEMM format)")(
         "batch", po::value<std::int64_t>(), "batch size (default: the model's own, 1 for zoo models)")(
         "json", po::bool_switch(), "print total_macs, weight_bytes, activation_bytes and the layers as JSON");

@@ -36,9 +36,8 @@ const char* kUsage =
 int sc_main(int argc, char** argv) {
     using namespace mcmsim::cli;
     std::map<std::string, int (*)(const std::vector<std::string>&)> commands = {
-        {"run", cmd_run}, {"map", cmd_map}, {"simulate", cmd_simulate},
-        {"estimate", cmd_estimate}, {"config", cmd_config}, {"dram", cmd_dram}, {"noc", cmd_noc},
-        {"workload", cmd_workload}, {"validate", cmd_validate}, {"codesign", cmd_codesign}};
+        {"run", cmd_run},   {"map", cmd_map}, {"simulate", cmd_simulate}, {"estimate", cmd_estimate}, {"config", cmd_config},
+        {"dram", cmd_dram}, {"noc", cmd_noc}, {"workload", cmd_workload}, {"validate", cmd_validate}, {"codesign", cmd_codesign}};
     if (argc < 2) {
         std::cerr << kUsage;
         return kExitBadInput;

@@ -7,8 +7,7 @@
 namespace mcmsim {
 
 MemoryPort::MemoryPort(sc_core::sc_module_name name, int memory_index, PackageNetwork& net)
-    : sc_core::sc_module(name), socket("socket"), node_(net.memory_node(memory_index)), net_(net),
-      queue_(wake_event_) {
+    : sc_core::sc_module(name), socket("socket"), node_(net.memory_node(memory_index)), net_(net), queue_(wake_event_) {
     net_.attach(node_, this);
     socket.register_nb_transport_bw(this, &MemoryPort::nb_transport_bw);
     SC_METHOD(wake);
@@ -36,8 +35,7 @@ void MemoryPort::wake() {
 void MemoryPort::serve(Packet* req) {
     ++requests_;
     const bool read = req->kind == PacketKind::DramReadReq;
-    if (!read && req->kind != PacketKind::DramWriteData)
-        throw std::logic_error(std::string(name()) + ": unexpected packet kind");
+    if (!read && req->kind != PacketKind::DramWriteData) throw std::logic_error(std::string(name()) + ": unexpected packet kind");
     tlm::tlm_generic_payload* gp = pool_.allocate(static_cast<unsigned>(req->request_bytes));
     gp->set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
     gp->set_address(req->address);
@@ -78,8 +76,7 @@ void MemoryPort::issue_next() {
     }
 }
 
-tlm::tlm_sync_enum MemoryPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
-                                               sc_core::sc_time& delay) {
+tlm::tlm_sync_enum MemoryPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
     if (phase == tlm::END_REQ) {
         if (held_ == &gp) request_busy_ = false;
         issue_next();
@@ -100,8 +97,8 @@ void MemoryPort::completed(tlm::tlm_generic_payload& gp, Tick when) {
     auto it = in_flight_.find(&gp);
     if (it == in_flight_.end()) throw std::logic_error(std::string(name()) + ": response for an unknown request");
     if (gp.is_response_error())
-        throw std::runtime_error(std::string(name()) + ": DRAM access failed at address " +
-                                 std::to_string(gp.get_address()) + ": " + gp.get_response_string());
+        throw std::runtime_error(std::string(name()) + ": DRAM access failed at address " + std::to_string(gp.get_address()) +
+                                 ": " + gp.get_response_string());
     Packet* resp = it->second;
     in_flight_.erase(it);
     gp.release();

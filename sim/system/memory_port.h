@@ -9,9 +9,9 @@
 #include "hw/time/timed_queue.h"
 #include "noc/package_network.h"
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <deque>
 #include <unordered_map>
@@ -46,9 +46,9 @@ private:
     int node_;
     PackageNetwork& net_;
     PayloadPool pool_;
-    std::deque<tlm::tlm_generic_payload*> waiting_;  ///< built, not yet sent (request channel busy)
-    bool request_busy_ = false;                      ///< a BEGIN_REQ awaits its END_REQ
-    tlm::tlm_generic_payload* held_ = nullptr;       ///< the last request sent (the one awaiting END_REQ)
+    std::deque<tlm::tlm_generic_payload*> waiting_;                     ///< built, not yet sent (request channel busy)
+    bool request_busy_ = false;                                         ///< a BEGIN_REQ awaits its END_REQ
+    tlm::tlm_generic_payload* held_ = nullptr;                          ///< the last request sent (the one awaiting END_REQ)
     std::unordered_map<tlm::tlm_generic_payload*, Packet*> in_flight_;  ///< payload -> its response
     std::int64_t requests_ = 0;
     sc_core::sc_event wake_event_;

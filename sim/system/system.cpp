@@ -15,14 +15,12 @@ namespace {
 
 class System : public sc_core::sc_module {
 public:
-    System(sc_core::sc_module_name name, const ArchConfig& arch, const Plan& plan, const SimOptions& opt,
-           EnergyLedger& ledger)
-        : sc_core::sc_module(name), index(plan), timing(index.size()),
-          network(make_package_network("network", arch, ledger)) {
+    System(sc_core::sc_module_name name, const ArchConfig& arch, const Plan& plan, const SimOptions& opt, EnergyLedger& ledger)
+        : sc_core::sc_module(name), index(plan), timing(index.size()), network(make_package_network("network", arch, ledger)) {
         for (int c = 0; c < arch.chiplet_count(); ++c) {
             std::string n = "chiplet_" + std::to_string(c);
-            chiplets.push_back(std::make_unique<Chiplet>(n.c_str(), c, arch.chiplet, arch.package.packet_format(),
-                                                         *network, ledger, index, timing));
+            chiplets.push_back(std::make_unique<Chiplet>(n.c_str(), c, arch.chiplet, arch.package.packet_format(), *network,
+                                                         ledger, index, timing));
         }
         for (std::size_t m = 0; m < arch.memories.size(); ++m) {
             const MemoryConfig& mc = arch.memories[m];
@@ -31,9 +29,8 @@ public:
             drams.push_back(std::make_unique<DramTarget>(dn.c_str(), mc.dram, &ledger.account("dram." + mc.name)));
             ports.back()->socket.bind(drams.back()->socket);
         }
-        watchdog = std::make_unique<Watchdog>("watchdog", ns_to_ticks(opt.watchdog_ns),
-                                              [this] { return ops_done(); }, index.size(),
-                                              [this] { return pending(); });
+        watchdog = std::make_unique<Watchdog>(
+            "watchdog", ns_to_ticks(opt.watchdog_ns), [this] { return ops_done(); }, index.size(), [this] { return pending(); });
     }
 
     /// Some model still has an event scheduled (a packet in flight, an op finishing later).
@@ -106,10 +103,12 @@ nlohmann::json run_stats(const System& sys, const ArchConfig& arch, Tick elapsed
     }
     nlohmann::json chiplets = nlohmann::json::array();
     for (const auto& c : sys.chiplets) {
-        double util = elapsed ? static_cast<double>(c->macs_done()) /
-                                    (arch.chiplet.peak_macs_per_ns() * ticks_to_ns(elapsed)) : 0.0;
-        chiplets.push_back({{"name", c->name()}, {"macs", c->macs_done()},
-                            {"compute_busy_ns", ticks_to_ns(c->compute_busy())}, {"mac_utilization", util}});
+        double util =
+            elapsed ? static_cast<double>(c->macs_done()) / (arch.chiplet.peak_macs_per_ns() * ticks_to_ns(elapsed)) : 0.0;
+        chiplets.push_back({{"name", c->name()},
+                            {"macs", c->macs_done()},
+                            {"compute_busy_ns", ticks_to_ns(c->compute_busy())},
+                            {"mac_utilization", util}});
     }
     return {{"network", sys.network->stats_json(elapsed)}, {"memories", mems}, {"chiplets", chiplets}};
 }
@@ -151,10 +150,8 @@ SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptio
         dram_written += d->bytes_written();
     }
     const PackageNetwork& net = *sys.network;
-    bool packets_ok = net.packets_injected() == net.packets_delivered() &&
-                      net.bytes_injected() == net.bytes_delivered();
-    bool bytes_ok = planned.sent == planned.received && dram_read == planned.dram_read &&
-                    dram_written == planned.dram_written;
+    bool packets_ok = net.packets_injected() == net.packets_delivered() && net.bytes_injected() == net.bytes_delivered();
+    bool bytes_ok = planned.sent == planned.received && dram_read == planned.dram_read && dram_written == planned.dram_written;
     // Per flow: every flow of the plan got exactly its bytes (a chiplet throws on a surplus).
     const std::size_t flows_done = sys.flows_complete();
     bool flows_ok = flows_done == sys.index.transfers;

@@ -23,11 +23,11 @@ struct SimResult {
     std::vector<OpTimes> ops;  ///< by dense plan index
     EnergyLedger ledger;
     double simulated_ns = 0;
-    std::uint64_t events = 0;   ///< SystemC delta cycles (deterministic)
-    bool completed = false;     ///< every op ran
+    std::uint64_t events = 0;  ///< SystemC delta cycles (deterministic)
+    bool completed = false;    ///< every op ran
     bool conservation_ok = false;
-    nlohmann::json checks;      ///< what was checked, with the counts
-    nlohmann::json stats;       ///< network, memories, chiplets
+    nlohmann::json checks;  ///< what was checked, with the counts
+    nlohmann::json stats;   ///< network, memories, chiplets
 };
 
 SimResult simulate_plan(const ArchConfig& arch, const Plan& plan, const SimOptions& options = {});

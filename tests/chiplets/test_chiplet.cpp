@@ -175,8 +175,7 @@ TEST(ChipletDependency, ComputeWaitsForDramRead) {
 TEST(ChipletSendRecv, SinglePacketArrivesAtZeroLoadLatency) {
     init_time_resolution();
     const std::int64_t bytes = 1000;  // one packet (<= max_packet_bytes), 32 flits on the wire
-    Plan plan = make_plan(2, {{transfer(1, 0, OpKind::Send, 5, 1, bytes),
-                               transfer(2, 1, OpKind::Recv, 5, 0, bytes)}});
+    Plan plan = make_plan(2, {{transfer(1, 0, OpKind::Send, 5, 1, bytes), transfer(2, 1, OpKind::Recv, 5, 0, bytes)}});
     SimResult r = simulate_plan(make_arch(1, 2), plan);
     ASSERT_TRUE(r.completed);
     EXPECT_TRUE(r.conservation_ok);
@@ -188,12 +187,10 @@ TEST(ChipletSendRecv, SinglePacketArrivesAtZeroLoadLatency) {
 TEST(ChipletSendRecv, MessageRespectsLatencyBoundAndIsConserved) {
     init_time_resolution();
     const std::int64_t bytes = 4 * kMaxPacket;
-    Plan plan = make_plan(2, {{transfer(1, 0, OpKind::Send, 9, 1, bytes),
-                               transfer(2, 1, OpKind::Recv, 9, 0, bytes)}});
+    Plan plan = make_plan(2, {{transfer(1, 0, OpKind::Send, 9, 1, bytes), transfer(2, 1, OpKind::Recv, 9, 0, bytes)}});
     SimResult r = simulate_plan(make_arch(1, 2), plan);
     ASSERT_TRUE(r.completed);
-    const double bound = zero_load_ns(1, kMaxPacket) + static_cast<double>(bytes - kMaxPacket) /
-                                                            std::min(kNiGbps, kLinkGbps);
+    const double bound = zero_load_ns(1, kMaxPacket) + static_cast<double>(bytes - kMaxPacket) / std::min(kNiGbps, kLinkGbps);
     EXPECT_GE(r.ops[1].end_ns, r.ops[0].start_ns + bound - 3 * kPs);
     EXPECT_TRUE(r.conservation_ok);
     EXPECT_EQ(r.checks["tensor_bytes_sent"].get<std::int64_t>(), bytes);
@@ -238,10 +235,9 @@ TEST(ChipletSendRecv, GroupedSendAndRecvMoveEveryFlow) {
 TEST(ChipletDeadlock, CyclicSendRecvIsReported) {
     init_time_resolution();
     const std::int64_t flow_a = 1, flow_b = 2, bytes = 256;
-    Plan plan = make_plan(2, {{transfer(1, 0, OpKind::Recv, flow_b, 1, bytes),
-                               transfer(2, 0, OpKind::Send, flow_a, 1, bytes, {1}),
-                               transfer(3, 1, OpKind::Recv, flow_a, 0, bytes),
-                               transfer(4, 1, OpKind::Send, flow_b, 0, bytes, {3})}});
+    Plan plan =
+        make_plan(2, {{transfer(1, 0, OpKind::Recv, flow_b, 1, bytes), transfer(2, 0, OpKind::Send, flow_a, 1, bytes, {1}),
+                       transfer(3, 1, OpKind::Recv, flow_a, 0, bytes), transfer(4, 1, OpKind::Send, flow_b, 0, bytes, {3})}});
     SimOptions opt;
     opt.watchdog_ns = 1000;
     SimResult r = simulate_plan(make_arch(1, 2), plan, opt);
@@ -272,8 +268,7 @@ TEST(ChipletEnergy, ComputeAndSramEnergyFollowOpCounts) {
     ASSERT_TRUE(r.completed);
     EXPECT_DOUBLE_EQ(r.ledger.category_pj(EnergyCategory::Compute), static_cast<double>(m1 + m2) * kMacPj);
     EXPECT_DOUBLE_EQ(r.ledger.category_pj(EnergyCategory::Sram), static_cast<double>(s1 + s2) * kSramPjPerByte);
-    EXPECT_DOUBLE_EQ(r.ledger.total_pj(), static_cast<double>(m1 + m2) * kMacPj +
-                                              static_cast<double>(s1 + s2) * kSramPjPerByte);
+    EXPECT_DOUBLE_EQ(r.ledger.total_pj(), static_cast<double>(m1 + m2) * kMacPj + static_cast<double>(s1 + s2) * kSramPjPerByte);
 
     const auto& layers = r.ledger.layer_accounts();
     ASSERT_EQ(layers.size(), 2u);

@@ -18,7 +18,7 @@ namespace {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-constexpr double kClockGhz = 1.25;      // 800 ps per cycle
+constexpr double kClockGhz = 1.25;  // 800 ps per cycle
 constexpr std::int64_t kPes = 4, kRows = 8, kCols = 4, kPipeline = 3;
 constexpr double kMacPj = 0.25, kLeakageMw = 40;
 

@@ -56,7 +56,9 @@ ArchConfig mesh_arch(int rows, int cols) {
 /// Closed-form zero-load latency over NI inject link, `hops` mesh links, NI eject link:
 /// sum(latency + flit time) + (hops+1) router pipelines + max(serialisation - flit time).
 double zero_load_ps(int hops, std::int64_t payload_bytes) {
-    struct L { double gbps, latency_ns; };
+    struct L {
+        double gbps, latency_ns;
+    };
     std::vector<L> links{{kNiGbps, 0}};
     for (int h = 0; h < hops; ++h) links.push_back({kLinkGbps, kLinkLatencyNs});
     links.push_back({kNiGbps, 0});
@@ -231,9 +233,7 @@ struct ZeroLoadCase {
     int hops;
 };
 
-void PrintTo(const ZeroLoadCase& c, std::ostream* os) {
-    *os << c.payload << " B over " << c.hops << " hops";
-}
+void PrintTo(const ZeroLoadCase& c, std::ostream* os) { *os << c.payload << " B over " << c.hops << " hops"; }
 
 class NocZeroLoad : public ::testing::TestWithParam<ZeroLoadCase> {};
 
@@ -254,11 +254,10 @@ TEST_P(NocZeroLoad, ArrivalMatchesClosedForm) {
 }
 
 INSTANTIATE_TEST_SUITE_P(FlitsAndHops, NocZeroLoad,
-                         ::testing::Values(ZeroLoadCase{20, 1}, ZeroLoadCase{20, 3},   // 1 flit
+                         ::testing::Values(ZeroLoadCase{20, 1}, ZeroLoadCase{20, 3},     // 1 flit
                                            ZeroLoadCase{150, 1}, ZeroLoadCase{150, 3}),  // 5 flits
                          [](const ::testing::TestParamInfo<ZeroLoadCase>& i) {
-                             return std::to_string(flits_of(i.param.payload)) + "flit_" +
-                                    std::to_string(i.param.hops) + "hop";
+                             return std::to_string(flits_of(i.param.payload)) + "flit_" + std::to_string(i.param.hops) + "hop";
                          });
 
 // Two packets meeting at a router for the same output link: the second one waits exactly

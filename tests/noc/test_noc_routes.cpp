@@ -209,10 +209,10 @@ TEST_P(NocRoutes, InvalidRoutesAreRejectedNamingTheRoute) {
         int dst;
         const char* named;
     };
-    const std::vector<Bad> bad{{{0, 4, 5}, 5, "[0 4 5]"},   // (0,0) -> (1,1) is a diagonal: no link
-                               {{1, 2, 5}, 5, "[1 2 5]"},   // starts elsewhere
-                               {{0, 1, 2}, 5, "[0 1 2]"},   // ends elsewhere
-                               {{0, 1, 11}, 5, "[0 1 11]"}, // no such router
+    const std::vector<Bad> bad{{{0, 4, 5}, 5, "[0 4 5]"},    // (0,0) -> (1,1) is a diagonal: no link
+                               {{1, 2, 5}, 5, "[1 2 5]"},    // starts elsewhere
+                               {{0, 1, 2}, 5, "[0 1 2]"},    // ends elsewhere
+                               {{0, 1, 11}, 5, "[0 1 11]"},  // no such router
                                {{}, 5, "[]"}};
     for (const Bad& x : bad) {
         Packet* p = net.new_packet();
@@ -233,7 +233,8 @@ TEST_P(NocRoutes, InvalidRoutesAreRejectedNamingTheRoute) {
 TEST_P(NocRoutes, DiagonalPackageRoutesDiagonalFirst) {
     const RouterModel model = GetParam();
     const std::int64_t bytes = 96;  // 3 flits
-    RouteBench b(route_arch(3, 3, model, PackageTopology::MeshDiagonal), {{0, 0, 8, bytes, nullptr}, {200000, 0, 5, bytes, nullptr}});
+    RouteBench b(route_arch(3, 3, model, PackageTopology::MeshDiagonal),
+                 {{0, 0, 8, bytes, nullptr}, {200000, 0, 5, bytes, nullptr}});
     sc_core::sc_start();
     ASSERT_EQ(b.log.size(), 2u);
     EXPECT_EQ(b.log[0].hops, 2);
@@ -345,7 +346,8 @@ TEST(NocDiagonalTopology, UniformHopsAreChebyshev) {
         std::int64_t closed = 0;
         for (int dr = -(k - 1); dr < k; ++dr)
             for (int dc = -(k - 1); dc < k; ++dc)
-                closed += static_cast<std::int64_t>(std::max(std::abs(dr), std::abs(dc))) * (k - std::abs(dr)) * (k - std::abs(dc));
+                closed +=
+                    static_cast<std::int64_t>(std::max(std::abs(dr), std::abs(dc))) * (k - std::abs(dr)) * (k - std::abs(dc));
         EXPECT_EQ(cheb, closed) << "k=" << k;
     }
 }

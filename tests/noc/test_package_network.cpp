@@ -203,7 +203,8 @@ TEST_P(PackageNetworks, SameTrafficTakesTheSamePathsInBothModels) {
         const auto flits = static_cast<double>((msgs[i].bytes + kFlitBytes - 1) / kFlitBytes);
         for (int l : mesh.path_links(a, b)) link_pj["link." + mesh.link_name(l)] += flits * kFlitBytes * 8 * kLinkPjPerBit;
         for (int r : mesh.path(a, b))
-            router_pj["router_" + std::to_string(mesh.row_of(r)) + "_" + std::to_string(mesh.col_of(r))] += flits * kRouterPjPerFlit;
+            router_pj["router_" + std::to_string(mesh.row_of(r)) + "_" + std::to_string(mesh.col_of(r))] +=
+                flits * kRouterPjPerFlit;
     }
     const nlohmann::json cp = lp.components_json(), cv = lv.components_json();
     // The packet model opens an account per link and router up front, the VC model per link:

@@ -72,8 +72,8 @@ TEST(System, ResNet50RunsToCompletionAndConserves) {
 // Compute energy is MACs x energy per MAC: nothing more, nothing less.
 TEST(System, ComputeEnergyIsMacsTimesMacEnergy) {
     ResNetRun r;
-    EXPECT_NEAR(r.sim.ledger.category_pj(EnergyCategory::Compute),
-                4089184256.0 * r.arch.chiplet.mac_energy_pj, 1e-6 * 4089184256.0 * r.arch.chiplet.mac_energy_pj);
+    EXPECT_NEAR(r.sim.ledger.category_pj(EnergyCategory::Compute), 4089184256.0 * r.arch.chiplet.mac_energy_pj,
+                1e-6 * 4089184256.0 * r.arch.chiplet.mac_energy_pj);
 }
 
 // The simulation can never beat the compute bound: total MACs over the package's peak rate.
@@ -92,8 +92,7 @@ TEST(System, AgreesWithTheAnalyticalModel) {
     ResNetRun r;
     Estimate e = estimate_plan(r.arch, r.plan);
     for (auto cat : {EnergyCategory::Compute, EnergyCategory::Sram, EnergyCategory::Noc, EnergyCategory::D2d}) {
-        EXPECT_NEAR(r.sim.ledger.category_pj(cat), e.ledger.category_pj(cat), 1e-6 * e.ledger.total_pj())
-            << to_string(cat);
+        EXPECT_NEAR(r.sim.ledger.category_pj(cat), e.ledger.category_pj(cat), 1e-6 * e.ledger.total_pj()) << to_string(cat);
     }
     EXPECT_NEAR(r.sim.ledger.category_pj(EnergyCategory::Dram), e.ledger.category_pj(EnergyCategory::Dram),
                 0.05 * e.ledger.category_pj(EnergyCategory::Dram));

@@ -10,8 +10,7 @@
 
 namespace mcmsim::test_support {
 
-inline ArchConfig hand_arch(const std::string& name, int rows, int cols, double ni_gbps, double dram_gbps,
-                            double phy_gbps) {
+inline ArchConfig hand_arch(const std::string& name, int rows, int cols, double ni_gbps, double dram_gbps, double phy_gbps) {
     ArchConfig a;
     a.name = name;
     a.chiplet.pes = 4;

@@ -7,12 +7,11 @@
 namespace {
 void report_to_gtest(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
     if (rep.get_severity() >= sc_core::SC_WARNING) {
-        ADD_FAILURE() << "SystemC " << (rep.get_severity() == sc_core::SC_WARNING ? "warning" : "error")
-                      << " [" << rep.get_msg_type() << "]: " << rep.get_msg();
+        ADD_FAILURE() << "SystemC " << (rep.get_severity() == sc_core::SC_WARNING ? "warning" : "error") << " ["
+                      << rep.get_msg_type() << "]: " << rep.get_msg();
     }
     // Let SystemC still throw on errors so the failing test stops where it broke.
-    if (rep.get_severity() >= sc_core::SC_ERROR)
-        sc_core::sc_report_handler::default_handler(rep, actions & ~sc_core::SC_DISPLAY);
+    if (rep.get_severity() >= sc_core::SC_ERROR) sc_core::sc_report_handler::default_handler(rep, actions & ~sc_core::SC_DISPLAY);
 }
 }  // namespace
 

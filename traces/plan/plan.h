@@ -41,10 +41,10 @@ struct ChoiceNames<OpKind> {
 
 /// One flow of a grouped send or recv op.
 struct Transfer {
-    int peer = -1;            ///< send: destination chiplet; recv: source chiplet
-    std::int64_t bytes = 0;   ///< > 0
-    std::int64_t flow = -1;   ///< pairing key, unique per plan
-    std::vector<int> route;   ///< send only, optional: routers from source to destination
+    int peer = -1;           ///< send: destination chiplet; recv: source chiplet
+    std::int64_t bytes = 0;  ///< > 0
+    std::int64_t flow = -1;  ///< pairing key, unique per plan
+    std::vector<int> route;  ///< send only, optional: routers from source to destination
 };
 
 /// A transfer as seen through PlanOp::transfer(), whichever form the op uses.
@@ -56,8 +56,8 @@ struct TransferRef {
 };
 
 struct PlanOp {
-    std::int64_t id = 0;      ///< unique, increasing in file order
-    int chiplet = 0;          ///< chiplet that executes the op
+    std::int64_t id = 0;  ///< unique, increasing in file order
+    int chiplet = 0;      ///< chiplet that executes the op
     OpKind kind = OpKind::Compute;
     std::vector<std::int64_t> deps;  ///< ids of earlier ops on the same chiplet
 
@@ -109,8 +109,8 @@ struct PlanLayerMapping {
     /// Shares of a non-uniform partition as the mapping gave them (1-D: per chiplet; 2-D: per
     /// grid row and per grid column); empty when uniform.
     std::vector<double> shares, row_shares, col_shares;
-    std::string route;       ///< route policy of the layer's flows: xy, yx, split, diagonal
-    std::string collective;  ///< algorithm asked for the input redistribution: direct, ring, 2d, tree
+    std::string route;            ///< route policy of the layer's flows: xy, yx, split, diagonal
+    std::string collective;       ///< algorithm asked for the input redistribution: direct, ring, 2d, tree
     std::int64_t multicasts = 0;  ///< input parts the collective delivered to two or more chiplets
     /// What went direct although another collective was asked for, and why; empty if nothing.
     std::string fallback;
@@ -157,11 +157,11 @@ struct PlanLayer {
 
 struct Plan {
     static constexpr const char* kFormat = "mcmsim-plan";  ///< the "format" every plan file names
-    static constexpr int kVersion = 2;     ///< written
-    static constexpr int kMinVersion = 1;  ///< oldest read (no grouped transfers)
-    std::string arch;       ///< arch config name the plan was made for
-    std::string workload;   ///< workload name
-    std::string optimizer;  ///< mapper that produced it
+    static constexpr int kVersion = 2;                     ///< written
+    static constexpr int kMinVersion = 1;                  ///< oldest read (no grouped transfers)
+    std::string arch;                                      ///< arch config name the plan was made for
+    std::string workload;                                  ///< workload name
+    std::string optimizer;                                 ///< mapper that produced it
     std::uint64_t seed = 0;
     int chiplets = 0;  ///< number of chiplets the plan addresses
     int memories = 0;  ///< number of memory interfaces the plan addresses

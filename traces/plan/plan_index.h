@@ -37,7 +37,8 @@ public:
         return insert_slow(key, value);
     }
     std::size_t find(std::int64_t key) const {  ///< kNone when absent
-        if (static_cast<std::uint64_t>(key) < flat_.size()) return static_cast<std::size_t>(flat_[static_cast<std::size_t>(key)]) - 1;
+        if (static_cast<std::uint64_t>(key) < flat_.size())
+            return static_cast<std::size_t>(flat_[static_cast<std::size_t>(key)]) - 1;
         return map_.empty() ? kNone : find_sparse(key);
     }
 
@@ -61,9 +62,9 @@ private:
 struct PlanIndex {
     explicit PlanIndex(const Plan& plan);
 
-    std::vector<const PlanOp*> ops;   ///< dense index -> op
-    std::vector<int> layer_of;        ///< dense index -> layer index
-    std::size_t transfers = 0;        ///< flows in the plan (send-side transfers)
+    std::vector<const PlanOp*> ops;  ///< dense index -> op
+    std::vector<int> layer_of;       ///< dense index -> layer index
+    std::size_t transfers = 0;       ///< flows in the plan (send-side transfers)
 
     std::size_t size() const { return ops.size(); }
     /// Dense index of the op with `id`; throws std::out_of_range when there is none.

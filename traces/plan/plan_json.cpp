@@ -109,14 +109,10 @@ json op_to_json(const PlanOp& op) {
 }
 
 json mapping_to_json(const PlanLayerMapping& m) {
-    json o = {{"partition", m.partition},
-              {"route", m.route},
-              {"collective", m.collective},
-              {"multicasts", m.multicasts},
-              {"package_bytes", m.package_bytes},
-              {"package_link_bytes", m.package_link_bytes},
-              {"max_link_bytes", m.max_link_bytes},
-              {"onchip_bytes", m.onchip_bytes},
+    json o = {{"partition", m.partition},           {"route", m.route},
+              {"collective", m.collective},         {"multicasts", m.multicasts},
+              {"package_bytes", m.package_bytes},   {"package_link_bytes", m.package_link_bytes},
+              {"max_link_bytes", m.max_link_bytes}, {"onchip_bytes", m.onchip_bytes},
               {"dram_bytes", m.dram_bytes}};
     if (!m.shares.empty()) o["shares"] = m.shares;
     if (!m.row_shares.empty()) o["row_shares"] = m.row_shares;
@@ -188,8 +184,7 @@ constexpr std::int64_t kMaxI64 = std::numeric_limits<std::int64_t>::max();
 std::uint64_t read_uint(const JsonNode& n) {
     const json& v = n.raw();
     if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-    if (v.is_number_integer() && v.get<std::int64_t>() >= 0)
-        return static_cast<std::uint64_t>(v.get<std::int64_t>());
+    if (v.is_number_integer() && v.get<std::int64_t>() >= 0) return static_cast<std::uint64_t>(v.get<std::int64_t>());
     n.fail("a non-negative integer");
 }
 
@@ -238,7 +233,9 @@ void read_op_body(JsonObject& o, PlanOp& op, int version) {
             const bool send = op.kind == OpKind::Send;
             const char* peer_key = send ? "to" : "from";
             if (auto list = o.optional("transfers")) {
-                if (version < 2) list->fail("a single transfer (grouped \"transfers\" need plan version 2)", "\"transfers\" in a version 1 plan");
+                if (version < 2)
+                    list->fail("a single transfer (grouped \"transfers\" need plan version 2)",
+                               "\"transfers\" in a version 1 plan");
                 auto items = list->array();
                 if (items.empty()) list->fail("a non-empty array of transfers");
                 op.transfers.reserve(items.size());
@@ -282,8 +279,7 @@ PlanOp read_op(const JsonNode& node, int version) {
     try {
         read_op_body(o, op, version);
     } catch (const InputError& e) {
-        throw InputError(e.file(), e.where(), e.expected(),
-                         e.found() + " (op " + std::to_string(op.id) + ")");
+        throw InputError(e.file(), e.where(), e.expected(), e.found() + " (op " + std::to_string(op.id) + ")");
     }
     return op;
 }
@@ -357,8 +353,7 @@ Plan plan_from_json(const json& doc, const std::string& file) {
     JsonNode format = root.required("format");
     if (!format.is_string() || format.string() != Plan::kFormat) format.fail(std::string("format \"") + Plan::kFormat + "\"");
     JsonNode version_node = root.required("version");
-    if (!version_node.raw().is_number_integer() ||
-        version_node.raw().get<std::int64_t>() < Plan::kMinVersion ||
+    if (!version_node.raw().is_number_integer() || version_node.raw().get<std::int64_t>() < Plan::kMinVersion ||
         version_node.raw().get<std::int64_t>() > Plan::kVersion)
         version_node.fail("version " + std::to_string(Plan::kMinVersion) + " to " + std::to_string(Plan::kVersion));
     const int version = static_cast<int>(version_node.raw().get<std::int64_t>());

@@ -32,10 +32,8 @@ public:
     Validator(const Plan& plan, const std::string& file) : plan_(plan), file_(file) {}
 
     void run() {
-        if (plan_.chiplets < 1)
-            fail("/chiplets", "at least 1 chiplet", std::to_string(plan_.chiplets));
-        if (plan_.memories < 0)
-            fail("/memories", "a non-negative memory count", std::to_string(plan_.memories));
+        if (plan_.chiplets < 1) fail("/chiplets", "at least 1 chiplet", std::to_string(plan_.chiplets));
+        if (plan_.memories < 0) fail("/memories", "a non-negative memory count", std::to_string(plan_.memories));
         seen_.reserve(plan_.op_count());
         for (std::size_t l = 0; l < plan_.layers.size(); ++l) {
             const PlanLayer& layer = plan_.layers[l];
@@ -45,23 +43,20 @@ public:
                 check_op(ref);
                 if (ref.op->kind == OpKind::Compute) {
                     if (ref.op->macs > std::numeric_limits<std::int64_t>::max() - macs)
-                        fail(op_pointer(ref, "macs"), "layer MACs below 2^63",
-                             "an overflowing sum at " + op_name(*ref.op));
+                        fail(op_pointer(ref, "macs"), "layer MACs below 2^63", "an overflowing sum at " + op_name(*ref.op));
                     macs += ref.op->macs;
                 }
             }
             if (layer.macs != macs)
                 fail("/layers/" + std::to_string(l) + "/macs",
-                     "the sum of the layer's compute-op MACs (" + std::to_string(macs) + ")",
-                     std::to_string(layer.macs));
+                     "the sum of the layer's compute-op MACs (" + std::to_string(macs) + ")", std::to_string(layer.macs));
             if (layer.mapping) check_placement(*layer.mapping, "/layers/" + std::to_string(l) + "/mapping");
         }
         check_pairs();
     }
 
 private:
-    [[noreturn]] void fail(const std::string& where, const std::string& expected,
-                           const std::string& found) const {
+    [[noreturn]] void fail(const std::string& where, const std::string& expected, const std::string& found) const {
         throw InputError(file_, where, expected, found);
     }
 
@@ -83,32 +78,27 @@ private:
         if (!first_ && op.id <= last_id_) {
             auto it = seen_.find(op.id);
             if (it != seen_.end())
-                fail(op_pointer(r, "id"), "a unique op id",
-                     op_name(op) + ", already used at " + op_pointer(it->second));
-            fail(op_pointer(r, "id"), "op ids increasing in file order",
-                 op_name(op) + " after op " + std::to_string(last_id_));
+                fail(op_pointer(r, "id"), "a unique op id", op_name(op) + ", already used at " + op_pointer(it->second));
+            fail(op_pointer(r, "id"), "op ids increasing in file order", op_name(op) + " after op " + std::to_string(last_id_));
         }
         first_ = false;
         last_id_ = op.id;
 
         if (op.chiplet < 0 || op.chiplet >= plan_.chiplets)
-            fail(op_pointer(r, "chiplet"), chiplet_range(),
-                 op_name(op) + " on chiplet " + std::to_string(op.chiplet));
+            fail(op_pointer(r, "chiplet"), chiplet_range(), op_name(op) + " on chiplet " + std::to_string(op.chiplet));
 
         for (std::size_t j = 0; j < op.deps.size(); ++j) {
             auto it = seen_.find(op.deps[j]);
             if (it == seen_.end() || it->second.op->chiplet != op.chiplet)
-                fail(op_pointer(r, "deps/" + std::to_string(j)),
-                     "a dependency on an earlier op of the same chiplet",
-                     op_name(op) + " depends on op " + std::to_string(op.deps[j]) +
-                         ", which is not an earlier op on chiplet " + std::to_string(op.chiplet));
+                fail(op_pointer(r, "deps/" + std::to_string(j)), "a dependency on an earlier op of the same chiplet",
+                     op_name(op) + " depends on op " + std::to_string(op.deps[j]) + ", which is not an earlier op on chiplet " +
+                         std::to_string(op.chiplet));
         }
 
         switch (op.kind) {
             case OpKind::Compute:
                 if (op.macs < 0)
-                    fail(op_pointer(r, "macs"), "non-negative MACs",
-                         op_name(op) + " with " + std::to_string(op.macs) + " MACs");
+                    fail(op_pointer(r, "macs"), "non-negative MACs", op_name(op) + " with " + std::to_string(op.macs) + " MACs");
                 if (op.sram_bytes < 0)
                     fail(op_pointer(r, "sram_bytes"), "non-negative SRAM bytes",
                          op_name(op) + " with " + std::to_string(op.sram_bytes) + " SRAM bytes");
@@ -125,8 +115,7 @@ private:
             case OpKind::DramWrite:
                 check_bytes(r);
                 if (op.memory < 0 || op.memory >= plan_.memories)
-                    fail(op_pointer(r, "memory"),
-                         "a memory index in [0, " + std::to_string(plan_.memories) + ")",
+                    fail(op_pointer(r, "memory"), "a memory index in [0, " + std::to_string(plan_.memories) + ")",
                          op_name(op) + " on memory " + std::to_string(op.memory));
                 break;
         }
@@ -134,9 +123,7 @@ private:
         seen_.emplace(op.id, r);
     }
 
-    std::string chiplet_range() const {
-        return "a chiplet index in [0, " + std::to_string(plan_.chiplets) + ")";
-    }
+    std::string chiplet_range() const { return "a chiplet index in [0, " + std::to_string(plan_.chiplets) + ")"; }
 
     void check_bytes(const OpRef& r) const {
         if (r.op->bytes <= 0)
@@ -168,8 +155,7 @@ private:
             return;
         }
         if (op.flow != -1 || op.peer != -1 || !op.route.empty())
-            fail(op_pointer(r), "either a single transfer or a list of transfers",
-                 op_name(op) + " with both");
+            fail(op_pointer(r), "either a single transfer or a list of transfers", op_name(op) + " with both");
         std::int64_t sum = 0;
         for (std::size_t t = 0; t < op.transfers.size(); ++t) {
             const Transfer& x = op.transfers[t];
@@ -192,26 +178,19 @@ private:
         const TransferRef x = f.x();
         const bool send = op.kind == OpKind::Send;
         if (x.flow < 0)
-            fail(flow_pointer(f, "flow"), "a non-negative flow id",
-                 op_name(op) + " with flow " + std::to_string(x.flow));
+            fail(flow_pointer(f, "flow"), "a non-negative flow id", op_name(op) + " with flow " + std::to_string(x.flow));
         const char* peer_key = send ? "to" : "from";
         if (x.peer < 0 || x.peer >= plan_.chiplets)
-            fail(flow_pointer(f, peer_key), chiplet_range(),
-                 op_name(op) + " with peer chiplet " + std::to_string(x.peer));
+            fail(flow_pointer(f, peer_key), chiplet_range(), op_name(op) + " with peer chiplet " + std::to_string(x.peer));
         if (x.peer == op.chiplet)
             fail(flow_pointer(f, peer_key), "a peer chiplet other than the op's own",
-                 op_name(op) + (send ? " sends to" : " receives from") + " its own chiplet " +
-                     std::to_string(op.chiplet));
-        if (!send && x.route)
-            fail(flow_pointer(f, "route"), "a route only on a send",
-                 op_name(op) + " (a recv) with a route");
+                 op_name(op) + (send ? " sends to" : " receives from") + " its own chiplet " + std::to_string(op.chiplet));
+        if (!send && x.route) fail(flow_pointer(f, "route"), "a route only on a send", op_name(op) + " (a recv) with a route");
         auto& by_flow = send ? send_of_flow_ : recv_of_flow_;
         auto [it, inserted] = by_flow.emplace(x.flow, f);
         if (!inserted)
-            fail(flow_pointer(f, "flow"),
-                 std::string("a flow id used by one ") + (send ? "send" : "recv"),
-                 op_name(op) + " reuses flow " + std::to_string(x.flow) + " of " +
-                     op_name(*it->second.r.op));
+            fail(flow_pointer(f, "flow"), std::string("a flow id used by one ") + (send ? "send" : "recv"),
+                 op_name(op) + " reuses flow " + std::to_string(x.flow) + " of " + op_name(*it->second.r.op));
         (send ? sends_ : recvs_).push_back(f);
     }
 
@@ -222,28 +201,23 @@ private:
             auto it = recv_of_flow_.find(sx.flow);
             if (it == recv_of_flow_.end())
                 fail(flow_pointer(s), "a recv for every send",
-                     op_name(send) + " sends flow " + std::to_string(sx.flow) +
-                         ", which no recv receives");
+                     op_name(send) + " sends flow " + std::to_string(sx.flow) + ", which no recv receives");
             const FlowRef& r = it->second;
             const TransferRef rx = r.x();
             const PlanOp& recv = *r.r.op;
             if (rx.bytes != sx.bytes)
-                fail(flow_pointer(r, "bytes"),
-                     std::to_string(sx.bytes) + " bytes as sent by " + op_name(send),
-                     op_name(recv) + " receiving " + std::to_string(rx.bytes) + " bytes of flow " +
-                         std::to_string(rx.flow));
+                fail(flow_pointer(r, "bytes"), std::to_string(sx.bytes) + " bytes as sent by " + op_name(send),
+                     op_name(recv) + " receiving " + std::to_string(rx.bytes) + " bytes of flow " + std::to_string(rx.flow));
             if (recv.chiplet != sx.peer || rx.peer != send.chiplet)
                 fail(flow_pointer(r),
-                     "a recv on chiplet " + std::to_string(sx.peer) + " from chiplet " +
-                         std::to_string(send.chiplet) + " as sent by " + op_name(send),
-                     op_name(recv) + " on chiplet " + std::to_string(recv.chiplet) +
-                         " from chiplet " + std::to_string(rx.peer));
+                     "a recv on chiplet " + std::to_string(sx.peer) + " from chiplet " + std::to_string(send.chiplet) +
+                         " as sent by " + op_name(send),
+                     op_name(recv) + " on chiplet " + std::to_string(recv.chiplet) + " from chiplet " + std::to_string(rx.peer));
         }
         for (const FlowRef& r : recvs_)
             if (!send_of_flow_.count(r.x().flow))
                 fail(flow_pointer(r), "a send for every recv",
-                     op_name(*r.r.op) + " receives flow " + std::to_string(r.x().flow) +
-                         ", which no send sends");
+                     op_name(*r.r.op) + " receives flow " + std::to_string(r.x().flow) + ", which no send sends");
     }
 
     const Plan& plan_;

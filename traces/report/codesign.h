@@ -20,7 +20,7 @@ namespace mcmsim {
 struct CodesignRequest {
     ArchConfig base;  ///< the base package (the document in base.file gets the knobs)
     Workload workload;
-    SearchSpace space;  ///< hardware knobs and the mapping space of every point
+    SearchSpace space;   ///< hardware knobs and the mapping space of every point
     MapRequest mapping;  ///< the optimiser and its settings per point (space: `space`)
     int confirm = 0;     ///< simulate this many best points
     std::string out_dir;

@@ -12,11 +12,16 @@ namespace {
 
 const char* op_kind_name(OpKind k) {
     switch (k) {
-        case OpKind::Compute: return "compute";
-        case OpKind::Send: return "send";
-        case OpKind::Recv: return "recv";
-        case OpKind::DramRead: return "DRAM read";
-        case OpKind::DramWrite: return "DRAM write";
+        case OpKind::Compute:
+            return "compute";
+        case OpKind::Send:
+            return "send";
+        case OpKind::Recv:
+            return "recv";
+        case OpKind::DramRead:
+            return "DRAM read";
+        case OpKind::DramWrite:
+            return "DRAM write";
     }
     return "op";
 }
@@ -41,7 +46,8 @@ std::string explain_difference(const LayerSummary& m, const LayerSummary& s, con
     }
     if (differs(m.comm_ns, s.comm_ns)) {
         std::snprintf(buf, sizeof buf, "redistribution took %.1f us simulated vs %.1f us predicted (%s)", s.comm_ns / 1e3,
-                      m.comm_ns / 1e3, s.comm_ns > m.comm_ns ? "link congestion the model missed" : "less contention than modelled");
+                      m.comm_ns / 1e3,
+                      s.comm_ns > m.comm_ns ? "link congestion the model missed" : "less contention than modelled");
         why.emplace_back(buf);
     }
     if (differs(m.dram_ns, s.dram_ns)) {
@@ -65,7 +71,8 @@ std::string explain_difference(const LayerSummary& m, const LayerSummary& s, con
             if (waited == i || sim_ops[j].end_ns > sim_ops[waited].end_ns) waited = j;
         }
         if (waited != i && sim_ops[waited].end_ns >= sim_ops[i].start_ns - 1.0)
-            std::snprintf(buf, sizeof buf, "it ends on chiplet %d, whose %s waited for its %s until %.1f us simulated (predicted %.1f us)",
+            std::snprintf(buf, sizeof buf,
+                          "it ends on chiplet %d, whose %s waited for its %s until %.1f us simulated (predicted %.1f us)",
                           last.chiplet, op_kind_name(last.kind), op_kind_name(index.ops[waited]->kind),
                           sim_ops[waited].end_ns / 1e3, model_ops[waited].end_ns / 1e3);
         else

@@ -2,8 +2,8 @@
 // Why a layer's latency differs between two runs of one plan (`mcmsim validate`: the
 // analytical model and the simulation): the causes an architect can act on, in words.
 // Pure C++: no SystemC.
-#include "traces/report/layer_summary.h"
 #include "traces/plan/plan_index.h"
+#include "traces/report/layer_summary.h"
 
 #include <string>
 #include <vector>

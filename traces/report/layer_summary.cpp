@@ -5,8 +5,7 @@
 
 namespace mcmsim {
 
-std::vector<LayerSummary> summarize_layers(const Plan& plan, const PlanIndex& index,
-                                           const std::vector<OpTimes>& times) {
+std::vector<LayerSummary> summarize_layers(const Plan& plan, const PlanIndex& index, const std::vector<OpTimes>& times) {
     const double inf = std::numeric_limits<double>::infinity();
     std::vector<LayerSummary> out(plan.layers.size());
     std::vector<std::vector<double>> compute_by_chiplet(plan.layers.size(),
@@ -34,10 +33,16 @@ std::vector<LayerSummary> summarize_layers(const Plan& plan, const PlanIndex& in
                 first_compute[l] = std::min(first_compute[l], t.start_ns);
                 last_compute[l] = std::max(last_compute[l], t.end_ns);
                 break;
-            case OpKind::Send: first_send[l] = std::min(first_send[l], t.start_ns); break;
-            case OpKind::Recv: last_recv[l] = std::max(last_recv[l], t.end_ns); break;
+            case OpKind::Send:
+                first_send[l] = std::min(first_send[l], t.start_ns);
+                break;
+            case OpKind::Recv:
+                last_recv[l] = std::max(last_recv[l], t.end_ns);
+                break;
             case OpKind::DramRead:
-            case OpKind::DramWrite: s.dram_ns = std::max(s.dram_ns, dur); break;
+            case OpKind::DramWrite:
+                s.dram_ns = std::max(s.dram_ns, dur);
+                break;
         }
     }
     double frontier = 0;

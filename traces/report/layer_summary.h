@@ -28,7 +28,6 @@ struct LayerSummary {
     std::int64_t last_op = -1;
 };
 
-std::vector<LayerSummary> summarize_layers(const Plan& plan, const PlanIndex& index,
-                                           const std::vector<OpTimes>& times);
+std::vector<LayerSummary> summarize_layers(const Plan& plan, const PlanIndex& index, const std::vector<OpTimes>& times);
 
 }  // namespace mcmsim

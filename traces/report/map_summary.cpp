@@ -1,7 +1,7 @@
 #include "traces/report/map_summary.h"
 
-#include "traces/report/layer_summary.h"
 #include "traces/plan/plan_index.h"
+#include "traces/report/layer_summary.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -141,7 +141,8 @@ Totals print_rows(std::ostream& out, const std::vector<Row>& rows, bool placed) 
         const PlanLayerMapping& m = row.m;
         t.routed += row.routed;
         t.transfers += row.transfers;
-        t.package += m.package_bytes, t.onchip += m.onchip_bytes, t.dram += m.dram_bytes, t.dram_saved += m.weight_dram_bytes_saved;
+        t.package += m.package_bytes, t.onchip += m.onchip_bytes, t.dram += m.dram_bytes,
+            t.dram_saved += m.weight_dram_bytes_saved;
         t.input_saved += m.input_dram_bytes_saved;
         t.spilled += m.spilled_bytes, t.spill_saved += m.spill_dram_bytes_saved;
         t.micro_batches = std::max(t.micro_batches, m.micro_batches);

@@ -85,7 +85,9 @@ void add_op_timeline(TraceWriter& tw, const Plan& plan, const PlanIndex& index, 
                             {{"macs", op.macs}, {"tile", op.tile}});
                 break;
             case OpKind::Send:
-            case OpKind::Recv: network[c][l].add(start[i], t.end_ns); break;
+            case OpKind::Recv:
+                network[c][l].add(start[i], t.end_ns);
+                break;
             case OpKind::DramRead:
             case OpKind::DramWrite:
                 dma[c][l].add(start[i], t.end_ns);
@@ -99,8 +101,8 @@ void add_op_timeline(TraceWriter& tw, const Plan& plan, const PlanIndex& index, 
         draw_lanes(tw, process, "dma", "dram", dma[c], plan);
     }
     for (std::size_t m = 0; m < nm; ++m)
-        draw_lanes(tw, "dram " + (m < memory_names.size() ? memory_names[m] : std::to_string(m)), "accesses", "dram",
-                   memory[m], plan);
+        draw_lanes(tw, "dram " + (m < memory_names.size() ? memory_names[m] : std::to_string(m)), "accesses", "dram", memory[m],
+                   plan);
 }
 
 }  // namespace mcmsim

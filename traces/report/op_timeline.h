@@ -13,9 +13,9 @@
 //    stack and misdraw partial overlaps, so overlapping bars go to extra lanes ("network 2",
 //    ...), each lane holding slices that never overlap.
 // Pure C++: no SystemC.
-#include "traces/report/perfetto_trace.h"
 #include "traces/plan/plan.h"
 #include "traces/plan/plan_index.h"
+#include "traces/report/perfetto_trace.h"
 
 #include <string>
 #include <vector>

@@ -25,14 +25,12 @@ int TraceWriter::track(const std::string& process_name, const std::string& threa
     auto found = track_ids_.find(key);
     if (found != track_ids_.end()) return found->second;
 
-    auto [pit, new_process] =
-        processes_.emplace(process_name, Process{static_cast<int>(processes_.size()) + 1});
+    auto [pit, new_process] = processes_.emplace(process_name, Process{static_cast<int>(processes_.size()) + 1});
     Process& process = pit->second;
     if (new_process) {
         events_.push_back(metadata("process_name", process.pid, 0, {{"name", process_name}}));
         // Without sort indices viewers order by pid/tid anyway; make first-use order explicit.
-        events_.push_back(
-            metadata("process_sort_index", process.pid, 0, {{"sort_index", process.pid}}));
+        events_.push_back(metadata("process_sort_index", process.pid, 0, {{"sort_index", process.pid}}));
     }
     Track t{process.pid, ++process.threads};
     events_.push_back(metadata("thread_name", t.pid, t.tid, {{"name", thread_name}}));
@@ -50,31 +48,23 @@ const TraceWriter::Track& TraceWriter::at(int track) const {
     return tracks_[static_cast<std::size_t>(track)];
 }
 
-void TraceWriter::complete(int track, const std::string& name, const std::string& category,
-                           double start_ns, double duration_ns, json args) {
+void TraceWriter::complete(int track, const std::string& name, const std::string& category, double start_ns, double duration_ns,
+                           json args) {
     const Track& t = at(track);
-    if (!(duration_ns >= 0))
-        throw std::invalid_argument("TraceWriter: negative duration for \"" + name + "\"");
-    json e{{"name", name},         {"cat", category},           {"ph", "X"},
-           {"ts", to_us(start_ns)}, {"dur", to_us(duration_ns)}, {"pid", t.pid},
-           {"tid", t.tid}};
+    if (!(duration_ns >= 0)) throw std::invalid_argument("TraceWriter: negative duration for \"" + name + "\"");
+    json e{{"name", name}, {"cat", category}, {"ph", "X"}, {"ts", to_us(start_ns)}, {"dur", to_us(duration_ns)},
+           {"pid", t.pid}, {"tid", t.tid}};
     if (!args.is_null() && !args.empty()) e["args"] = std::move(args);
     events_.push_back(std::move(e));
 }
 
 void TraceWriter::counter(int track, const std::string& name, double time_ns, double value) {
     const Track& t = at(track);
-    events_.push_back(json{{"name", name},
-                           {"ph", "C"},
-                           {"ts", to_us(time_ns)},
-                           {"pid", t.pid},
-                           {"tid", t.tid},
-                           {"args", {{"value", value}}}});
+    events_.push_back(
+        json{{"name", name}, {"ph", "C"}, {"ts", to_us(time_ns)}, {"pid", t.pid}, {"tid", t.tid}, {"args", {{"value", value}}}});
 }
 
-json TraceWriter::to_json() const {
-    return json{{"traceEvents", events_}, {"displayTimeUnit", "ns"}};
-}
+json TraceWriter::to_json() const { return json{{"traceEvents", events_}, {"displayTimeUnit", "ns"}}; }
 
 void TraceWriter::write(const std::string& path) const {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -22,8 +22,8 @@ public:
     int track(const std::string& process_name, const std::string& thread_name);
 
     /// A slice on `track` from start_ns lasting duration_ns (>= 0).
-    void complete(int track, const std::string& name, const std::string& category,
-                  double start_ns, double duration_ns, nlohmann::json args = {});
+    void complete(int track, const std::string& name, const std::string& category, double start_ns, double duration_ns,
+                  nlohmann::json args = {});
 
     /// A counter sample. Counters belong to the track's process (the format has no
     /// per-thread counters); each `name` becomes one counter track in the viewer.

@@ -29,9 +29,7 @@ std::string fmt(const char* format, double v) {
 
 }  // namespace
 
-void write_json_file(const nlohmann::json& j, const std::string& path, int indent) {
-    write_text(j.dump(indent) + "\n", path);
-}
+void write_json_file(const nlohmann::json& j, const std::string& path, int indent) { write_text(j.dump(indent) + "\n", path); }
 
 nlohmann::json build_report(const RunView& run) {
     std::vector<LayerSummary> layers = summarize_layers(run.plan, run.index, run.ops);
@@ -83,9 +81,8 @@ std::string report_csv(const nlohmann::json& report) {
     std::ostringstream os;
     os << "layer,macs,latency_ns,energy_pj,compute_ns,comm_ns,dram_ns,mac_utilization\n";
     for (const auto& l : report["layers"]) {
-        os << l["name"].get<std::string>() << ',' << l["macs"].get<std::int64_t>() << ','
-           << l["latency_ns"].get<double>() << ',' << l["energy_pj"].get<double>() << ','
-           << l["compute_ns"].get<double>() << ',' << l["comm_ns"].get<double>() << ','
+        os << l["name"].get<std::string>() << ',' << l["macs"].get<std::int64_t>() << ',' << l["latency_ns"].get<double>() << ','
+           << l["energy_pj"].get<double>() << ',' << l["compute_ns"].get<double>() << ',' << l["comm_ns"].get<double>() << ','
            << l["dram_ns"].get<double>() << ',' << l["mac_utilization"].get<double>() << '\n';
     }
     return os.str();
@@ -93,25 +90,25 @@ std::string report_csv(const nlohmann::json& report) {
 
 std::string console_table(const nlohmann::json& r) {
     std::ostringstream os;
-    os << "mcmsim " << r["model"].get<std::string>() << " report: " << r["workload"].get<std::string>()
-       << " on " << r["arch"].get<std::string>() << " (" << r["optimizer"].get<std::string>() << " mapping)\n\n";
+    os << "mcmsim " << r["model"].get<std::string>() << " report: " << r["workload"].get<std::string>() << " on "
+       << r["arch"].get<std::string>() << " (" << r["optimizer"].get<std::string>() << " mapping)\n\n";
     char line[256];
-    std::snprintf(line, sizeof line, "%-24s %12s %12s %12s %12s %12s %6s\n", "layer", "latency_us", "energy_uJ",
-                  "compute_us", "comm_us", "dram_us", "util");
+    std::snprintf(line, sizeof line, "%-24s %12s %12s %12s %12s %12s %6s\n", "layer", "latency_us", "energy_uJ", "compute_us",
+                  "comm_us", "dram_us", "util");
     os << line;
     for (const auto& l : r["layers"]) {
         std::snprintf(line, sizeof line, "%-24s %12.3f %12.3f %12.3f %12.3f %12.3f %5.1f%%\n",
                       l["name"].get<std::string>().c_str(), l["latency_ns"].get<double>() / 1e3,
-                      l["energy_pj"].get<double>() / 1e6, l["compute_ns"].get<double>() / 1e3,
-                      l["comm_ns"].get<double>() / 1e3, l["dram_ns"].get<double>() / 1e3,
-                      100.0 * l["mac_utilization"].get<double>());
+                      l["energy_pj"].get<double>() / 1e6, l["compute_ns"].get<double>() / 1e3, l["comm_ns"].get<double>() / 1e3,
+                      l["dram_ns"].get<double>() / 1e3, 100.0 * l["mac_utilization"].get<double>());
         os << line;
     }
     os << "\nlatency      " << fmt("%.3f", r["latency_ns"].get<double>() / 1e3) << " us\n";
     os << "energy       " << fmt("%.3f", r["energy_pj"].get<double>() / 1e6) << " uJ  (";
     bool first = true;
     for (const auto& [k, v] : r["energy_breakdown_pj"].items()) {
-        os << (first ? "" : ", ") << k << ' ' << fmt("%.1f", 100.0 * v.get<double>() / std::max(1e-30, r["energy_pj"].get<double>())) << '%';
+        os << (first ? "" : ", ") << k << ' '
+           << fmt("%.1f", 100.0 * v.get<double>() / std::max(1e-30, r["energy_pj"].get<double>())) << '%';
         first = false;
     }
     os << ")\n";

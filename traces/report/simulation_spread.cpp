@@ -1,7 +1,7 @@
 #include "traces/report/simulation_spread.h"
 
-#include "traces/report/report.h"
 #include "traces/report/layer_comparison.h"
+#include "traces/report/report.h"
 
 #include <algorithm>
 #include <cmath>

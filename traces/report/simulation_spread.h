@@ -20,10 +20,10 @@ namespace mcmsim {
 
 /// One nudged simulation of the plan.
 struct NudgedRun {
-    std::string name;          ///< e.g. "router_clock+0.5%"
-    double total_ns = 0;       ///< simulated latency
-    std::vector<double> layer_ns;  ///< per-layer latency, as summarize_layers defines it
-    double total_change = 0;       ///< relative to the nominal simulation's total
+    std::string name;                 ///< e.g. "router_clock+0.5%"
+    double total_ns = 0;              ///< simulated latency
+    std::vector<double> layer_ns;     ///< per-layer latency, as summarize_layers defines it
+    double total_change = 0;          ///< relative to the nominal simulation's total
     double max_abs_layer_change = 0;  ///< the largest relative change of one layer
 };
 

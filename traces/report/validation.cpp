@@ -37,17 +37,20 @@ void appendf(std::string& out, const char* format, ...) {
 }
 
 nlohmann::json layer_json(const LayerErrorRow& r) {
-    return {{"name", r.name},         {"analytical_ns", r.model_ns}, {"simulated_ns", r.sim_ns},
-            {"error", r.error},       {"end_error", r.end_error},    {"analytical_pj", r.model_pj},
+    return {{"name", r.name},           {"analytical_ns", r.model_ns},   {"simulated_ns", r.sim_ns},
+            {"error", r.error},         {"end_error", r.end_error},      {"analytical_pj", r.model_pj},
             {"simulated_pj", r.sim_pj}, {"energy_error", r.energy_error}};
 }
 
 }  // namespace
 
 nlohmann::json RunComparison::errors_json() const {
-    return {{"median_abs_error", median_abs_error},         {"max_abs_error", max_abs_error},
-            {"median_abs_end_error", median_abs_end_error}, {"max_abs_end_error", max_abs_end_error},
-            {"total_error", total_error},                   {"energy_error", energy_error}};
+    return {{"median_abs_error", median_abs_error},
+            {"max_abs_error", max_abs_error},
+            {"median_abs_end_error", median_abs_end_error},
+            {"max_abs_end_error", max_abs_end_error},
+            {"total_error", total_error},
+            {"energy_error", energy_error}};
 }
 
 RunComparison compare_runs(const Plan& plan, const PlanIndex& index, const EvaluatedRun& model, const EvaluatedRun& sim,
@@ -122,9 +125,10 @@ nlohmann::json layer_rows(const RunComparison& cmp, const std::vector<double>& b
 }
 
 /// The console summary: totals, error figures, the search model's, the spread, the notes.
-std::string summary_text(const EstimateOptions& options, const Estimate& model, const EvaluatedRun& sim,
-                         const RunComparison& cmp, const std::optional<RunComparison>& search, const SimulationSpread* spread,
-                         const std::vector<double>& abs_beyond, const nlohmann::json& out, const std::vector<std::string>& notes) {
+std::string summary_text(const EstimateOptions& options, const Estimate& model, const EvaluatedRun& sim, const RunComparison& cmp,
+                         const std::optional<RunComparison>& search, const SimulationSpread* spread,
+                         const std::vector<double>& abs_beyond, const nlohmann::json& out,
+                         const std::vector<std::string>& notes) {
     std::string s;
     appendf(s, "\nmodel granularity: %s", to_string(options.granularity));
     if (options.granularity == Granularity::Packet) appendf(s, " (%d packets per event)", options.packets_per_event);

@@ -22,26 +22,34 @@ std::string shape_text(const Layer& l) {
     auto s = [](std::int64_t v) { return std::to_string(v); };
     switch (l.kind) {
         case LayerKind::Conv:
-            return s(l.c) + "x" + s(l.h) + "x" + s(l.w) + " -> " + s(l.k) + "x" + s(l.p) + "x" + s(l.q) + "  " + s(l.r) +
-                   "x" + s(l.s) + "/" + s(l.stride) + " pad " + s(l.pad) + (l.groups > 1 ? " groups " + s(l.groups) : "");
+            return s(l.c) + "x" + s(l.h) + "x" + s(l.w) + " -> " + s(l.k) + "x" + s(l.p) + "x" + s(l.q) + "  " + s(l.r) + "x" +
+                   s(l.s) + "/" + s(l.stride) + " pad " + s(l.pad) + (l.groups > 1 ? " groups " + s(l.groups) : "");
         case LayerKind::FullyConnected:
             return s(l.c) + " -> " + s(l.k) + (l.h > 1 ? "  rows " + s(l.h) : "");
         case LayerKind::MatMul:
             return s(l.heads) + " x [" + s(l.p) + "x" + s(l.c) + "]·[" + s(l.c) + "x" + s(l.k) + "]";
         case LayerKind::Vector:
-            return l.op + "  " + (l.operands > 1 ? s(l.operands) + " x " : "") + s(l.c) + "x" + s(l.h) + "x" + s(l.w) +
-                   " -> " + s(l.k) + "x" + s(l.p) + "x" + s(l.q);
+            return l.op + "  " + (l.operands > 1 ? s(l.operands) + " x " : "") + s(l.c) + "x" + s(l.h) + "x" + s(l.w) + " -> " +
+                   s(l.k) + "x" + s(l.p) + "x" + s(l.q);
     }
     return "";
 }
 
 nlohmann::json layer_json(const Layer& l, const Workload& w) {
-    nlohmann::json j = {{"name", l.name}, {"kind", to_string(l.kind)}, {"macs", l.macs()},
-                        {"weight_bytes", l.weight_bytes()}, {"input_bytes", l.input_bytes()},
-                        {"output_bytes", l.output_bytes()}, {"n", l.n}, {"c", l.c}, {"h", l.h}, {"w", l.w},
-                        {"k", l.k}, {"p", l.p}, {"q", l.q}};
-    if (l.kind == LayerKind::Conv)
-        j.update({{"r", l.r}, {"s", l.s}, {"stride", l.stride}, {"pad", l.pad}, {"groups", l.groups}});
+    nlohmann::json j = {{"name", l.name},
+                        {"kind", to_string(l.kind)},
+                        {"macs", l.macs()},
+                        {"weight_bytes", l.weight_bytes()},
+                        {"input_bytes", l.input_bytes()},
+                        {"output_bytes", l.output_bytes()},
+                        {"n", l.n},
+                        {"c", l.c},
+                        {"h", l.h},
+                        {"w", l.w},
+                        {"k", l.k},
+                        {"p", l.p},
+                        {"q", l.q}};
+    if (l.kind == LayerKind::Conv) j.update({{"r", l.r}, {"s", l.s}, {"stride", l.stride}, {"pad", l.pad}, {"groups", l.groups}});
     if (l.kind == LayerKind::FullyConnected || l.kind == LayerKind::MatMul) j["m"] = l.h;
     if (l.kind == LayerKind::MatMul) j["heads"] = l.heads;
     if (l.kind == LayerKind::Vector) {
@@ -62,16 +70,16 @@ std::string workload_table(const Workload& w) {
     for (std::size_t i = 0; i < w.layers.size(); ++i) {
         const Layer& l = w.layers[i];
         appendf(out, "%-4zu %-28s %-7s %16lld %13lld  %s\n", i, l.name.c_str(), to_string(l.kind),
-                    static_cast<long long>(l.macs()), static_cast<long long>(l.weight_bytes()), shape_text(l).c_str());
+                static_cast<long long>(l.macs()), static_cast<long long>(l.weight_bytes()), shape_text(l).c_str());
     }
-    appendf(out, "%s: batch %lld, %zu layers (%zu MAC layers), %lld MACs, %lld weight bytes, %lld activation bytes, "
-                "%lld vector ops\n",
-                w.name.c_str(), static_cast<long long>(w.batch), w.layers.size(), w.mac_layer_count(),
-                static_cast<long long>(w.total_macs()), static_cast<long long>(w.total_weight_bytes()),
-                static_cast<long long>(w.total_activation_bytes()), static_cast<long long>(w.total_vector_ops()));
+    appendf(out,
+            "%s: batch %lld, %zu layers (%zu MAC layers), %lld MACs, %lld weight bytes, %lld activation bytes, "
+            "%lld vector ops\n",
+            w.name.c_str(), static_cast<long long>(w.batch), w.layers.size(), w.mac_layer_count(),
+            static_cast<long long>(w.total_macs()), static_cast<long long>(w.total_weight_bytes()),
+            static_cast<long long>(w.total_activation_bytes()), static_cast<long long>(w.total_vector_ops()));
     return out;
 }
-
 
 nlohmann::json workload_json(const Workload& w) {
     nlohmann::json j = {{"name", w.name},

@@ -24,9 +24,9 @@ using onnx::Shape;
 
 // What the importer knows about one tensor name.
 struct Tensor {
-    std::optional<Shape> shape;  ///< fully known dims only
-    int producer = -1;           ///< the layer writing it; -1: a graph input or a constant
-    bool constant = false;       ///< initializer, Constant node, or computed from constants only
+    std::optional<Shape> shape;                     ///< fully known dims only
+    int producer = -1;                              ///< the layer writing it; -1: a graph input or a constant
+    bool constant = false;                          ///< initializer, Constant node, or computed from constants only
     std::optional<std::vector<std::int64_t>> ints;  ///< small integer constant values
 };
 
@@ -49,20 +49,43 @@ std::string shape_text(const Shape& s) {
 // Ops that do multiply-accumulates but that the workload model cannot express: importing them
 // as Vector layers would silently drop their MACs, so they are errors instead.
 const std::set<std::string> kUnsupportedMacOps = {
-    "ConvTranspose", "LSTM", "GRU", "RNN", "Einsum", "Attention", "MultiHeadAttention", "DeformConv",
+    "ConvTranspose",        "LSTM",        "GRU",      "RNN", "Einsum", "Attention", "MultiHeadAttention", "DeformConv",
     "QLinearConvTranspose", "FusedMatMul", "FusedConv"};
 
 // ONNX op_type -> the Vector op names vector_ops_per_output() knows.
 std::string vector_op_name(const std::string& op) {
-    static const std::map<std::string, std::string> names = {
-        {"Add", "add"}, {"Sub", "sub"}, {"Mul", "mul"}, {"Div", "div"}, {"Sum", "add"},
-        {"Softmax", "softmax"}, {"LogSoftmax", "softmax"}, {"LayerNormalization", "layernorm"},
-        {"BatchNormalization", "batchnorm"}, {"MaxPool", "maxpool"}, {"AveragePool", "avgpool"},
-        {"GlobalAveragePool", "avgpool"}, {"GlobalMaxPool", "maxpool"}, {"Reshape", "reshape"},
-        {"Transpose", "transpose"}, {"Flatten", "flatten"}, {"Concat", "concat"}, {"Identity", "identity"},
-        {"Squeeze", "squeeze"}, {"Unsqueeze", "unsqueeze"}, {"Split", "split"}, {"Slice", "slice"},
-        {"Gather", "gather"}, {"Cast", "cast"}, {"Pad", "pad"}, {"Dropout", "dropout"}, {"Expand", "expand"},
-        {"Tile", "tile"}, {"Relu", "relu"}, {"Gelu", "gelu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}};
+    static const std::map<std::string, std::string> names = {{"Add", "add"},
+                                                             {"Sub", "sub"},
+                                                             {"Mul", "mul"},
+                                                             {"Div", "div"},
+                                                             {"Sum", "add"},
+                                                             {"Softmax", "softmax"},
+                                                             {"LogSoftmax", "softmax"},
+                                                             {"LayerNormalization", "layernorm"},
+                                                             {"BatchNormalization", "batchnorm"},
+                                                             {"MaxPool", "maxpool"},
+                                                             {"AveragePool", "avgpool"},
+                                                             {"GlobalAveragePool", "avgpool"},
+                                                             {"GlobalMaxPool", "maxpool"},
+                                                             {"Reshape", "reshape"},
+                                                             {"Transpose", "transpose"},
+                                                             {"Flatten", "flatten"},
+                                                             {"Concat", "concat"},
+                                                             {"Identity", "identity"},
+                                                             {"Squeeze", "squeeze"},
+                                                             {"Unsqueeze", "unsqueeze"},
+                                                             {"Split", "split"},
+                                                             {"Slice", "slice"},
+                                                             {"Gather", "gather"},
+                                                             {"Cast", "cast"},
+                                                             {"Pad", "pad"},
+                                                             {"Dropout", "dropout"},
+                                                             {"Expand", "expand"},
+                                                             {"Tile", "tile"},
+                                                             {"Relu", "relu"},
+                                                             {"Gelu", "gelu"},
+                                                             {"Sigmoid", "sigmoid"},
+                                                             {"Tanh", "tanh"}};
     auto it = names.find(op);
     if (it != names.end()) return it->second;
     std::string lower = op;
@@ -73,20 +96,64 @@ std::string vector_op_name(const std::string& op) {
 // Ops the importer knows the meaning of (MAC ops, propagated ops, metadata); anything else is
 // counted in the "not understood" note.
 bool understood(const std::string& op) {
-    static const std::set<std::string> extra = {
-        "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Mean", "Equal", "Less", "Greater", "Where",
-        "And", "Or", "Xor", "Mod", "LessOrEqual", "GreaterOrEqual", "GlobalAveragePool", "GlobalMaxPool",
-        "GlobalLpPool", "MaxPool", "AveragePool", "LpPool", "Flatten", "Reshape", "Transpose", "Concat",
-        "Squeeze", "Unsqueeze", "Gather", "Shape", "Split", "Slice", "Pad", "Expand", "Tile", "Resize",
-        "Upsample", "ArgMax", "ArgMin", "Constant", "ConstantOfShape", "Range", "TopK", "NonZero",
-        "ScatterND", "GatherElements", "GatherND", "DepthToSpace", "SpaceToDepth"};
+    static const std::set<std::string> extra = {"Add",
+                                                "Sub",
+                                                "Mul",
+                                                "Div",
+                                                "Pow",
+                                                "Max",
+                                                "Min",
+                                                "Sum",
+                                                "Mean",
+                                                "Equal",
+                                                "Less",
+                                                "Greater",
+                                                "Where",
+                                                "And",
+                                                "Or",
+                                                "Xor",
+                                                "Mod",
+                                                "LessOrEqual",
+                                                "GreaterOrEqual",
+                                                "GlobalAveragePool",
+                                                "GlobalMaxPool",
+                                                "GlobalLpPool",
+                                                "MaxPool",
+                                                "AveragePool",
+                                                "LpPool",
+                                                "Flatten",
+                                                "Reshape",
+                                                "Transpose",
+                                                "Concat",
+                                                "Squeeze",
+                                                "Unsqueeze",
+                                                "Gather",
+                                                "Shape",
+                                                "Split",
+                                                "Slice",
+                                                "Pad",
+                                                "Expand",
+                                                "Tile",
+                                                "Resize",
+                                                "Upsample",
+                                                "ArgMax",
+                                                "ArgMin",
+                                                "Constant",
+                                                "ConstantOfShape",
+                                                "Range",
+                                                "TopK",
+                                                "NonZero",
+                                                "ScatterND",
+                                                "GatherElements",
+                                                "GatherND",
+                                                "DepthToSpace",
+                                                "SpaceToDepth"};
     return onnx::is_shape_keeping(op) || extra.count(op) || op.rfind("Reduce", 0) == 0;
 }
 
 class Importer {
 public:
-    Importer(const std::string& file, const onnx::Graph& g, const OnnxImportOptions& opt)
-        : file_(file), g_(g), opt_(opt) {}
+    Importer(const std::string& file, const onnx::Graph& g, const OnnxImportOptions& opt) : file_(file), g_(g), opt_(opt) {}
 
     Workload run(const std::uint8_t* data, std::size_t size) {
         wl_.name = g_.name.empty() ? stem(file_) : g_.name;
@@ -290,12 +357,11 @@ private:
     }
 
     // A product out[..., M, N] = A[..., M, K] · B[..., K, N] with A and/or B activations.
-    void add_product(std::size_t index, const Node& n, const std::string& a_name, const std::string& b_name,
-                     Shape a, Shape b, Shape out) {
+    void add_product(std::size_t index, const Node& n, const std::string& a_name, const std::string& b_name, Shape a, Shape b,
+                     Shape out) {
         const bool a_const = is_constant(a_name), b_const = is_constant(b_name);
         const std::int64_t m = a[a.size() - 2], kdim = a.back(), ncols = b.back();
-        if (b[b.size() - 2] != kdim)
-            fail(index, n, "matching inner dimensions", shape_text(a) + " · " + shape_text(b));
+        if (b[b.size() - 2] != kdim) fail(index, n, "matching inner dimensions", shape_text(a) + " · " + shape_text(b));
         Layer l;
         l.name = unique_name(index, n);
         if (b_const && !a_const && b.size() == 2) {
@@ -321,8 +387,7 @@ private:
             const int pa = producer(a_name), pb = producer(b_name);
             if (pa >= 0) l.inputs.push_back(pa);
             if (pb >= 0) l.inputs.push_back(pb);
-            if (pa < 0 && pb >= 0)
-                notes_.push_back(l.name + ": operand A is a graph input; its only listed producer is B's");
+            if (pa < 0 && pb >= 0) notes_.push_back(l.name + ": operand A is a graph input; its only listed producer is B's");
         }
         add_layer(std::move(l), n);
         tensors_[n.outputs[0]].shape = out;
@@ -341,7 +406,8 @@ private:
         for (std::size_t i = 0; i < rank; ++i) {
             const std::int64_t da = i + lead_a.size() >= rank ? lead_a[i + lead_a.size() - rank] : 1;
             const std::int64_t db = i + lead_b.size() >= rank ? lead_b[i + lead_b.size() - rank] : 1;
-            if (da != db && da != 1 && db != 1) fail(index, n, "broadcastable batch dimensions", shape_text(a) + " · " + shape_text(b));
+            if (da != db && da != 1 && db != 1)
+                fail(index, n, "broadcastable batch dimensions", shape_text(a) + " · " + shape_text(b));
             lead.push_back(std::max(da, db));
         }
         Shape out = lead;
@@ -372,7 +438,9 @@ private:
 
     // c, h, w per batch item of a tensor: [batch, c, h, w...] keeps its layout, anything else
     // is flattened into c.
-    struct Chw { std::int64_t c = 1, h = 1, w = 1; };
+    struct Chw {
+        std::int64_t c = 1, h = 1, w = 1;
+    };
     Chw chw(const Shape& s) const {
         Chw r;
         if (s.size() >= 2 && s[0] == batch_) {
@@ -457,8 +525,9 @@ private:
         l.set_op("pool");
         l.r = l.s = l.stride = 1;
         l.pad = 0;
-        notes_.push_back(l.name + ": pooling window not expressible with one stride and symmetric padding; "
-                                  "kept as a generic vector op");
+        notes_.push_back(l.name +
+                         ": pooling window not expressible with one stride and symmetric padding; "
+                         "kept as a generic vector op");
     }
 
     void import_node(std::size_t index, const Node& n) {
@@ -502,9 +571,9 @@ private:
         }
         // Exporters often bake the model's batch into Reshape targets ([1, -1]); with another
         // batch, dimension 0 follows the input's batch instead.
-        if (standard && op == "Reshape" && facts.size() > 1 && facts[0].shape && facts[1].ints &&
-            !facts[1].ints->empty() && model_batch_ > 0 && model_batch_ != batch_ &&
-            (*facts[1].ints)[0] == model_batch_ && !facts[0].shape->empty() && (*facts[0].shape)[0] == batch_) {
+        if (standard && op == "Reshape" && facts.size() > 1 && facts[0].shape && facts[1].ints && !facts[1].ints->empty() &&
+            model_batch_ > 0 && model_batch_ != batch_ && (*facts[1].ints)[0] == model_batch_ && !facts[0].shape->empty() &&
+            (*facts[0].shape)[0] == batch_) {
             (*facts[1].ints)[0] = batch_;
             ++rebatched_;
         }
@@ -544,7 +613,8 @@ private:
             wl_.notes.push_back(std::to_string(rebatched_) + " Reshape targets with the model's batch " +
                                 std::to_string(model_batch_) + " in dimension 0 follow batch " + std::to_string(batch_));
         if (folded_ > 0)
-            wl_.notes.push_back(std::to_string(folded_) + " nodes on constants or shapes only (Constant, Shape, ...) "
+            wl_.notes.push_back(std::to_string(folded_) +
+                                " nodes on constants or shapes only (Constant, Shape, ...) "
                                 "folded, not layers");
         for (auto& note : notes_) wl_.notes.push_back(std::move(note));
     }

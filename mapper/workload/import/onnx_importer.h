@@ -25,8 +25,8 @@ struct OnnxImportOptions {
 /// leading dimensions per batch item), MatMul of two activations -> MatMul (batched over the
 /// leading dimensions: heads = their product per batch item). Shapes come from ONNX shape
 /// inference (graph input dimension 0 set to the batch); where it gives none, from the graph
-/// inputs and initializers propagated through the supported ops, then the file's value_info. Ops not understood become Vector layers and are counted in a note in
-/// Workload::notes. A truncated or non-ONNX file, or a MAC op whose shapes are unknown or
+/// inputs and initializers propagated through the supported ops, then the file's value_info. Ops not understood become Vector
+/// layers and are counted in a note in Workload::notes. A truncated or non-ONNX file, or a MAC op whose shapes are unknown or
 /// unsupported (ConvTranspose, 3-D Conv, LSTM, ...), throws InputError.
 Workload import_onnx(const std::string& path, const OnnxImportOptions& options = {});
 

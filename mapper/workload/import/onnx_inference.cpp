@@ -93,8 +93,7 @@ Shape to_shape(const ::onnx::ValueInfoProto& vi, bool* has_shape) {
 
 }  // namespace
 
-InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, std::int64_t batch,
-                                  const std::string& file) {
+InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, std::int64_t batch, const std::string& file) {
     InferredShapes result;
     std::string stripped;
     {
@@ -120,8 +119,8 @@ InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, st
         std::set<std::string> initializers;
         for (const auto& t : graph->initializer()) initializers.insert(t.name());
         for (auto& in : *graph->mutable_input()) {
-            if (initializers.count(in.name()) || !in.type().has_tensor_type() ||
-                !in.type().tensor_type().has_shape() || in.type().tensor_type().shape().dim_size() == 0)
+            if (initializers.count(in.name()) || !in.type().has_tensor_type() || !in.type().tensor_type().has_shape() ||
+                in.type().tensor_type().shape().dim_size() == 0)
                 continue;
             auto* d0 = in.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
             d0->clear_dim_param();
@@ -131,7 +130,7 @@ InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, st
     try {
         ::onnx::ShapeInferenceOptions options;
         options.check_type = false;
-        options.error_mode = 0;  // best effort: nodes that fail inference are skipped
+        options.error_mode = 0;                  // best effort: nodes that fail inference are skipped
         options.enable_data_propagation = true;  // Shape -> Gather -> Concat -> Reshape chains
         ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& e) {

@@ -32,15 +32,28 @@ Constant read_tensor(const Field& f, const std::string& file, std::string* name)
     Field x;
     while (r.next(x)) {
         switch (x.number) {
-            case 1: r.append_int64s(x, t.dims); break;
-            case 2: r.expect(x, pb::kVarint); t.data_type = static_cast<int>(x.value); break;
+            case 1:
+                r.append_int64s(x, t.dims);
+                break;
+            case 2:
+                r.expect(x, pb::kVarint);
+                t.data_type = static_cast<int>(x.value);
+                break;
             case 5:  // int32_data
             case 7:  // int64_data
                 if (int_data.size() <= kMaxDecodedInts) r.append_int64s(x, int_data);
                 break;
-            case 8: r.expect(x, pb::kBytes); if (name) *name = x.str(); break;
-            case 9: r.expect(x, pb::kBytes); raw = x.data; raw_size = x.size; break;  // a view, not a copy
-            default: break;
+            case 8:
+                r.expect(x, pb::kBytes);
+                if (name) *name = x.str();
+                break;
+            case 9:
+                r.expect(x, pb::kBytes);
+                raw = x.data;
+                raw_size = x.size;
+                break;  // a view, not a copy
+            default:
+                break;
         }
     }
     const bool integer = t.data_type == 6 || t.data_type == 7;  // INT32, INT64
@@ -111,11 +124,26 @@ Node read_node(const Field& f, const std::string& file) {
     Field x;
     while (r.next(x)) {
         switch (x.number) {
-            case 1: r.expect(x, pb::kBytes); n.inputs.push_back(x.str()); break;
-            case 2: r.expect(x, pb::kBytes); n.outputs.push_back(x.str()); break;
-            case 3: r.expect(x, pb::kBytes); n.name = x.str(); break;
-            case 4: r.expect(x, pb::kBytes); n.op_type = x.str(); break;
-            case 7: r.expect(x, pb::kBytes); n.domain = x.str(); break;
+            case 1:
+                r.expect(x, pb::kBytes);
+                n.inputs.push_back(x.str());
+                break;
+            case 2:
+                r.expect(x, pb::kBytes);
+                n.outputs.push_back(x.str());
+                break;
+            case 3:
+                r.expect(x, pb::kBytes);
+                n.name = x.str();
+                break;
+            case 4:
+                r.expect(x, pb::kBytes);
+                n.op_type = x.str();
+                break;
+            case 7:
+                r.expect(x, pb::kBytes);
+                n.domain = x.str();
+                break;
             case 5: {
                 r.expect(x, pb::kBytes);
                 Reader ar(x, file, "AttributeProto");
@@ -125,7 +153,10 @@ Node read_node(const Field& f, const std::string& file) {
                 Field y;
                 while (ar.next(y)) {
                     switch (y.number) {
-                        case 1: ar.expect(y, pb::kBytes); name = y.str(); break;
+                        case 1:
+                            ar.expect(y, pb::kBytes);
+                            name = y.str();
+                            break;
                         case 2: {
                             ar.expect(y, pb::kFixed32);
                             const auto bits = static_cast<std::uint32_t>(y.value);
@@ -134,18 +165,31 @@ Node read_node(const Field& f, const std::string& file) {
                             a.f = v;
                             break;
                         }
-                        case 3: ar.expect(y, pb::kVarint); a.i = static_cast<std::int64_t>(y.value); break;
-                        case 4: ar.expect(y, pb::kBytes); a.s = y.str(); break;
-                        case 5: ar.expect(y, pb::kBytes); tensor = read_tensor(y, file, nullptr); break;
-                        case 8: ar.append_int64s(y, a.ints); break;
-                        default: break;
+                        case 3:
+                            ar.expect(y, pb::kVarint);
+                            a.i = static_cast<std::int64_t>(y.value);
+                            break;
+                        case 4:
+                            ar.expect(y, pb::kBytes);
+                            a.s = y.str();
+                            break;
+                        case 5:
+                            ar.expect(y, pb::kBytes);
+                            tensor = read_tensor(y, file, nullptr);
+                            break;
+                        case 8:
+                            ar.append_int64s(y, a.ints);
+                            break;
+                        default:
+                            break;
                     }
                 }
                 if (tensor && name == "value") n.value = tensor;
                 n.attrs[name] = a;
                 break;
             }
-            default: break;
+            default:
+                break;
         }
     }
     return n;
@@ -157,8 +201,14 @@ Graph read_graph(const Field& f, const std::string& file) {
     Field x;
     while (r.next(x)) {
         switch (x.number) {
-            case 1: r.expect(x, pb::kBytes); g.nodes.push_back(read_node(x, file)); break;
-            case 2: r.expect(x, pb::kBytes); g.name = x.str(); break;
+            case 1:
+                r.expect(x, pb::kBytes);
+                g.nodes.push_back(read_node(x, file));
+                break;
+            case 2:
+                r.expect(x, pb::kBytes);
+                g.name = x.str();
+                break;
             case 5: {
                 r.expect(x, pb::kBytes);
                 std::string name;
@@ -166,10 +216,20 @@ Graph read_graph(const Field& f, const std::string& file) {
                 g.initializers[name] = std::move(t);
                 break;
             }
-            case 11: r.expect(x, pb::kBytes); g.inputs.push_back(read_value_info(x, file)); break;
-            case 12: r.expect(x, pb::kBytes); g.outputs.push_back(read_value_info(x, file)); break;
-            case 13: r.expect(x, pb::kBytes); g.value_info.push_back(read_value_info(x, file)); break;
-            default: break;
+            case 11:
+                r.expect(x, pb::kBytes);
+                g.inputs.push_back(read_value_info(x, file));
+                break;
+            case 12:
+                r.expect(x, pb::kBytes);
+                g.outputs.push_back(read_value_info(x, file));
+                break;
+            case 13:
+                r.expect(x, pb::kBytes);
+                g.value_info.push_back(read_value_info(x, file));
+                break;
+            default:
+                break;
         }
     }
     return g;
@@ -198,19 +258,41 @@ Graph parse_model(const std::uint8_t* data, std::size_t size, const std::string&
     // short exactly between fields).
     if (!ir_version || !graph || !opset)
         throw InputError(file, "", "an ONNX model (a ModelProto with ir_version, graph and opset_import)",
-                         std::string(!ir_version ? "no ir_version" : !graph ? "no graph" : "no opset_import") +
+                         std::string(!ir_version ? "no ir_version"
+                                     : !graph    ? "no graph"
+                                                 : "no opset_import") +
                              " in " + std::to_string(size) + " bytes");
     return read_graph(*graph, file);
 }
 
 int element_size(int data_type) {
     switch (data_type) {
-        case 2: case 3: case 9: case 17: case 18: case 19: case 20: return 1;  // (u)int8, bool, float8
-        case 4: case 5: case 10: case 16: return 2;                            // (u)int16, float16, bfloat16
-        case 1: case 6: case 12: return 4;                                     // float, (u)int32
-        case 7: case 11: case 13: case 14: return 8;                           // (u)int64, double, complex64
-        case 15: return 16;
-        default: return 0;
+        case 2:
+        case 3:
+        case 9:
+        case 17:
+        case 18:
+        case 19:
+        case 20:
+            return 1;  // (u)int8, bool, float8
+        case 4:
+        case 5:
+        case 10:
+        case 16:
+            return 2;  // (u)int16, float16, bfloat16
+        case 1:
+        case 6:
+        case 12:
+            return 4;  // float, (u)int32
+        case 7:
+        case 11:
+        case 13:
+        case 14:
+            return 8;  // (u)int64, double, complex64
+        case 15:
+            return 16;
+        default:
+            return 0;
     }
 }
 

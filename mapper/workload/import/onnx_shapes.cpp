@@ -90,18 +90,58 @@ std::optional<Shape> reshape(const Shape& in, const std::vector<std::int64_t>& t
 }  // namespace
 
 bool is_shape_keeping(const std::string& op) {
-    static const std::set<std::string> ops = {
-        "Relu", "LeakyRelu", "PRelu", "Sigmoid", "Tanh", "Gelu", "Erf", "Exp", "Log", "Sqrt", "Reciprocal",
-        "Neg", "Abs", "Clip", "HardSigmoid", "HardSwish", "Softplus", "Softsign", "Elu", "Selu", "Celu",
-        "Mish", "Identity", "Dropout", "Cast", "Softmax", "LogSoftmax", "LayerNormalization",
-        "BatchNormalization", "InstanceNormalization", "GroupNormalization", "LpNormalization",
-        "Not", "Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "QuantizeLinear", "DequantizeLinear",
-        "IsNaN", "IsInf", "CumSum", "Hardmax", "LRN", "MeanVarianceNormalization", "Trilu"};
+    static const std::set<std::string> ops = {"Relu",
+                                              "LeakyRelu",
+                                              "PRelu",
+                                              "Sigmoid",
+                                              "Tanh",
+                                              "Gelu",
+                                              "Erf",
+                                              "Exp",
+                                              "Log",
+                                              "Sqrt",
+                                              "Reciprocal",
+                                              "Neg",
+                                              "Abs",
+                                              "Clip",
+                                              "HardSigmoid",
+                                              "HardSwish",
+                                              "Softplus",
+                                              "Softsign",
+                                              "Elu",
+                                              "Selu",
+                                              "Celu",
+                                              "Mish",
+                                              "Identity",
+                                              "Dropout",
+                                              "Cast",
+                                              "Softmax",
+                                              "LogSoftmax",
+                                              "LayerNormalization",
+                                              "BatchNormalization",
+                                              "InstanceNormalization",
+                                              "GroupNormalization",
+                                              "LpNormalization",
+                                              "Not",
+                                              "Floor",
+                                              "Ceil",
+                                              "Round",
+                                              "Sign",
+                                              "Sin",
+                                              "Cos",
+                                              "QuantizeLinear",
+                                              "DequantizeLinear",
+                                              "IsNaN",
+                                              "IsInf",
+                                              "CumSum",
+                                              "Hardmax",
+                                              "LRN",
+                                              "MeanVarianceNormalization",
+                                              "Trilu"};
     return ops.count(op) > 0;
 }
 
-std::int64_t conv_out(const Node& node, std::int64_t in, std::int64_t kernel, std::size_t axis,
-                      std::size_t spatial_rank) {
+std::int64_t conv_out(const Node& node, std::int64_t in, std::int64_t kernel, std::size_t axis, std::size_t spatial_rank) {
     const auto* strides = attr_ints(node, "strides");
     const auto* pads = attr_ints(node, "pads");
     const auto* dil = attr_ints(node, "dilations");
@@ -112,8 +152,7 @@ std::int64_t conv_out(const Node& node, std::int64_t in, std::int64_t kernel, st
     if (s < 1) return -1;
     if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") return (in + s - 1) / s;
     std::int64_t total = in - eff;
-    if (auto_pad != "VALID" && pads && pads->size() == 2 * spatial_rank)
-        total += (*pads)[axis] + (*pads)[axis + spatial_rank];
+    if (auto_pad != "VALID" && pads && pads->size() == 2 * spatial_rank) total += (*pads)[axis] + (*pads)[axis + spatial_rank];
     if (total < 0) return -1;
     if (attr_i(node, "ceil_mode", 0)) return (total + s - 1) / s + 1;
     return total / s + 1;

@@ -28,7 +28,6 @@ bool is_shape_keeping(const std::string& op_type);
 
 /// Spatial output size of a conv/pool axis as ONNX defines it (auto_pad, pads, dilation,
 /// ceil_mode). `axis` indexes the spatial dims; pads are [begin..., end...].
-std::int64_t conv_out(const Node& node, std::int64_t in, std::int64_t kernel, std::size_t axis,
-                      std::size_t spatial_rank);
+std::int64_t conv_out(const Node& node, std::int64_t in, std::int64_t kernel, std::size_t axis, std::size_t spatial_rank);
 
 }  // namespace mcmsim::onnx

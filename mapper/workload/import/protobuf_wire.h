@@ -17,7 +17,7 @@ enum Wire : int { kVarint = 0, kFixed64 = 1, kBytes = 2, kFixed32 = 5 };
 struct Field {
     std::uint32_t number = 0;
     int wire = 0;
-    std::uint64_t value = 0;            ///< varint and fixed values
+    std::uint64_t value = 0;             ///< varint and fixed values
     const std::uint8_t* data = nullptr;  ///< kBytes: the payload
     std::size_t size = 0;                ///< kBytes: payload length
     std::size_t offset = 0;              ///< file offset of the payload (for messages)
@@ -28,11 +28,9 @@ struct Field {
 class Reader {
 public:
     /// `base` is the file offset of `begin`; `what` names the message for error messages.
-    Reader(const std::uint8_t* begin, std::size_t size, std::size_t base, const std::string& file,
-           std::string what)
+    Reader(const std::uint8_t* begin, std::size_t size, std::size_t base, const std::string& file, std::string what)
         : p_(begin), end_(begin + size), begin_(begin), base_(base), file_(file), what_(std::move(what)) {}
-    Reader(const Field& f, const std::string& file, std::string what)
-        : Reader(f.data, f.size, f.offset, file, std::move(what)) {}
+    Reader(const Field& f, const std::string& file, std::string what) : Reader(f.data, f.size, f.offset, file, std::move(what)) {}
 
     /// The next field, or false at the end of the message.
     bool next(Field& f) {
@@ -41,12 +39,17 @@ public:
         const std::uint64_t tag = varint();
         f.number = static_cast<std::uint32_t>(tag >> 3);
         f.wire = static_cast<int>(tag & 7);
-        if (f.number == 0 || tag >> 32)
-            fail(at, "a protobuf field tag", "field number " + std::to_string(tag >> 3));
+        if (f.number == 0 || tag >> 32) fail(at, "a protobuf field tag", "field number " + std::to_string(tag >> 3));
         switch (f.wire) {
-            case kVarint: f.value = varint(); break;
-            case kFixed64: f.value = fixed(8); break;
-            case kFixed32: f.value = fixed(4); break;
+            case kVarint:
+                f.value = varint();
+                break;
+            case kFixed64:
+                f.value = fixed(8);
+                break;
+            case kFixed32:
+                f.value = fixed(4);
+                break;
             case kBytes: {
                 const std::uint64_t len = varint();
                 if (len > static_cast<std::uint64_t>(end_ - p_))

@@ -40,8 +40,8 @@ std::vector<std::string> split_row(const std::string& line) {
 
 constexpr std::int64_t kMaxDim = std::int64_t(1) << 30;
 
-const char* const kConvFields[] = {"Layer name",   "IFMAP Height", "IFMAP Width", "Filter Height", "Filter Width",
-                                   "Channels",     "Num Filter",   "Strides",     "Stride Width"};
+const char* const kConvFields[] = {"Layer name", "IFMAP Height", "IFMAP Width", "Filter Height", "Filter Width",
+                                   "Channels",   "Num Filter",   "Strides",     "Stride Width"};
 const char* const kGemmFields[] = {"Layer", "M", "N", "K"};
 
 class CsvReader {
@@ -81,7 +81,8 @@ public:
             }
             gemm_ ? read_gemm(fields) : read_conv(fields);
         }
-        if (!header) throw InputError(path_, "line " + std::to_string(line_no_ + 1), "a SCALE-Sim header row", "the end of the file");
+        if (!header)
+            throw InputError(path_, "line " + std::to_string(line_no_ + 1), "a SCALE-Sim header row", "the end of the file");
         if (wl_.layers.empty())
             throw InputError(path_, "line " + std::to_string(line_no_ + 1), "at least one layer row", "the end of the file");
         if (!blank.empty()) {
@@ -90,8 +91,10 @@ public:
             wl_.notes.push_back("blank rows skipped (line " + list + ")");
         }
         if (from_dram_count_ > 0)
-            wl_.notes.push_back(std::to_string(from_dram_count_) + " layers do not take the previous layer's channels "
-                                "and read their input from DRAM (" + from_dram_ + ")");
+            wl_.notes.push_back(std::to_string(from_dram_count_) +
+                                " layers do not take the previous layer's channels "
+                                "and read their input from DRAM (" +
+                                from_dram_ + ")");
         validate_workload(wl_, path_);
         return std::move(wl_);
     }
@@ -140,7 +143,8 @@ private:
     void read_conv(const std::vector<std::string>& f) {
         if (f.size() < 8 || f.size() > 9)
             bad("8 fields (Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, "
-                "Strides) or 9 (with Stride Width)" + std::string(f.size() < 8 ? "; missing " + std::string(kConvFields[f.size()]) : ""),
+                "Strides) or 9 (with Stride Width)" +
+                    std::string(f.size() < 8 ? "; missing " + std::string(kConvFields[f.size()]) : ""),
                 std::to_string(f.size()) + " fields");
         std::int64_t v[9] = {};
         for (std::size_t i = 1; i < f.size(); ++i) v[i] = number(f, i, kConvFields[i]);
@@ -215,8 +219,6 @@ private:
 
 }  // namespace
 
-Workload import_scalesim_csv(const std::string& path, std::int64_t batch) {
-    return CsvReader(path, batch).read();
-}
+Workload import_scalesim_csv(const std::string& path, std::int64_t batch) { return CsvReader(path, batch).read(); }
 
 }  // namespace mcmsim

@@ -27,8 +27,7 @@ Workload build_gpt2(std::int64_t batch, const Gpt2Options& o) {
     d.kv_from_dram = decode;
 
     int x = zoo::add_vector(wl, "embed", "embed", d.hidden, d.tokens, 1, {}, 2);
-    for (std::int64_t b = 0; b < o.layers; ++b)
-        x = zoo::add_transformer_block(wl, "h" + std::to_string(b) + ".", d, x);
+    for (std::int64_t b = 0; b < o.layers; ++b) x = zoo::add_transformer_block(wl, "h" + std::to_string(b) + ".", d, x);
     int ln = zoo::add_vector(wl, "ln_f", "layernorm", d.hidden, d.tokens, 1, {x});
     zoo::add_fc(wl, "lm_head", d.hidden, o.vocab, 1, {ln});
     return wl;

@@ -20,7 +20,11 @@ Workload build_mobilenet_v2(std::int64_t batch) {
     std::vector<int> block_in = {zoo::add_conv(wl, "features.0", 3, 224, 32, 3, 2, 1, {})};
 
     // torchvision's inverted_residual_setting: expansion t, output channels c, repeats n, stride s.
-    struct Setting { std::int64_t t, c; int n; std::int64_t s; };
+    struct Setting {
+        std::int64_t t, c;
+        int n;
+        std::int64_t s;
+    };
     const Setting settings[] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
                                 {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
     int block = 1;

@@ -36,7 +36,11 @@ Workload build_resnet50(std::int64_t batch) {
     std::int64_t channels = 64;
     std::vector<int> block_in = {conv1};  // producers of the current block's input
 
-    struct Stage { std::int64_t planes; int blocks; std::int64_t stride; };
+    struct Stage {
+        std::int64_t planes;
+        int blocks;
+        std::int64_t stride;
+    };
     const Stage stages[] = {{64, 3, 1}, {128, 4, 2}, {256, 6, 2}, {512, 3, 2}};
     const std::int64_t expansion = 4;
 
@@ -56,8 +60,7 @@ Workload build_resnet50(std::int64_t batch) {
             if (b == 0) {
                 // torchvision adds the downsample on the first block of every stage (layer1's
                 // only changes channels 64 -> 256, stride 1).
-                block_out.push_back(add_conv(wl, prefix + "downsample", channels, hw, out_ch, 1,
-                                             stride, 0, block_in));
+                block_out.push_back(add_conv(wl, prefix + "downsample", channels, hw, out_ch, 1, stride, 0, block_in));
             } else {
                 block_out.insert(block_out.end(), block_in.begin(), block_in.end());
             }

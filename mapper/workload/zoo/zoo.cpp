@@ -36,9 +36,12 @@ const ZooEntry kZoo[] = {
 Workload gpt2_with(std::int64_t batch, Gpt2Phase phase, const std::string& options) {
     Gpt2Options o;
     o.phase = phase;
-    struct Key { const char* name; std::int64_t* field; };
-    const Key keys[] = {{"seq", &o.seq},       {"layers", &o.layers}, {"hidden", &o.hidden},
-                        {"heads", &o.heads},   {"mlp", &o.mlp},       {"vocab", &o.vocab}};
+    struct Key {
+        const char* name;
+        std::int64_t* field;
+    };
+    const Key keys[] = {{"seq", &o.seq},     {"layers", &o.layers}, {"hidden", &o.hidden},
+                        {"heads", &o.heads}, {"mlp", &o.mlp},       {"vocab", &o.vocab}};
     std::size_t pos = 0;
     while (pos < options.size()) {
         std::size_t end = options.find(',', pos);
@@ -78,8 +81,7 @@ std::vector<std::string> zoo_names() {
 }
 
 Workload zoo_workload(const std::string& spec, std::int64_t batch) {
-    if (batch < 1)
-        throw RequestError("batch", "a batch size of at least 1", std::to_string(batch));
+    if (batch < 1) throw RequestError("batch", "a batch size of at least 1", std::to_string(batch));
     const std::size_t colon = spec.find(':');
     const std::string name = spec.substr(0, colon);
     const std::string options = colon == std::string::npos ? "" : spec.substr(colon + 1);

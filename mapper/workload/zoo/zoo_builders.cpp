@@ -13,9 +13,8 @@ int append(Workload& wl, Layer l) {
 
 }  // namespace
 
-int add_conv(Workload& wl, const std::string& name, std::int64_t c, std::int64_t hw, std::int64_t k,
-             std::int64_t rs, std::int64_t stride, std::int64_t pad, std::vector<int> inputs,
-             std::int64_t groups) {
+int add_conv(Workload& wl, const std::string& name, std::int64_t c, std::int64_t hw, std::int64_t k, std::int64_t rs,
+             std::int64_t stride, std::int64_t pad, std::vector<int> inputs, std::int64_t groups) {
     Layer l;
     l.name = name;
     l.kind = LayerKind::Conv;
@@ -31,8 +30,7 @@ int add_conv(Workload& wl, const std::string& name, std::int64_t c, std::int64_t
     return append(wl, std::move(l));
 }
 
-int add_fc(Workload& wl, const std::string& name, std::int64_t c, std::int64_t k, std::int64_t rows,
-           std::vector<int> inputs) {
+int add_fc(Workload& wl, const std::string& name, std::int64_t c, std::int64_t k, std::int64_t rows, std::vector<int> inputs) {
     Layer l;
     l.name = name;
     l.kind = LayerKind::FullyConnected;
@@ -43,8 +41,8 @@ int add_fc(Workload& wl, const std::string& name, std::int64_t c, std::int64_t k
     return append(wl, std::move(l));
 }
 
-int add_matmul(Workload& wl, const std::string& name, std::int64_t heads, std::int64_t m, std::int64_t kdim,
-               std::int64_t ncols, std::vector<int> inputs) {
+int add_matmul(Workload& wl, const std::string& name, std::int64_t heads, std::int64_t m, std::int64_t kdim, std::int64_t ncols,
+               std::vector<int> inputs) {
     Layer l;
     l.name = name;
     l.kind = LayerKind::MatMul;
@@ -56,8 +54,8 @@ int add_matmul(Workload& wl, const std::string& name, std::int64_t heads, std::i
     return append(wl, std::move(l));
 }
 
-int add_vector(Workload& wl, const std::string& name, const std::string& op, std::int64_t c, std::int64_t h,
-               std::int64_t w, std::vector<int> inputs, std::int64_t operands) {
+int add_vector(Workload& wl, const std::string& name, const std::string& op, std::int64_t c, std::int64_t h, std::int64_t w,
+               std::vector<int> inputs, std::int64_t operands) {
     Layer l;
     l.name = name;
     l.kind = LayerKind::Vector;

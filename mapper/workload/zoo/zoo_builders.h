@@ -10,21 +10,19 @@
 namespace mcmsim::zoo {
 
 /// A square convolution on an hw×hw input; p = q = (hw + 2·pad − rs)/stride + 1.
-int add_conv(Workload& wl, const std::string& name, std::int64_t c, std::int64_t hw, std::int64_t k,
-             std::int64_t rs, std::int64_t stride, std::int64_t pad, std::vector<int> inputs,
-             std::int64_t groups = 1);
+int add_conv(Workload& wl, const std::string& name, std::int64_t c, std::int64_t hw, std::int64_t k, std::int64_t rs,
+             std::int64_t stride, std::int64_t pad, std::vector<int> inputs, std::int64_t groups = 1);
 
 /// A fully connected layer on `rows` rows per batch item (1 for a classifier).
-int add_fc(Workload& wl, const std::string& name, std::int64_t c, std::int64_t k, std::int64_t rows,
-           std::vector<int> inputs);
+int add_fc(Workload& wl, const std::string& name, std::int64_t c, std::int64_t k, std::int64_t rows, std::vector<int> inputs);
 
 /// A batched matmul A[heads][m][kdim] · B[heads][kdim][ncols]; inputs = {A producer, B producer}.
-int add_matmul(Workload& wl, const std::string& name, std::int64_t heads, std::int64_t m, std::int64_t kdim,
-               std::int64_t ncols, std::vector<int> inputs);
+int add_matmul(Workload& wl, const std::string& name, std::int64_t heads, std::int64_t m, std::int64_t kdim, std::int64_t ncols,
+               std::vector<int> inputs);
 
 /// A shape-keeping vector op on `operands` tensors of c×h×w.
-int add_vector(Workload& wl, const std::string& name, const std::string& op, std::int64_t c, std::int64_t h,
-               std::int64_t w, std::vector<int> inputs, std::int64_t operands = 1);
+int add_vector(Workload& wl, const std::string& name, const std::string& op, std::int64_t c, std::int64_t h, std::int64_t w,
+               std::vector<int> inputs, std::int64_t operands = 1);
 
 }  // namespace mcmsim::zoo
 

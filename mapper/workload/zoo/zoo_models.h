@@ -24,7 +24,6 @@ struct Gpt2Options {
 Workload build_gpt2(std::int64_t batch, const Gpt2Options& options);
 
 /// Bytes of K and V a decode step reads for `seq` cached positions: batch·layers·2·seq·hidden.
-std::int64_t gpt2_kv_cache_bytes(std::int64_t batch, const Gpt2Options& options,
-                                 std::int64_t bytes_per_element = 1);
+std::int64_t gpt2_kv_cache_bytes(std::int64_t batch, const Gpt2Options& options, std::int64_t bytes_per_element = 1);
 
 }  // namespace mcmsim

@@ -1,8 +1,8 @@
 // The PE-array model: cycles of a convolution tile against the array formula worked out here,
 // for shapes that divide the array and shapes that do not; more PEs never slow a layer.
 #include "hw/compute/compute_cost.h"
-#include "traces/plan/plan.h"
 #include "mapper/workload/workload.h"
+#include "traces/plan/plan.h"
 
 #include <gtest/gtest.h>
 
@@ -57,8 +57,8 @@ std::int64_t expected_cycles(const ChipletConfig& chip, const TileShape& s) {
     if (chip.dataflow != Dataflow::OutputStationary)
         chunks = ceil_div(streamed, chip.accumulation_buffer.bytes / (chip.array_cols * 4));
     chunks = std::max(chunks, std::min(streamed, chip.pes / folds));  // idle PEs take a share
-    const std::int64_t fill = chip.array_kind == ArrayKind::Systolic ? 2 * chip.array_rows + chip.array_cols - 2
-                                                                     : chip.pipeline_cycles;
+    const std::int64_t fill =
+        chip.array_kind == ArrayKind::Systolic ? 2 * chip.array_rows + chip.array_cols - 2 : chip.pipeline_cycles;
     return ceil_div(folds * chunks, chip.pes) * (fill + ceil_div(streamed, chunks));
 }
 
@@ -106,7 +106,7 @@ TEST(ComputePeArray, SystolicPassPaysFillAndDrain) {
 TEST(ComputePeArray, AccumulatorCapacityChunksTheStream) {
     ChipletConfig chip = systolic_chip(8, 8);
     chip.accumulation_buffer.bytes = 8 * 4 * 25;  // 25 partial sums per column
-    const TileShape s = conv(8, 8, 10, 1);         // one fold, 100 pixels -> 4 chunks of 25
+    const TileShape s = conv(8, 8, 10, 1);        // one fold, 100 pixels -> 4 chunks of 25
     const ComputeCost c = compute_cost(chip, s, 0);
     EXPECT_EQ(c.mapping.chunks, 4);
     EXPECT_EQ(c.cycles, 4 * (2 * 8 + 8 - 2 + 25));

@@ -115,10 +115,10 @@ TEST(ComputeEnergy, LayerEnergyIsMacsPlusBufferAccesses) {
     // 14 x 3 = 42 folds, more than 2 PEs: the pixels stream in one chunk.
     ASSERT_EQ(c.mapping.chunks, 1);
     const std::int64_t w_bytes = k * red, in_bytes = 6 * 7 * 7;
-    const std::int64_t weight_accesses = ceil_div(red * k, 8) + ceil_div(w_bytes, 8);    // array reads + DRAM fill
+    const std::int64_t weight_accesses = ceil_div(red * k, 8) + ceil_div(w_bytes, 8);  // array reads + DRAM fill
     const std::int64_t input_accesses = ceil_div(red * pix * col_folds, 8) + ceil_div(in_bytes, 8);
-    const std::int64_t acc_accesses = 2 * ceil_div(out * row_folds * 4, 16);           // read-modify-write
-    const std::int64_t global_accesses = ceil_div(in_bytes + out, 16) * 2;             // in and out again
+    const std::int64_t acc_accesses = 2 * ceil_div(out * row_folds * 4, 16);  // read-modify-write
+    const std::int64_t global_accesses = ceil_div(in_bytes + out, 16) * 2;    // in and out again
     const double expected_sram = weight_accesses * 1.5 + input_accesses * 0.75 + acc_accesses * 2.0 + global_accesses * 3.0;
 
     EXPECT_DOUBLE_EQ(c.mac_energy_pj, static_cast<double>(s.macs()) * 0.25);

@@ -15,7 +15,6 @@
 
 namespace mcmsim::arch_test {
 
-
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -33,8 +32,7 @@ class ArchConfigFiles : public ::testing::Test {
 protected:
     void SetUp() override {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("mcmsim_test_arch_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+        dir_ = fs::temp_directory_path() / ("mcmsim_test_arch_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
         fs::remove_all(dir_);
         fs::create_directories(dir_ / "arch");
     }

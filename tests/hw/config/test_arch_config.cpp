@@ -129,10 +129,8 @@ TEST_F(ArchConfigFiles, OverridingOnePresetFieldKeepsTheOthers) {
 TEST_F(ArchConfigFiles, DramOverrideChangesTheDefaultPhyBandwidth) {
     json doc = good();
     doc["memories"][0]["dram"] = {{"preset", "hbm2"}, {"channels", 4}};
-    doc["memories"].push_back({{"name", "hbm1"},
-                               {"dram", "hbm2"},
-                               {"attach", {{"row", 1}, {"col", 1}}},
-                               {"phy_bandwidth_gbps", 100}});
+    doc["memories"].push_back(
+        {{"name", "hbm1"}, {"dram", "hbm2"}, {"attach", {{"row", 1}, {"col", 1}}}, {"phy_bandwidth_gbps", 100}});
     const ArchConfig a = load_arch_config(write_json("dram.json", doc));
     ASSERT_EQ(a.memories.size(), 2u);
     EXPECT_EQ(a.memories[0].dram.channels, 4);
@@ -242,8 +240,7 @@ TEST_F(ArchConfigFiles, ArchToJsonRoundTrips) {
     overridden["memories"][0]["phy_latency_ns"] = 5.5;
     overridden["memories"][0]["phy_energy_pj_per_bit"] = 0.25;
     overridden["memories"][0]["dram"] = {{"preset", "hbm2"}, {"interleave_bytes", 512}};
-    for (const std::string& src :
-         {shipped("simba-6x6"), shipped("mcm-2x2"), write_json("overridden.json", overridden)}) {
+    for (const std::string& src : {shipped("simba-6x6"), shipped("mcm-2x2"), write_json("overridden.json", overridden)}) {
         SCOPED_TRACE(src);
         const ArchConfig a = load_arch_config(src);
         const json dumped = arch_to_json(a);

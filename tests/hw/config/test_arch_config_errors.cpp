@@ -121,8 +121,7 @@ TEST_F(ArchConfigFiles, MissingAttach) {
 
 TEST_F(ArchConfigFiles, DuplicateMemoryNames) {
     json doc = good();
-    doc["memories"].push_back(
-        {{"name", "hbm0"}, {"dram", "hbm2"}, {"attach", {{"row", 1}, {"col", 1}}}});
+    doc["memories"].push_back({{"name", "hbm0"}, {"dram", "hbm2"}, {"attach", {{"row", 1}, {"col", 1}}}});
     auto e = expect_bad(doc, "/memories/1/name");
     ASSERT_TRUE(e);
     EXPECT_TRUE(contains(e->found(), "hbm0")) << e->what();
@@ -168,9 +167,7 @@ TEST_F(ArchConfigFiles, MissingName) {
     expect_bad(doc, "/");
 }
 
-TEST_F(ArchConfigFiles, RootIsNotAnObject) {
-    expect_bad(write("array.json", "[1, 2, 3]\n"), "/");
-}
+TEST_F(ArchConfigFiles, RootIsNotAnObject) { expect_bad(write("array.json", "[1, 2, 3]\n"), "/"); }
 
 TEST_F(ArchConfigFiles, SyntaxErrorReportsTheLine) {
     // Line 1 comment, 2 "{", 3 name, 4 chiplet, 5 "package": {, 6 rows, 7 "cols": 2 "link"

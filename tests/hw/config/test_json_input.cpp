@@ -29,9 +29,7 @@ std::optional<InputError> catch_input_error(const std::function<void()>& f) {
     return std::nullopt;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) {
-    return haystack.find(needle) != std::string::npos;
-}
+bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
 
 // ---- parsing ----------------------------------------------------------------------------
 
@@ -255,8 +253,7 @@ TEST(JsonInput, NumberRejectsNonNumbers) {
 }
 
 TEST(JsonInput, IntegerRejectsFractions) {
-    json doc = parse_json_text(R"({"frac": 1.5, "whole": 3, "whole_float": 4.0, "neg": -7, "s": "3"})",
-                               "i.json");
+    json doc = parse_json_text(R"({"frac": 1.5, "whole": 3, "whole_float": 4.0, "neg": -7, "s": "3"})", "i.json");
     JsonObject o = json_root(doc, "i.json").object();
     auto e = catch_input_error([&] { o.required("frac").integer(); });
     ASSERT_TRUE(e);
@@ -333,8 +330,7 @@ TEST(JsonInput, PointerTokenEscapesSlashAndTilde) {
 
 TEST(JsonInput, PointersOfEscapedKeysResolveWithNlohmann) {
     json doc = parse_json_text(R"({"a/b": {"c~d": {"~1": "x"}}})", "e.json");
-    JsonNode n = json_root(doc, "e.json").object().required("a/b").object().required("c~d")
-                     .object().required("~1");
+    JsonNode n = json_root(doc, "e.json").object().required("a/b").object().required("c~d").object().required("~1");
     EXPECT_EQ(n.pointer(), "/a~1b/c~0d/~01");
     // The pointer is a valid RFC 6901 pointer to the same value.
     EXPECT_EQ(doc.at(json::json_pointer(n.pointer())), "x");

@@ -8,13 +8,13 @@
 
 #include <gtest/gtest.h>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 namespace mcmsim::dram_test {

@@ -100,8 +100,12 @@ TEST(DramConfigErrors, ZeroBanks) {
 TEST(DramConfigErrors, OverlappingAddressFields) {
     // bank takes bit 8, which column already uses.
     auto e = bad({{"address_map",
-                   {{"column", {6, 7, 8, 9}}, {"channel", {10, 11, 12}}, {"bank_group", {13, 14}},
-                    {"bank", {8, 15}}, {"pseudo_channel", json::array()}, {"rank", json::array()},
+                   {{"column", {6, 7, 8, 9}},
+                    {"channel", {10, 11, 12}},
+                    {"bank_group", {13, 14}},
+                    {"bank", {8, 15}},
+                    {"pseudo_channel", json::array()},
+                    {"rank", json::array()},
                     {"row", {"16-31"}}}}});
     ASSERT_TRUE(e);
     // Either of the two fields sharing bit 8 may be named.
@@ -112,8 +116,12 @@ TEST(DramConfigErrors, OverlappingAddressFields) {
 TEST(DramConfigErrors, AddressMapNotCoveringTheCapacity) {
     // Bit 15 unused: row moved up by one, leaving a hole.
     auto e = bad({{"address_map",
-                   {{"column", {6, 7, 8, 9}}, {"channel", {10, 11, 12}}, {"bank_group", {13, 14}},
-                    {"bank", {16, 17}}, {"pseudo_channel", json::array()}, {"rank", json::array()},
+                   {{"column", {6, 7, 8, 9}},
+                    {"channel", {10, 11, 12}},
+                    {"bank_group", {13, 14}},
+                    {"bank", {16, 17}},
+                    {"pseudo_channel", json::array()},
+                    {"rank", json::array()},
                     {"row", {"18-33"}}}}});
     ASSERT_TRUE(e);
     EXPECT_EQ(e->where().rfind("/address_map", 0), 0u) << e->what();
@@ -151,8 +159,14 @@ TEST(DramEnergyConfig, IddCurrentsGiveTheTn4101Energies) {
     const DramConfig base = preset("ddr4-3200");
     const DramConfig d = read_doc({{"energy",
                                     {{"idd",
-                                      {{"vdd", vdd}, {"devices_per_rank", 8}, {"idd0", idd0}, {"idd2n", idd2n},
-                                       {"idd3n", idd3n}, {"idd4r", idd4r}, {"idd4w", idd4w}, {"idd5b", idd5b}}}}}},
+                                      {{"vdd", vdd},
+                                       {"devices_per_rank", 8},
+                                       {"idd0", idd0},
+                                       {"idd2n", idd2n},
+                                       {"idd3n", idd3n},
+                                       {"idd4r", idd4r},
+                                       {"idd4w", idd4w},
+                                       {"idd5b", idd5b}}}}}},
                                   base);
     const auto& t = base.timing;
     const double tck = t.tck_ns;
@@ -200,7 +214,8 @@ TEST(DramTimingChecker, CatchesACommandInjectedTooEarly) {
     {
         TimingChecker faw(d);
         Tick at = 0;
-        for (int i = 0; i < 5; ++i, at += t.tRRD_L) faw.on_command(cmd(at, DramCommand::Act, static_cast<std::uint16_t>(i % 4), static_cast<std::uint16_t>(i / 4)));
+        for (int i = 0; i < 5; ++i, at += t.tRRD_L)
+            faw.on_command(cmd(at, DramCommand::Act, static_cast<std::uint16_t>(i % 4), static_cast<std::uint16_t>(i / 4)));
         ASSERT_LT(4 * t.tRRD_L, t.tFAW);
         EXPECT_EQ(faw.violation_count(), 1u);
     }

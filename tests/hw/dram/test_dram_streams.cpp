@@ -10,13 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 namespace mcmsim {
@@ -34,8 +34,8 @@ TEST(DramBandwidth, SequentialStreamNearPeakLessRefresh) {
     tc.request_bytes = static_cast<std::uint32_t>(cfg.org.burst_bytes());
     tc.max_in_flight = static_cast<int>(cfg.units() * 32);
     const RunResult r = run_traffic(cfg, tc);
-    const double peak = static_cast<double>(cfg.units()) * static_cast<double>(cfg.org.burst_bytes()) /
-                        ticks_to_ns(ck(cfg, cfg.timing.tBURST));
+    const double peak =
+        static_cast<double>(cfg.units()) * static_cast<double>(cfg.org.burst_bytes()) / ticks_to_ns(ck(cfg, cfg.timing.tBURST));
     const double refresh_share = cfg.timing.tRFC_ns / cfg.timing.tREFI_ns;
     EXPECT_GE(r.gbps, 0.9 * peak * (1.0 - refresh_share)) << "peak " << peak;
     EXPECT_LE(r.gbps, peak);
@@ -56,8 +56,8 @@ TEST(DramBandwidth, RandomReadsBoundedByActivateRate) {
     tc.max_in_flight = static_cast<int>(cfg.units() * 32);
     const RunResult r = run_traffic(cfg, tc);
     const double burst = static_cast<double>(cfg.org.burst_bytes());
-    const double per_channel = std::min(4.0 * burst / ticks_to_ns(ck(cfg, cfg.timing.tFAW)),
-                                        burst / ticks_to_ns(ck(cfg, cfg.timing.tRRD_S)));
+    const double per_channel =
+        std::min(4.0 * burst / ticks_to_ns(ck(cfg, cfg.timing.tFAW)), burst / ticks_to_ns(ck(cfg, cfg.timing.tRRD_S)));
     const double bound = per_channel * static_cast<double>(cfg.units());
     EXPECT_LE(r.gbps, bound);
     EXPECT_GT(r.gbps, 0.5 * bound);

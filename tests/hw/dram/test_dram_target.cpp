@@ -10,13 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 namespace mcmsim {
@@ -56,8 +56,7 @@ TEST_P(PresetLatency, IsolatedReadsMatchTheTimingFormulas) {
     EXPECT_EQ(dram.timing_violations(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Presets, PresetLatency,
-                         ::testing::Values("hbm2", "hbm2e", "hbm3", "lpddr5", "ddr4-3200", "ddr5-4800"),
+INSTANTIATE_TEST_SUITE_P(Presets, PresetLatency, ::testing::Values("hbm2", "hbm2e", "hbm3", "lpddr5", "ddr4-3200", "ddr5-4800"),
                          [](const auto& info) {
                              std::string s = info.param;
                              std::replace(s.begin(), s.end(), '-', '_');

@@ -119,8 +119,8 @@ TEST(Partition, ChannelSplitReducesPartialSums) {
         EXPECT_EQ(recv[c], 3 * 4 * kPartialSumBytes) << c;
         EXPECT_EQ(vector_ops[c], 3 * 4) << c;
         EXPECT_EQ(written[c], 4) << c;
-        EXPECT_EQ(macs[c], 16 * 16) << c;          // 16 outputs x 16 input channels
-        EXPECT_EQ(read[c], 16 * 16 + 16) << c;     // weights k x c, plus its 16 inputs
+        EXPECT_EQ(macs[c], 16 * 16) << c;       // 16 outputs x 16 input channels
+        EXPECT_EQ(read[c], 16 * 16 + 16) << c;  // weights k x c, plus its 16 inputs
     }
 }
 

@@ -266,8 +266,7 @@ TEST(AnalyticalModel, YxRouteLoadsYxLinks) {
 // arrives at 26.4 + 6.4 - 20.0 + 20.8 = 33.6: the recv ends at 20.8 + 12.8 either way.
 TEST(AnalyticalModel, SplitFlowHalvesTheBottleneck) {
     Estimate one = estimate_plan(hand_arch_2x2(), diagonal_flow({Transfer{3, 128, 0, {}}}));
-    Estimate split = estimate_plan(hand_arch_2x2(),
-                                   diagonal_flow({Transfer{3, 64, 0, {}}, Transfer{3, 64, 1, {0, 2, 3}}}));
+    Estimate split = estimate_plan(hand_arch_2x2(), diagonal_flow({Transfer{3, 64, 0, {}}, Transfer{3, 64, 1, {0, 2, 3}}}));
     EXPECT_NEAR(one.stats["layers"][0]["bottleneck_ns"].get<double>(), 12.8, 1e-9);
     EXPECT_NEAR(split.stats["layers"][0]["bottleneck_ns"].get<double>(), 6.4, 1e-9);
     EXPECT_NEAR(one.ops[1].end_ns, 20.8 + 12.8, 1e-9);

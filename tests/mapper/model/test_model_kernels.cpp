@@ -184,7 +184,10 @@ TEST(FlowReceivers, AgreesWithAMapOnRandomIds) {
             std::int64_t flow;
         };
         for (int k = 0; k < 3000; ++k) {
-            auto random_id = [&] { return rng() % 5 == 0 ? static_cast<std::int64_t>(rng() % 100000) - 50000 : static_cast<std::int64_t>(rng() % 4000); };
+            auto random_id = [&] {
+                return rng() % 5 == 0 ? static_cast<std::int64_t>(rng() % 100000) - 50000
+                                      : static_cast<std::int64_t>(rng() % 4000);
+            };
             const std::int64_t id = random_id();
             ids.push_back(id);
             const auto op = static_cast<std::uint32_t>(k);

@@ -30,7 +30,9 @@ namespace mcmsim::optimizer_test {
 
 using namespace mcmsim;
 
-inline bool rel_equal(double a, double b, double tol = 1e-6) { return std::abs(a - b) <= tol * std::max(std::abs(a), std::abs(b)); }
+inline bool rel_equal(double a, double b, double tol = 1e-6) {
+    return std::abs(a - b) <= tol * std::max(std::abs(a), std::abs(b));
+}
 
 inline GaOptions tiny_ga(std::uint64_t seed) {
     GaOptions o;

@@ -196,8 +196,7 @@ TEST(Genetic, SearchesCollectivesDeterministicallyAndThePlanCarriesThem) {
     ASSERT_EQ(plan.layers.size(), a.best.layers.size());
     for (std::size_t l = 0; l < plan.layers.size(); ++l) {
         ASSERT_TRUE(plan.layers[l].mapping.has_value());
-        EXPECT_EQ(plan.layers[l].mapping->collective,
-                  to_string(t.space.collectives[a.best.layers[l].collective]));
+        EXPECT_EQ(plan.layers[l].mapping->collective, to_string(t.space.collectives[a.best.layers[l].collective]));
     }
     // A one-collective space forces it on every layer.
     t.space.collectives = {Collective::Tree};

@@ -61,7 +61,8 @@ TEST(Formulation, UniformKSplitOfAnFcLayerByHand) {
     LayerCost c = f.layer_cost(0, g);
     EXPECT_NEAR(c.time_ns, 8224.0, 1e-9);
     // Energy per byte: DRAM read + 0.6 pJ/b per link hop + 42 pJ per 32-B flit per router.
-    const double dram = 8 * dram_stream_pj_per_bit(a.memories[0].dram, true), out = 8 * dram_stream_pj_per_bit(a.memories[0].dram, false);
+    const double dram = 8 * dram_stream_pj_per_bit(a.memories[0].dram, true),
+                 out = 8 * dram_stream_pj_per_bit(a.memories[0].dram, false);
     auto per_byte = [&](double d, int hops) { return d + 8 * 0.6 * hops + 42.0 / 32.0 * (hops + 1); };
     const double in_b = 262144 + 1024, out_b = 256;
     double expect = 0;
@@ -119,10 +120,11 @@ TEST(TinyInstances, ExhaustiveMilpAndGaAgree) {
         EXPECT_TRUE(mi.exact);
         EXPECT_GE(m, opt * (1 - 1e-9)) << "seed " << seed;  // nothing beats the exhaustive optimum
         EXPECT_GE(g, opt * (1 - 1e-9)) << "seed " << seed;
-        EXPECT_LE(m, g * (1 + 1e-6)) << "seed " << seed;   // milp never worse than ga
+        EXPECT_LE(m, g * (1 + 1e-6)) << "seed " << seed;  // milp never worse than ga
         milp_match += rel_equal(m, opt);
         ga_match += rel_equal(g, opt);
-        if (!rel_equal(g, opt)) std::printf("seed %llu: ga %.9g vs optimum %.9g\n", static_cast<unsigned long long>(seed), g, opt);
+        if (!rel_equal(g, opt))
+            std::printf("seed %llu: ga %.9g vs optimum %.9g\n", static_cast<unsigned long long>(seed), g, opt);
     }
     std::printf("tiny instances: %d covered, milp matches %d, ga matches %d\n", covered, milp_match, ga_match);
     EXPECT_EQ(milp_match, covered);
@@ -173,7 +175,8 @@ TEST(Formulation, RelayedCollectivesAreNotCovered) {
 TEST(Optimize, MilpAndExhaustiveKeepDirectCollectives) {
     ArchConfig a = load_arch_config(default_config_dir() + "/arch/mcm-2x2.json");
     TinyInstance t = tiny_instance(3);
-    const SearchSpace space = load_search_space(write_temp("colls.json", R"({"mapping": {"partitions": ["k", "p"], "units_per_part": 1,
+    const SearchSpace space =
+        load_search_space(write_temp("colls.json", R"({"mapping": {"partitions": ["k", "p"], "units_per_part": 1,
         "routes": ["xy"], "collectives": ["direct", "ring", "2d", "tree"]}})"));
     for (Optimizer opt : {Optimizer::Exhaustive, Optimizer::Milp}) {
         MapRequest o;

@@ -93,7 +93,8 @@ TEST(SearchSpace, CollectivesAndRoutesSearchedByDefault) {
               (std::vector<R>{R::Diagonal, R::XY}));
     Workload w = zoo_workload("resnet50", 1);
     MapRequest o;
-    const auto diag = mapping_space_for(load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge-diagonal.json"), w, o);
+    const auto diag =
+        mapping_space_for(load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge-diagonal.json"), w, o);
     const auto plain = mapping_space_for(load_arch_config(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge.json"), w, o);
     EXPECT_EQ(std::count(diag.mapping.routes.begin(), diag.mapping.routes.end(), R::Diagonal), 1);
     EXPECT_EQ(std::count(plain.mapping.routes.begin(), plain.mapping.routes.end(), R::Diagonal), 0);

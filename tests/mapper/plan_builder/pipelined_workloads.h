@@ -127,7 +127,8 @@ inline Workload small_resnet(std::int64_t batch) {
     Workload w;
     w.name = "small-resnet";
     w.batch = batch;
-    auto conv = [&](const std::string& name, std::int64_t c, std::int64_t k, std::int64_t hw, std::int64_t r, std::vector<int> in) {
+    auto conv = [&](const std::string& name, std::int64_t c, std::int64_t k, std::int64_t hw, std::int64_t r,
+                    std::vector<int> in) {
         Layer l;
         l.name = name;
         l.kind = LayerKind::Conv;

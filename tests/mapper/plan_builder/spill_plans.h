@@ -94,7 +94,8 @@ inline void expect_flows_pair(const PlanLayer& l) {
             const TransferRef t = op.transfer(i);
             auto& side = op.kind == OpKind::Send ? sent : received;
             EXPECT_TRUE(side.count(t.flow) == 0) << "flow " << t.flow << " twice";
-            side[t.flow] = op.kind == OpKind::Send ? std::make_tuple(op.chiplet, t.peer, t.bytes) : std::make_tuple(t.peer, op.chiplet, t.bytes);
+            side[t.flow] = op.kind == OpKind::Send ? std::make_tuple(op.chiplet, t.peer, t.bytes)
+                                                   : std::make_tuple(t.peer, op.chiplet, t.bytes);
         }
     }
     EXPECT_EQ(sent, received) << l.name;

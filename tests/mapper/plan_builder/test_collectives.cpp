@@ -75,9 +75,9 @@ TEST(CollectiveHops, EveryDestinationOnceAndParentsFirst) {
                 std::vector<std::vector<int>> sets(3);
                 for (int c = 0; c < n; ++c) {
                     if (c == root) continue;
-                    sets[0].push_back(c);                        // everybody: all-gather
+                    sets[0].push_back(c);                                         // everybody: all-gather
                     if (c / cols == (n - 1 - root) / cols) sets[1].push_back(c);  // one grid row
-                    if (c % 3 == 1) sets[2].push_back(c);        // scattered
+                    if (c % 3 == 1) sets[2].push_back(c);                         // scattered
                 }
                 for (const auto& dests : sets) {
                     if (dests.empty()) continue;
@@ -107,7 +107,8 @@ TEST(CollectiveHops, EveryDestinationOnceAndParentsFirst) {
                     const bool one_link = dests.size() == static_cast<std::size_t>(n - 1) &&
                                           (alg == Collective::TwoD || (alg == Collective::Ring && (rows == 1 || rows % 2 == 0)));
                     if (one_link) {
-                        for (const auto& h : hops) EXPECT_TRUE(neighbours(cols, h.from, h.to)) << to_string(alg) << " " << h.from << "->" << h.to;
+                        for (const auto& h : hops)
+                            EXPECT_TRUE(neighbours(cols, h.from, h.to)) << to_string(alg) << " " << h.from << "->" << h.to;
                     }
                 }
             }
@@ -147,8 +148,9 @@ TEST(PlanCollectives, AllGatherOnALineDirectVersusRing) {
     const Loads direct = {{{0, 1}, 3 * B}, {{1, 2}, 4 * B}, {{2, 3}, 3 * B}, {{1, 0}, 3 * B}, {{2, 1}, 4 * B}, {{3, 2}, 3 * B}};
     const Loads ring = {{{0, 1}, 1 * B}, {{1, 2}, 2 * B}, {{2, 3}, 3 * B}, {{1, 0}, 3 * B}, {{2, 1}, 2 * B}, {{3, 2}, 1 * B}};
     for (auto [alg, loads, total, busiest] :
-         std::vector<std::tuple<Collective, Loads, std::int64_t, std::int64_t>>{
-             {Collective::Direct, direct, 20 * B, 4 * B}, {Collective::Ring, ring, 12 * B, 3 * B}, {Collective::TwoD, ring, 12 * B, 3 * B}}) {
+         std::vector<std::tuple<Collective, Loads, std::int64_t, std::int64_t>>{{Collective::Direct, direct, 20 * B, 4 * B},
+                                                                                {Collective::Ring, ring, 12 * B, 3 * B},
+                                                                                {Collective::TwoD, ring, 12 * B, 3 * B}}) {
         Plan p = build_plan(arch_1x4(), w, with(w, alg));
         validate_plan(p, "built");
         auto flows = flows_of(p.layers[1]);
@@ -310,8 +312,7 @@ TEST(PlanCollectives, AnalyticalModelTimesEachRelayHopWhenItRuns) {
     EXPECT_NEAR(e.latency_ns, 306.2, 1e-9);
     // Recvs in plan order: relay recvs of depth 0 (chiplets 1, 2) and 1 (chiplets 1, 2), then
     // the final recvs (chiplets 0, 3).
-    const std::vector<std::pair<int, double>> expected = {{1, 139.4}, {2, 139.4}, {1, 230.8},
-                                                          {2, 214.8}, {0, 306.2}, {3, 290.2}};
+    const std::vector<std::pair<int, double>> expected = {{1, 139.4}, {2, 139.4}, {1, 230.8}, {2, 214.8}, {0, 306.2}, {3, 290.2}};
     std::size_t recvs = 0;
     for (std::size_t i = 0; i < p.layers[0].ops.size(); ++i) {
         const PlanOp& op = p.layers[0].ops[i];

@@ -55,7 +55,7 @@ TEST(OutputSpill, SlicesLargerThanTheGlobalBufferGoToDram) {
     // are 1 hop away, 3 is 2) — at the slice's first byte: 4 reads of 512 bytes on chiplet 0,
     // 2048 bytes in all, exactly what a spilled. The read of chiplet 0's own slice waits for
     // its write; the others for the recv of their owner's notice.
-    std::map<int, int> reads;  // owner -> count
+    std::map<int, int> reads;             // owner -> count
     std::map<int, std::int64_t> read_of;  // owner -> the read's id
     std::int64_t read_bytes = 0;
     for (const PlanOp& op : b.ops) {
@@ -114,8 +114,7 @@ TEST(OutputSpill, SlicesLargerThanTheGlobalBufferGoToDram) {
     EXPECT_EQ(forwards, 4);
     const auto recvs = ops_of(b, OpKind::Recv);
     EXPECT_EQ(recvs.size(), 3u + 3u);  // chiplet 0: the 3 notices; 1..3: the forwarded slices
-    for (const PlanOp* r : recvs)
-        EXPECT_EQ(r->bytes, r->chiplet == 0 ? kFlit : 4 * 512) << "chiplet " << r->chiplet;
+    for (const PlanOp* r : recvs) EXPECT_EQ(r->bytes, r->chiplet == 0 ? kFlit : 4 * 512) << "chiplet " << r->chiplet;
     // Every chiplet's compute waits for all four slices: chiplet 0 for its reads, the others
     // for their recv.
     for (const PlanOp* cp : ops_of(b, OpKind::Compute)) {
@@ -123,7 +122,8 @@ TEST(OutputSpill, SlicesLargerThanTheGlobalBufferGoToDram) {
             for (const auto& [owner, id] : read_of) EXPECT_TRUE(std::count(cp->deps.begin(), cp->deps.end(), id) == 1);
         } else {
             bool waits = false;
-            for (std::int64_t d : cp->deps) waits = waits || (find_op(plan, d)->kind == OpKind::Recv && find_op(plan, d)->bytes == 4 * 512);
+            for (std::int64_t d : cp->deps)
+                waits = waits || (find_op(plan, d)->kind == OpKind::Recv && find_op(plan, d)->bytes == 4 * 512);
             EXPECT_TRUE(waits) << "chiplet " << cp->chiplet;
         }
     }
@@ -131,7 +131,7 @@ TEST(OutputSpill, SlicesLargerThanTheGlobalBufferGoToDram) {
     ASSERT_TRUE(b.mapping.has_value());
     EXPECT_EQ(b.mapping->package_bytes, 3 * kFlit + 4 * 3 * 512);
     EXPECT_EQ(b.mapping->spill_dram_bytes_saved, 4 * 3 * 512);
-    EXPECT_EQ(b.mapping->multicasts, 0);  // direct: no collective multicast
+    EXPECT_EQ(b.mapping->multicasts, 0);    // direct: no collective multicast
     EXPECT_EQ(b.mapping->onchip_bytes, 0);  // even chiplet 0's own part comes back from DRAM
     // b's 128-byte slices fit: b writes nothing and c gets them over the package — each
     // chiplet the other three owners' 2 channels x 64 = 128 bytes, and keeps its own.

@@ -88,7 +88,8 @@ TEST(PipelinedPlan, MicroBatchesFollowTheirProducersAndKeepOrder) {
     const std::size_t nl = cp.w.layers.size();
     std::map<std::pair<std::size_t, int>, std::vector<std::size_t>> computes;  // (plan layer, chiplet)
     for (std::size_t i = 0; i < a.index.size(); ++i)
-        if (a.index.ops[i]->kind == OpKind::Compute) computes[{static_cast<std::size_t>(a.index.layer_of[i]), a.index.ops[i]->chiplet}].push_back(i);
+        if (a.index.ops[i]->kind == OpKind::Compute)
+            computes[{static_cast<std::size_t>(a.index.layer_of[i]), a.index.ops[i]->chiplet}].push_back(i);
     auto computes_of = [&](std::size_t plan_layer) {
         std::vector<std::size_t> out;
         for (const auto& [key, v] : computes)
@@ -143,8 +144,8 @@ TEST(PipelinedPlan, ResidentWeightsAreReadOnce) {
         EXPECT_EQ(reads[l], cp.w.layers[l].weight_bytes() + input) << cp.w.layers[l].name;
     }
     for (const PlanLayer& pl : cp.plan.layers)
-        EXPECT_EQ(pl.mapping->weights, pl.mapping->segment >= 0 && pl.name.rfind("relu", 0) != 0 ? WeightResidency::Resident
-                                                                                                  : WeightResidency::None);
+        EXPECT_EQ(pl.mapping->weights,
+                  pl.mapping->segment >= 0 && pl.name.rfind("relu", 0) != 0 ? WeightResidency::Resident : WeightResidency::None);
 }
 
 // With 64 B of weight buffer per PE (256 B per chiplet) fc1's 128 x 64 / 6 chiplets ~ 1.4 KiB
@@ -232,7 +233,7 @@ TEST(PipelinedTiming, LatencyIsFillPlusMicroBatchesTimesSlowestStage) {
     ASSERT_EQ(c2.dram_refetch_bytes, 0);
     const double t1 = static_cast<double>(cycles_to_ps(a.chiplet, c1.cycles)) / 1000.0;
     const double t2 = static_cast<double>(cycles_to_ps(a.chiplet, c2.cycles)) / 1000.0;
-    ASSERT_GT(t2, t1 + 52.9);  // fc2 is the slow stage, and fc1's input reads hide behind its computes
+    ASSERT_GT(t2, t1 + 52.9);              // fc2 is the slow stage, and fc1's input reads hide behind its computes
     ASSERT_LT(1691.3 + t1 + 2.8, 6601.5);  // mb0's activation reaches r0 -> r1 while fc2's weights cross it
     EXPECT_EQ(plan.layers[1].mapping->weights, WeightResidency::Resident);
 

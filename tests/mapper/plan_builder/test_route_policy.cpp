@@ -102,8 +102,7 @@ TEST(PlanBuilderRoutes, YxWritesRowsFirstRoutesForDiagonalPairs) {
 TEST(PlanBuilderRoutes, RoutesOnlyWhereThePolicyDiffersFromThePackage) {
     ArchConfig a = arch_2x2();
     a.package.routing = Routing::YX;
-    for (const Flow& f : flows_of(build_plan(a, two_fc(), k_split(RoutePolicy::YX)).layers[1]))
-        EXPECT_TRUE(f.route.empty());
+    for (const Flow& f : flows_of(build_plan(a, two_fc(), k_split(RoutePolicy::YX)).layers[1])) EXPECT_TRUE(f.route.empty());
     int routed = 0;
     for (const Flow& f : flows_of(build_plan(a, two_fc(), k_split(RoutePolicy::XY)).layers[1]))
         if (!f.route.empty()) {

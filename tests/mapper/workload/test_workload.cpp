@@ -30,8 +30,7 @@ int index_of(const Workload& wl, const std::string& name) {
 class TempFile {
 public:
     TempFile(const std::string& tag, const std::string& text)
-        : path_((std::filesystem::temp_directory_path() /
-                 ("mcmsim_wl_" + tag + "_" + std::to_string(::getpid()) + ".json"))
+        : path_((std::filesystem::temp_directory_path() / ("mcmsim_wl_" + tag + "_" + std::to_string(::getpid()) + ".json"))
                     .string()) {
         std::ofstream(path_) << text;
     }
@@ -143,11 +142,9 @@ TEST(ResNet50, GraphInputs) {
     EXPECT_EQ(find_layer(wl, "layer1.0.conv1").inputs, ids({"conv1"}));
     EXPECT_EQ(find_layer(wl, "layer1.0.downsample").inputs, ids({"conv1"}));
     EXPECT_EQ(find_layer(wl, "layer1.1.conv1").inputs, ids({"layer1.0.conv3", "layer1.0.downsample"}));
-    EXPECT_EQ(find_layer(wl, "layer1.2.conv1").inputs,
-              ids({"layer1.1.conv3", "layer1.0.conv3", "layer1.0.downsample"}));
+    EXPECT_EQ(find_layer(wl, "layer1.2.conv1").inputs, ids({"layer1.1.conv3", "layer1.0.conv3", "layer1.0.downsample"}));
     EXPECT_EQ(find_layer(wl, "layer2.0.downsample").inputs, find_layer(wl, "layer2.0.conv1").inputs);
-    EXPECT_EQ(find_layer(wl, "fc").inputs,
-              ids({"layer4.2.conv3", "layer4.1.conv3", "layer4.0.conv3", "layer4.0.downsample"}));
+    EXPECT_EQ(find_layer(wl, "fc").inputs, ids({"layer4.2.conv3", "layer4.1.conv3", "layer4.0.conv3", "layer4.0.downsample"}));
 
     // Only the classifier's output leaves the network.
     const auto out = wl.is_output_layer();
@@ -156,8 +153,7 @@ TEST(ResNet50, GraphInputs) {
 
 TEST(Zoo, NamesAndUnknown) {
     const auto names = zoo_names();
-    EXPECT_EQ(names, (std::vector<std::string>{"resnet50", "vgg16", "mobilenet_v2", "vit_b16", "gpt2_prefill",
-                                               "gpt2_decode"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"resnet50", "vgg16", "mobilenet_v2", "vit_b16", "gpt2_prefill", "gpt2_decode"}));
     try {
         zoo_workload("vgg99", 1);
         ADD_FAILURE() << "no RequestError";
@@ -241,10 +237,8 @@ TEST(WorkloadJson, BadFiles) {
     expect_bad("unknown_input", two_layers(R"(, "inputs": ["zz"])"), "/layers/1/inputs/0");
     expect_bad("self_index", two_layers(R"(, "inputs": [1])"), "/layers/1/inputs/0");
     expect_bad("zero_stride", two_layers("", R"(, "stride": 0)"), "/layers/0/stride");
-    expect_bad("fc_spatial", R"({"name": "x", "layers": [{"name": "f", "kind": "fc", "c": 4, "k": 2, "h": 1}]})",
-               "/layers/0/h");
-    expect_bad("bad_kind", R"({"name": "x", "layers": [{"name": "f", "kind": "pool", "c": 4, "k": 2}]})",
-               "/layers/0/kind");
+    expect_bad("fc_spatial", R"({"name": "x", "layers": [{"name": "f", "kind": "fc", "c": 4, "k": 2, "h": 1}]})", "/layers/0/h");
+    expect_bad("bad_kind", R"({"name": "x", "layers": [{"name": "f", "kind": "pool", "c": 4, "k": 2}]})", "/layers/0/kind");
     expect_bad("duplicate_name", R"({"name": "x", "layers": [
       {"name": "a", "kind": "fc", "c": 4, "k": 4}, {"name": "a", "kind": "fc", "c": 4, "k": 2}]})",
                "/layers/1/name");
@@ -259,9 +253,7 @@ TEST(WorkloadJson, BadFiles) {
     expect_bad("syntax", "{\"name\": \"x\",\n \"layers\": [}", "line 2");
 }
 
-TEST(WorkloadJson, MissingFile) {
-    EXPECT_THROW(load_workload_file("/nonexistent/dir/w.json"), InputError);
-}
+TEST(WorkloadJson, MissingFile) { EXPECT_THROW(load_workload_file("/nonexistent/dir/w.json"), InputError); }
 
 TEST(WorkloadJson, MatmulAndVectorLayers) {
     TempFile f("attention", R"({"name": "attn", "batch": 2, "layers": [
@@ -281,11 +273,13 @@ TEST(WorkloadJson, MatmulAndVectorLayers) {
     EXPECT_EQ(wl.layers[2].macs(), 0);
     EXPECT_EQ(wl.layers[2].vector_ops(), 2LL * 12 * 197 * 197 * 3);
     EXPECT_EQ(wl.layers[3].inputs, (std::vector<int>{2, 0}));
-    EXPECT_EQ(wl.layers[4].p, 32);  // (64 - 2)/2 + 1
-    EXPECT_EQ(wl.layers[4].q, 99);  // (197 - 1)/2 + 1: one stride for both axes
+    EXPECT_EQ(wl.layers[4].p, 32);                                 // (64 - 2)/2 + 1
+    EXPECT_EQ(wl.layers[4].q, 99);                                 // (197 - 1)/2 + 1: one stride for both axes
     EXPECT_EQ(wl.layers[4].vector_ops(), 2LL * 12 * 32 * 99 * 2);  // a 2×1 window per output
     expect_bad("matmul_groups", R"({"name": "x", "layers": [
-      {"name": "a", "kind": "matmul", "m": 4, "c": 4, "k": 4, "groups": 2}]})", "/layers/0/groups");
+      {"name": "a", "kind": "matmul", "m": 4, "c": 4, "k": 4, "groups": 2}]})",
+               "/layers/0/groups");
     expect_bad("vector_no_op", R"({"name": "x", "layers": [
-      {"name": "a", "kind": "vector", "c": 4, "h": 4, "w": 4}]})", "/layers/0");
+      {"name": "a", "kind": "vector", "c": 4, "h": 4, "w": 4}]})",
+               "/layers/0");
 }

@@ -66,9 +66,7 @@ Pb int64_tensor(const std::string& name, const std::vector<std::int64_t>& values
 }
 
 Pb attr_int(const std::string& name, std::int64_t v) { return Pb().s(1, name).i(3, v).i(20, 2); }
-Pb attr_ints(const std::string& name, const std::vector<std::int64_t>& v) {
-    return Pb().s(1, name).packed(8, v).i(20, 7);
-}
+Pb attr_ints(const std::string& name, const std::vector<std::int64_t>& v) { return Pb().s(1, name).packed(8, v).i(20, 7); }
 
 Pb node(const std::string& op, const std::vector<std::string>& in, const std::vector<std::string>& out,
         const std::vector<Pb>& attrs = {}, const std::string& domain = "") {
@@ -81,15 +79,13 @@ Pb node(const std::string& op, const std::vector<std::string>& in, const std::ve
     return n;
 }
 
-std::string model(const Pb& graph) {
-    return Pb().i(1, 8).m(7, graph).m(8, Pb().s(1, "").i(2, 17)).bytes;
-}
+std::string model(const Pb& graph) { return Pb().i(1, 8).m(7, graph).m(8, Pb().s(1, "").i(2, 17)).bytes; }
 
 class File {
 public:
     File(const std::string& tag, const std::string& bytes, const std::string& ext = ".onnx")
-        : path_((std::filesystem::temp_directory_path() /
-                 ("mcmsim_onnx_" + tag + "_" + std::to_string(::getpid()) + ext)).string()) {
+        : path_((std::filesystem::temp_directory_path() / ("mcmsim_onnx_" + tag + "_" + std::to_string(::getpid()) + ext))
+                    .string()) {
         std::ofstream(path_, std::ios::binary) << bytes;
     }
     ~File() { std::filesystem::remove(path_); }
@@ -105,8 +101,8 @@ std::string test_model() {
     Pb g;
     g.s(2, "tiny");
     g.m(1, node("Conv", {"X", "W1"}, {"A"}, {attr_ints("pads", {1, 1, 1, 1}), attr_ints("kernel_shape", {3, 3})}));
-    g.m(1, node("Conv", {"A", "W2"}, {"B"},
-                {attr_int("group", 4), attr_ints("strides", {2, 2}), attr_ints("pads", {1, 1, 1, 1})}));
+    g.m(1,
+        node("Conv", {"A", "W2"}, {"B"}, {attr_int("group", 4), attr_ints("strides", {2, 2}), attr_ints("pads", {1, 1, 1, 1})}));
     g.m(1, node("Relu", {"B"}, {"B2"}));
     g.m(1, node("Add", {"B", "B2"}, {"B3"}));
     g.m(1, node("GlobalAveragePool", {"B3"}, {"G"}));
@@ -140,9 +136,7 @@ const Layer& find_op(const Workload& wl, const std::string& name) {
     throw std::runtime_error("no layer " + name);
 }
 
-int index_of(const Workload& wl, const std::string& name) {
-    return static_cast<int>(&find_op(wl, name) - wl.layers.data());
-}
+int index_of(const Workload& wl, const std::string& name) { return static_cast<int>(&find_op(wl, name) - wl.layers.data()); }
 
 void expect_input_error(const std::string& path, const std::string& what) {
     try {
@@ -163,7 +157,7 @@ TEST(OnnxImport, LayersAndMacs) {
     EXPECT_EQ(wl.batch, 1);
 
     // By hand: output × input channels per group × filter.
-    const std::int64_t conv1 = 16LL * 32 * 32 * 3 * 3 * 3;      // 442,368
+    const std::int64_t conv1 = 16LL * 32 * 32 * 3 * 3 * 3;         // 442,368
     const std::int64_t conv2 = 16LL * 16 * 16 * (16 / 4) * 3 * 3;  // stride 2, 4 groups: 147,456
     const std::int64_t gemm = 16LL * 10;
     const std::int64_t qk = 2LL * 8 * 8 * 4;  // 2 heads, 8×4 · 4×8
@@ -339,4 +333,3 @@ TEST(OnnxImport, ShapesFromOnnxInference) {
     EXPECT_EQ(find_op(two, "Gemm_Y").c, 512);
     EXPECT_EQ(two.total_macs(), 2 * (conv + gemm));
 }
-

@@ -18,8 +18,8 @@ namespace {
 class CsvFile {
 public:
     CsvFile(const std::string& tag, const std::string& text)
-        : path_((std::filesystem::temp_directory_path() /
-                 ("mcmsim_ss_" + tag + "_" + std::to_string(::getpid()) + ".csv")).string()) {
+        : path_((std::filesystem::temp_directory_path() / ("mcmsim_ss_" + tag + "_" + std::to_string(::getpid()) + ".csv"))
+                    .string()) {
         std::ofstream(path_) << text;
     }
     ~CsvFile() { std::filesystem::remove(path_); }
@@ -41,18 +41,17 @@ void expect_bad(const std::string& tag, const std::string& text, int line, const
     }
 }
 
-const char* kConvHeader =
-    "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n";
+const char* kConvHeader = "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n";
 
 }  // namespace
 
 TEST(ScaleSimCsv, ConvolutionFile) {
     CsvFile f("conv", std::string(kConvHeader) +
                           "\n"
-                          "Conv1, 230, 230, 7, 7, 3, 64, 2,\n"     // padded 224: (230-7)/2 rounds up to 112
-                          "Conv2_DP, 56, 56, 3, 3, 64, 1, 1,#dw\n" // depthwise on 64 channels
-                          "Stage 2,,,,,,,,\n"                      // a section row
-                          "Conv3,56,56,1,1,64,128,1\n"             // no trailing comma
+                          "Conv1, 230, 230, 7, 7, 3, 64, 2,\n"      // padded 224: (230-7)/2 rounds up to 112
+                          "Conv2_DP, 56, 56, 3, 3, 64, 1, 1,#dw\n"  // depthwise on 64 channels
+                          "Stage 2,,,,,,,,\n"                       // a section row
+                          "Conv3,56,56,1,1,64,128,1\n"              // no trailing comma
                           "FC, 1, 1, 1, 1, 1024, 1000, 1,\n");
     const Workload wl = import_scalesim_csv(f.path());
     ASSERT_EQ(wl.layers.size(), 4u);

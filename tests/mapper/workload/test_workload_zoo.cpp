@@ -41,9 +41,12 @@ TEST(Vgg16, TotalMacsAndWeights) {
 
 TEST(Vgg16, FormulaOverTheConfiguration) {
     // Configuration D: per stage (size, channels of each 3×3 conv); the pool halves the size.
-    struct Stage { std::int64_t hw; std::vector<std::int64_t> ch; };
-    const Stage stages[] = {{224, {64, 64}}, {112, {128, 128}}, {56, {256, 256, 256}}, {28, {512, 512, 512}},
-                            {14, {512, 512, 512}}};
+    struct Stage {
+        std::int64_t hw;
+        std::vector<std::int64_t> ch;
+    };
+    const Stage stages[] = {
+        {224, {64, 64}}, {112, {128, 128}}, {56, {256, 256, 256}}, {28, {512, 512, 512}}, {14, {512, 512, 512}}};
     std::int64_t macs = 0, in = 3;
     for (const auto& st : stages)
         for (std::int64_t out : st.ch) {
@@ -63,15 +66,17 @@ TEST(Vgg16, FormulaOverTheConfiguration) {
 TEST(MobileNetV2, FormulaOverTheInvertedResidualTable) {
     // torchvision mobilenet_v2 (width 1.0): stem 3×3/2 3->32, then (t, c, n, s) blocks of
     // [1×1 expand when t != 1] + depthwise 3×3 + 1×1 project, last 1×1 320->1280, FC 1280->1000.
-    struct Row { std::int64_t t, c, n, s; };
-    const Row table[] = {{1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2}, {6, 64, 4, 2},
+    struct Row {
+        std::int64_t t, c, n, s;
+    };
+    const Row table[] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
                          {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
     std::int64_t hw = 112, in = 32, macs = 112 * 112 * 32 * 3 * 9, layers = 1;
     for (const Row& r : table)
         for (std::int64_t i = 0; i < r.n; ++i) {
             const std::int64_t hidden = in * r.t, out_hw = i == 0 ? hw / r.s : hw;
             if (r.t != 1) macs += hw * hw * hidden * in, ++layers;
-            macs += out_hw * out_hw * hidden * 9, ++layers;   // depthwise: one channel per filter
+            macs += out_hw * out_hw * hidden * 9, ++layers;  // depthwise: one channel per filter
             macs += out_hw * out_hw * r.c * hidden, ++layers;
             hw = out_hw;
             in = r.c;
@@ -178,11 +183,11 @@ namespace {
 
 // MACs of one GPT-2 pass computed from the architecture: `rows` new tokens attend `keys`.
 std::int64_t gpt2_macs(std::int64_t rows, std::int64_t keys, std::int64_t layers = 12, std::int64_t d = 768) {
-    const std::int64_t per_block = rows * d * 3 * d      // qkv
-                                   + 2 * rows * keys * d  // QKᵀ and AV over all heads
-                                   + rows * d * d         // output projection
+    const std::int64_t per_block = rows * d * 3 * d         // qkv
+                                   + 2 * rows * keys * d    // QKᵀ and AV over all heads
+                                   + rows * d * d           // output projection
                                    + 2 * rows * d * 4 * d;  // MLP
-    return layers * per_block + d * 50257;  // lm_head on the last position
+    return layers * per_block + d * 50257;                  // lm_head on the last position
 }
 
 }  // namespace
@@ -229,8 +234,8 @@ TEST(Gpt2, DecodeReadsTheKvCacheFromDram) {
 }
 
 TEST(Gpt2, BadOptions) {
-    for (const char* spec : {"gpt2_decode:seq=0", "gpt2_decode:depth=3", "gpt2_prefill:seq", "gpt2_prefill:heads=7",
-                             "vgg16:seq=3"}) {
+    for (const char* spec :
+         {"gpt2_decode:seq=0", "gpt2_decode:depth=3", "gpt2_prefill:seq", "gpt2_prefill:heads=7", "vgg16:seq=3"}) {
         try {
             zoo_workload(spec, 1);
             ADD_FAILURE() << spec << ": no RequestError";

@@ -97,12 +97,11 @@ inline std::string error_of(const Plan& plan) {
 
 // Every bad-plan message must name the file, the offending pointer, and the given parts.
 inline ::testing::AssertionResult names(const std::string& msg, const std::string& pointer,
-                                 std::initializer_list<const char*> parts) {
+                                        std::initializer_list<const char*> parts) {
     std::vector<std::string> want{kBadFile, std::string(": ") + pointer + ": "};
     for (const char* p : parts) want.emplace_back(p);
     for (const auto& w : want)
-        if (msg.find(w) == std::string::npos)
-            return ::testing::AssertionFailure() << "\"" << w << "\" missing in: " << msg;
+        if (msg.find(w) == std::string::npos) return ::testing::AssertionFailure() << "\"" << w << "\" missing in: " << msg;
     return ::testing::AssertionSuccess();
 }
 

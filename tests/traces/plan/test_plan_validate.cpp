@@ -56,15 +56,15 @@ TEST(PlanErrors, EmptyRoute) {
 TEST(PlanErrors, DepOnLaterOp) {
     json doc = plan_to_json(sample_plan());
     op_at(doc, 0, 1)["deps"] = {3};
-    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/1/deps/0",
-                      {"op 2 depends on op 3, which is not an earlier op on chiplet 0"}));
+    EXPECT_TRUE(
+        names(error_of(doc), "/layers/0/ops/1/deps/0", {"op 2 depends on op 3, which is not an earlier op on chiplet 0"}));
 }
 
 TEST(PlanErrors, DepOnOtherChipletsOp) {
     json doc = plan_to_json(sample_plan());
     op_at(doc, 1, 0)["deps"] = {4, 2};
-    EXPECT_TRUE(names(error_of(doc), "/layers/1/ops/0/deps/1",
-                      {"op 5 depends on op 2, which is not an earlier op on chiplet 1"}));
+    EXPECT_TRUE(
+        names(error_of(doc), "/layers/1/ops/0/deps/1", {"op 5 depends on op 2, which is not an earlier op on chiplet 1"}));
 }
 
 TEST(PlanErrors, SendWithoutRecv) {
@@ -127,8 +127,7 @@ TEST(PlanErrors, ZeroBytes) {
 TEST(PlanErrors, DuplicateAndDecreasingIds) {
     json doc = plan_to_json(sample_plan());
     op_at(doc, 0, 3)["id"] = 3;
-    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/3/id",
-                      {"unique", "op 3, already used at /layers/0/ops/2"}));
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/3/id", {"unique", "op 3, already used at /layers/0/ops/2"}));
     doc = plan_to_json(sample_plan());
     op_at(doc, 1, 0)["id"] = 0;
     EXPECT_TRUE(names(error_of(doc), "/layers/1/ops/0/id", {"increasing", "op 0 after op 4"}));

@@ -64,9 +64,11 @@ TEST(LayerComparison, NamesALateDependency) {
     // Layer b takes 5 us in both, but starts 15 us later in the simulation and so ends 15 us
     // later (35 vs 20 us): far beyond 5 %, so a late dependency rather than overlap.
     const std::string b = explain_difference(m[1], s[1], index, t.model, t.sim);
-    EXPECT_TRUE(contains(b, "the layers before it finished 15.0 us later in the simulation (30.0 vs 15.0 us predicted) "
-                             "(late dependency)"));
-    EXPECT_TRUE(contains(b, "it ends on chiplet 1, whose compute waited for its recv until 30.0 us simulated (predicted 15.0 us)"));
+    EXPECT_TRUE(contains(b,
+                         "the layers before it finished 15.0 us later in the simulation (30.0 vs 15.0 us predicted) "
+                         "(late dependency)"));
+    EXPECT_TRUE(
+        contains(b, "it ends on chiplet 1, whose compute waited for its recv until 30.0 us simulated (predicted 15.0 us)"));
 }
 
 TEST(LayerComparison, TimeMovedBetweenOverlappingNeighbours) {
@@ -79,8 +81,9 @@ TEST(LayerComparison, TimeMovedBetweenOverlappingNeighbours) {
     auto m = summarize_layers(t.plan, index, t.model), s = summarize_layers(t.plan, index, t.sim);
     // Latency of b: model 20 - 15 = 5 us, sim 20.5 - 18 = 2.5 us; the frontier moved 3 us.
     const std::string b = explain_difference(m[1], s[1], index, t.model, t.sim);
-    EXPECT_TRUE(contains(b, "the layers before it finished 3.0 us later in the simulation (18.0 vs 15.0 us predicted); "
-                             "its own work overlapped theirs"));
+    EXPECT_TRUE(contains(b,
+                         "the layers before it finished 3.0 us later in the simulation (18.0 vs 15.0 us predicted); "
+                         "its own work overlapped theirs"));
     EXPECT_TRUE(contains(b, "whose compute started at 15.5 us simulated (predicted 15.0 us)"));
 }
 

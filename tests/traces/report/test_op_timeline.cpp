@@ -63,8 +63,7 @@ Slices slices_of(const json& trace) {
     }
     Slices out;
     for (const json& e : trace["traceEvents"])
-        if (e["ph"] == "X")
-            out[{process[e["pid"]], thread[{e["pid"], e["tid"]}]}].emplace_back(e["name"], e["ts"], e["dur"]);
+        if (e["ph"] == "X") out[{process[e["pid"]], thread[{e["pid"], e["tid"]}]}].emplace_back(e["name"], e["ts"], e["dur"]);
     return out;
 }
 

@@ -1,6 +1,6 @@
 // The Chrome/Perfetto trace writer: tracks, events, units and a deterministic output.
-#include "traces/report/perfetto_trace.h"
 #include "hw/config/json_input.h"
+#include "traces/report/perfetto_trace.h"
 
 #include "tests/support/file_text.h"
 
@@ -34,8 +34,7 @@ TEST(TraceWriter, TracksEventsAndUnits) {
     const json* gemm = nullptr;
     const json* flow = nullptr;
     for (const json& e : events) {
-        if (e["ph"] == "M" && e["name"] == "process_name")
-            process_names[e["pid"].get<int>()] = e["args"]["name"];
+        if (e["ph"] == "M" && e["name"] == "process_name") process_names[e["pid"].get<int>()] = e["args"]["name"];
         if (e["ph"] == "M" && e["name"] == "thread_name")
             thread_ids[e["args"]["name"]] = {e["pid"].get<int>(), e["tid"].get<int>()};
         if (e["ph"] == "X" && e["name"] == "gemm") gemm = &e;

@@ -18,7 +18,7 @@
 // routers neighbours) and throws std::invalid_argument naming the route.
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
-#include "hw/time/sim_time.h"
+#include "hw/time/tick.h"
 #include "hw/topology/mesh_topology.h"
 #include "noc/packet/packet.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // The unit of work inside the controller: one burst of one request, decoded to its bank.
-#include "hw/time/sim_time.h"
+#include "hw/time/tick.h"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 #pragma once
 // The DRAM command vocabulary shared by the controller, the timing checker and the stats.
-#include "hw/time/sim_time.h"
+#include "hw/time/tick.h"
 
 #include <cstdint>
 

@@ -2,7 +2,7 @@
 // Device timing in integer picoseconds: each cycle count of DramTimingCk converted once
 // (round(cycles x tCK)), so the controller, the checker and the tests add exact integers.
 #include "hw/dram/dram_config.h"
-#include "hw/time/sim_time.h"
+#include "hw/time/tick.h"
 
 namespace mcmsim {
 

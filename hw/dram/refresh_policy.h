@@ -3,7 +3,7 @@
 // refresh. The controller asks for the next due time; once it is reached it blocks the
 // target (a rank, or one bank), precharges it, issues REF/REFPB and reports it back.
 #include "hw/dram/dram_config.h"
-#include "hw/time/sim_time.h"
+#include "hw/time/tick.h"
 
 #include <memory>
 #include <vector>

@@ -3,7 +3,7 @@
 // the router that owns the output port computes when a packet can start on it (when the
 // previous one has finished serialising) and when its head and tail reach the far end.
 #include "hw/energy/energy_ledger.h"
-#include "hw/time/sim_time.h"
+#include "hw/time/tick.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // What travels through the package network. Packets are pooled: a simulation moves millions
 // of them and allocating each one would dominate the run time.
 #include "hw/energy/energy_ledger.h"
-#include "hw/time/sim_time.h"
+#include "hw/time/tick.h"
 
 #include <cstdint>
 #include <memory>

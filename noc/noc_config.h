@@ -9,12 +9,15 @@
 #include "hw/topology/noc_topology.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace mcmsim {
 
 using Cycle = std::int64_t;  ///< router clock cycles
+/// "No wake-up pending": later than any cycle a simulation reaches.
+constexpr Cycle kNoWake = std::numeric_limits<Cycle>::max();
 
 /// Routing algorithms of the flit-level network. Table: up*/down* tables over any graph.
 enum class NocRouting { XY, YX, WestFirst, Diagonal, Table };

@@ -1,12 +1,11 @@
 #include "hw/compute/buffer_traffic.h"
 
+#include "hw/common/integer_math.h"
 #include "hw/compute/sram_energy.h"
 
 namespace mcmsim {
 
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 /// Array-side reads and how many times the inputs are streamed again, by dataflow.
 struct ArraySide {

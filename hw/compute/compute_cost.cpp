@@ -1,12 +1,12 @@
 #include "hw/compute/compute_cost.h"
 
+#include "hw/common/integer_math.h"
+
 #include <cmath>
 
 namespace mcmsim {
 
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 /// Cycles, MAC and vector energy common to both paths.
 void finish(const ChipletConfig& chip, ComputeCost& c) {

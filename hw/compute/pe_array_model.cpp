@@ -1,13 +1,13 @@
 #include "hw/compute/pe_array_model.h"
 
+#include "hw/common/integer_math.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace mcmsim {
 
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 /// Demand of `bytes_per_step` on buffer `b`, as a slowdown factor (1 = keeps up).
 double demand_ratio(const SramBuffer& b, std::int64_t bytes_per_step) {

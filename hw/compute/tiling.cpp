@@ -1,5 +1,6 @@
 #include "hw/compute/tiling.h"
 
+#include "hw/common/integer_math.h"
 #include "hw/compute/pe_array_model.h"
 
 #include <algorithm>
@@ -7,8 +8,6 @@
 namespace mcmsim {
 
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 DramTiling weights_resident(const DramTiling& base, const TileShape& s, std::int64_t filter_bytes, std::int64_t wcap,
                             std::int64_t icap) {

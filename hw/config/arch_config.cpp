@@ -1,5 +1,6 @@
 #include "hw/config/arch_config.h"
 
+#include "hw/common/integer_math.h"
 #include "hw/config/json_input.h"
 #include "hw/config/presets.h"
 
@@ -12,8 +13,6 @@ namespace mcmsim {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr std::int64_t kIntMax = std::numeric_limits<std::int64_t>::max();
 
 MemoryConfig read_memory(JsonObject o, const std::string& arch_file, const PackageConfig& pkg) {
     MemoryConfig m;

@@ -1,5 +1,6 @@
 #include "hw/config/chiplet_config.h"
 
+#include "hw/common/integer_math.h"
 #include "hw/compute/energy_reference.h"
 #include "hw/compute/sram_energy.h"
 
@@ -8,13 +9,12 @@
 namespace mcmsim {
 
 namespace {
-constexpr std::int64_t kIntMax = std::numeric_limits<std::int64_t>::max();
 
 void read_buffer(JsonObject o, SramBuffer& b, bool capacity_elsewhere, std::int64_t* capacity) {
     std::int64_t& bytes = capacity_elsewhere ? *capacity : b.bytes;
-    bytes = o.integer_in("bytes", bytes, 1, kIntMax);
-    b.banks = o.integer_in("banks", b.banks, 1, kIntMax);
-    b.width_bits = o.integer_in("width_bits", b.width_bits, 0, kIntMax);
+    bytes = o.integer_in("bytes", bytes, 1, kInt64Max);
+    b.banks = o.integer_in("banks", b.banks, 1, kInt64Max);
+    b.width_bits = o.integer_in("width_bits", b.width_bits, 0, kInt64Max);
     if (b.width_bits % 8 != 0) o.required("width_bits").fail("a whole number of bytes (a multiple of 8 bits) or 0");
     b.access_energy_pj = o.non_negative("access_energy_pj", b.access_energy_pj);
     o.finish();
@@ -36,9 +36,9 @@ void read_buffers(JsonObject o, ChipletConfig& c) {
 
 void read_array(JsonObject o, ChipletConfig& c) {
     c.array_kind = o.choice("kind", c.array_kind);
-    c.array_rows = o.integer_in("rows", c.array_rows, 1, kIntMax);
-    c.array_cols = o.integer_in("cols", c.array_cols, 1, kIntMax);
-    c.pipeline_cycles = o.integer_in("pipeline_cycles", c.pipeline_cycles, 0, kIntMax);
+    c.array_rows = o.integer_in("rows", c.array_rows, 1, kInt64Max);
+    c.array_cols = o.integer_in("cols", c.array_cols, 1, kInt64Max);
+    c.pipeline_cycles = o.integer_in("pipeline_cycles", c.pipeline_cycles, 0, kInt64Max);
     o.finish();
 }
 
@@ -47,7 +47,7 @@ std::vector<SramEnergyPoint> read_energy_table(const JsonNode& n) {
     for (const JsonNode& e : n.array()) {
         JsonObject p = e.object();
         SramEnergyPoint pt;
-        pt.bytes = p.required("bytes").integer_in(1, kIntMax);
+        pt.bytes = p.required("bytes").integer_in(1, kInt64Max);
         pt.pj_per_access = p.required("pj_per_access").positive();
         for (const SramEnergyPoint& q : table)
             if (q.bytes == pt.bytes) p.required("bytes").fail("a size not already in the table");
@@ -67,10 +67,10 @@ nlohmann::json buffer_json(const ChipletConfig& c, const SramBuffer& b, bool wit
 void read_chiplet_fields(JsonObject& o, ChipletConfig& c) {
     o.allow("source");
     c.clock_ghz = o.positive("clock_ghz", c.clock_ghz);
-    c.pes = o.integer_in("pes", c.pes, 1, kIntMax);
-    c.macs_per_pe = o.integer_in("macs_per_pe", c.macs_per_pe, 1, kIntMax);
+    c.pes = o.integer_in("pes", c.pes, 1, kInt64Max);
+    c.macs_per_pe = o.integer_in("macs_per_pe", c.macs_per_pe, 1, kInt64Max);
     c.sram_energy_pj_per_byte = o.non_negative("sram_energy_pj_per_byte", c.sram_energy_pj_per_byte);
-    c.global_buffer_bytes = o.integer_in("global_buffer_bytes", c.global_buffer_bytes, 1, kIntMax);
+    c.global_buffer_bytes = o.integer_in("global_buffer_bytes", c.global_buffer_bytes, 1, kInt64Max);
     c.ni_bandwidth_gbps = o.positive("ni_bandwidth_gbps", c.ni_bandwidth_gbps);
 
     if (auto a = o.optional("array")) read_array(a->object(), c);
@@ -94,7 +94,7 @@ void read_chiplet_fields(JsonObject& o, ChipletConfig& c) {
     if (auto b = o.optional("buffers")) read_buffers(b->object(), c);
     if (auto t = o.optional("sram_energy_table")) c.sram_energy_table = read_energy_table(*t);
     c.leakage_mw = o.non_negative("leakage_mw", c.leakage_mw);
-    c.vector_lanes = o.integer_in("vector_lanes", c.vector_lanes, 1, kIntMax);
+    c.vector_lanes = o.integer_in("vector_lanes", c.vector_lanes, 1, kInt64Max);
 
     // The array must hold exactly the MACs the PE is said to have.
     if ((c.array_rows > 0) != (c.array_cols > 0) || (c.array_rows > 0 && c.array_rows * c.array_cols != c.macs_per_pe)) {

@@ -8,9 +8,7 @@
 
 namespace mcmsim {
 
-namespace {
-constexpr Cycle kNoWake = std::numeric_limits<Cycle>::max();
-}
+namespace {}
 
 VcNetwork::VcNetwork(sc_core::sc_module_name name, const NocConfig& cfg)
     : VcNetwork(name, cfg, build_topology(cfg), [&cfg](const NocTopology& t) { return make_routing(cfg, t); }) {}

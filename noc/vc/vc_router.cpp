@@ -11,7 +11,6 @@ namespace mcmsim {
 
 namespace {
 EnergyAccount* payload_energy(Packet* p) { return p->layer_energy; }
-constexpr Cycle kNoWake = std::numeric_limits<Cycle>::max();
 
 /// VCs [lo, hi) a VC class may use: dateline / escape classes split the VCs in halves.
 std::pair<int, int> class_range(VcClass c, int vcs) {

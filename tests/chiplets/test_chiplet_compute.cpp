@@ -2,6 +2,7 @@
 // one chiplet lasts the array formula's cycles, books MAC energy as Compute and buffer
 // accesses as Sram, and leakage x run length once the run is over.
 #include "chiplets/chiplet.h"
+#include "hw/common/integer_math.h"
 #include "hw/compute/compute_cost.h"
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
@@ -14,9 +15,7 @@
 #include <gtest/gtest.h>
 
 namespace mcmsim {
-namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+namespace test_chiplet_compute {
 
 constexpr double kClockGhz = 1.25;  // 800 ps per cycle
 constexpr std::int64_t kPes = 4, kRows = 8, kCols = 4, kPipeline = 3;
@@ -154,5 +153,5 @@ TEST(ChipletPeArray, LeakageIsPowerTimesRunLength) {
     EXPECT_THROW(chiplet.book_leakage(end), std::logic_error);
 }
 
-}  // namespace
+}  // namespace test_chiplet_compute
 }  // namespace mcmsim

@@ -1,5 +1,6 @@
 // The PE-array model: cycles of a convolution tile against the array formula worked out here,
 // for shapes that divide the array and shapes that do not; more PEs never slow a layer.
+#include "hw/common/integer_math.h"
 #include "hw/compute/compute_cost.h"
 #include "mapper/workload/workload.h"
 #include "traces/plan/plan.h"
@@ -9,9 +10,7 @@
 #include <algorithm>
 
 namespace mcmsim {
-namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+namespace test_compute_pe_array {
 
 /// A vector-MAC chiplet with round numbers and buffers too wide and large to stall or spill.
 ChipletConfig vector_chip(Dataflow df) {
@@ -184,5 +183,5 @@ TEST(ComputePeArray, DoublingThePesNeverSlowsAResNet50Layer) {
     }
 }
 
-}  // namespace
+}  // namespace test_compute_pe_array
 }  // namespace mcmsim

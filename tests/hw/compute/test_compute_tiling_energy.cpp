@@ -1,6 +1,7 @@
 // Re-tiling for DRAM and the energy of a tile: buffer overflow costs DRAM bytes worked out
 // here, smaller weight buffers never save DRAM bytes, and a layer's energy is
 // MACs x MAC energy + sum of accesses x access energy.
+#include "hw/common/integer_math.h"
 #include "hw/compute/compute_cost.h"
 #include "hw/compute/energy_reference.h"
 #include "hw/compute/sram_energy.h"
@@ -13,9 +14,7 @@
 #include <cmath>
 
 namespace mcmsim {
-namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+namespace test_compute_tiling_energy {
 
 ChipletConfig chip_with_buffers(std::int64_t weight_per_pe, std::int64_t global) {
     ChipletConfig c;
@@ -174,5 +173,5 @@ TEST(ComputePresets, SimbaAndSystolic128Load) {
     EXPECT_EQ(small.macs_per_cycle(), 64);
 }
 
-}  // namespace
+}  // namespace test_compute_tiling_energy
 }  // namespace mcmsim

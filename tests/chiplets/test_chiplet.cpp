@@ -13,7 +13,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_chiplet {
 
 // Round numbers: one cycle at 1.25 GHz is 800 ps; flits and packets take whole picoseconds.
 constexpr double kClockGhz = 1.25;
@@ -279,5 +279,5 @@ TEST(ChipletEnergy, ComputeAndSramEnergyFollowOpCounts) {
     EXPECT_DOUBLE_EQ(layers[1]->pj[sram], static_cast<double>(s2) * kSramPjPerByte);
 }
 
-}  // namespace
+}  // namespace test_chiplet
 }  // namespace mcmsim

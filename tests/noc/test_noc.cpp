@@ -19,7 +19,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_noc {
 
 // Round numbers: every flit and packet time below is a whole number of picoseconds.
 constexpr double kLinkGbps = 32, kLinkLatencyNs = 5, kLinkPjPerBit = 0.5;
@@ -356,5 +356,5 @@ TEST(NocEnergy, RouterAndLinkEnergyPerPacket) {
     }
 }
 
-}  // namespace
+}  // namespace test_noc
 }  // namespace mcmsim

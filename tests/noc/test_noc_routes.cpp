@@ -23,7 +23,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_noc_routes {
 
 // Round numbers: at 1 GHz a 32-byte flit crosses a 32 GB/s link in one cycle; 5 ns = 5 cycles.
 constexpr double kLinkGbps = 32, kLinkLatencyNs = 5, kLinkPjPerBit = 0.5, kNiGbps = 64;
@@ -394,5 +394,5 @@ TEST(NocDiagonalTopology, ArchConfigTopologyField) {
     std::remove(path.c_str());
 }
 
-}  // namespace
+}  // namespace test_noc_routes
 }  // namespace mcmsim

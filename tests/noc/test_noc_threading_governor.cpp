@@ -11,7 +11,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_noc_threading_governor {
 
 constexpr int kProbe = 160, kKeepWorkers = 4096, kKeepAlone = 1024, kWindow = 64;
 constexpr std::size_t kSteps = 64;  // router steps per cycle (an 8x8 mesh under load)
@@ -30,8 +30,6 @@ void probe(ThreadingGovernor& g, double workers_ns, double alone_ns) {
     feed(g, kProbe, workers_ns, true);
     feed(g, kProbe, alone_ns, false);
 }
-
-}  // namespace
 
 TEST(NocThreadingGovernor, KeepsTheWorkersUnlessOneThreadIsClearlyFaster) {
     ThreadingGovernor g;
@@ -103,3 +101,5 @@ TEST(NocThreadingGovernor, WorkersThatKeepLosingAreProbedLessOften) {
     feed(g, kKeepAlone, 200, false);
     EXPECT_TRUE(g.use_workers());
 }
+
+}  // namespace test_noc_threading_governor

@@ -22,7 +22,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_noc_vc {
 
 using namespace vc_test;
 
@@ -296,5 +296,5 @@ TEST(NocVcConfig, BadConfigsNameFileAndPointer) {
         EXPECT_NO_THROW(load_noc_config(default_config_dir() + "/noc/" + f + ".json")) << f;
 }
 
-}  // namespace
+}  // namespace test_noc_vc
 }  // namespace mcmsim

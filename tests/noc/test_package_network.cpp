@@ -20,7 +20,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_package_network {
 
 constexpr std::int64_t kFlitBytes = 32;
 constexpr double kLinkPjPerBit = 0.5, kRouterPjPerFlit = 2;
@@ -239,5 +239,5 @@ INSTANTIATE_TEST_SUITE_P(Meshes, PackageNetworks,
                                            MeshCase{"diagonal_yx", PackageTopology::MeshDiagonal, Routing::YX}),
                          [](const ::testing::TestParamInfo<MeshCase>& i) { return std::string(i.param.name); });
 
-}  // namespace
+}  // namespace test_package_network
 }  // namespace mcmsim

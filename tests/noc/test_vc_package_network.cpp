@@ -16,7 +16,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_vc_package_network {
 
 ArchConfig vc_arch(int rows, int cols) {
     ArchConfig a;
@@ -146,5 +146,5 @@ TEST(NocVcSystem, RandomTrafficThroughVcModelArrivesOnce) {
     EXPECT_EQ(dynamic_cast<const VcPackageNetwork&>(b.net).vc().order_violations(), 0);
 }
 
-}  // namespace
+}  // namespace test_vc_package_network
 }  // namespace mcmsim

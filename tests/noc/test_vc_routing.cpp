@@ -21,7 +21,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_vc_routing {
 
 using namespace vc_test;
 
@@ -170,5 +170,5 @@ TEST(NocVcTable, LinkToMissingNodeIsAnInputError) {
     EXPECT_NE(m.find("/routing"), std::string::npos) << m;
 }
 
-}  // namespace
+}  // namespace test_vc_routing
 }  // namespace mcmsim

@@ -16,7 +16,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_system {
 
 struct ResNetRun {
     ArchConfig arch = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json");
@@ -24,8 +24,6 @@ struct ResNetRun {
     Plan plan = map_uniform(arch, w, 1);
     SimResult sim = simulate_plan(arch, plan);
 };
-
-}  // namespace
 
 // Every op runs, every packet arrives, and the bytes the plan moves are the bytes moved.
 TEST(System, ResNet50RunsToCompletionAndConserves) {
@@ -110,3 +108,5 @@ TEST(System, LayerLatenciesAddUpToTheTotal) {
     for (const auto& l : layers) sum += l.latency_ns;
     EXPECT_NEAR(sum, r.sim.simulated_ns, 1e-6 * r.sim.simulated_ns);
 }
+
+}  // namespace test_system

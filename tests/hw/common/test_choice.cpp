@@ -23,7 +23,7 @@ struct ChoiceNames<Side> {
     static constexpr std::pair<Side, const char*> all[] = {{Side::Left, "left"}, {Side::Left, "L"}, {Side::Right, "right"}};
 };
 
-namespace {
+namespace test_choice {
 
 std::optional<InputError> catch_input_error(const std::function<void()>& f) {
     try {
@@ -63,5 +63,5 @@ TEST(Choice, NamesValuesAndAliases) {
     EXPECT_EQ(choice_list<Side>(), "left or right");
 }
 
-}  // namespace
+}  // namespace test_choice
 }  // namespace mcmsim

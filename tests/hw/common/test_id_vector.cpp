@@ -11,15 +11,13 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_id_vector {
 
 /// Whether `V` can be indexed with a value of type `I`.
 template <class V, class I, class = void>
 struct Indexable : std::false_type {};
 template <class V, class I>
 struct Indexable<V, I, std::void_t<decltype(std::declval<V&>()[std::declval<I>()])>> : std::true_type {};
-
-}  // namespace
 
 TEST(IdVector, TakesIntIdsOnly) {
     static_assert(Indexable<IdVector<int>, int>::value);
@@ -101,3 +99,5 @@ TEST(IdVectorDeathTest, IndexingChecksTheIdInDebugBuilds) {
     EXPECT_DEATH(static_cast<void>(v[-1]), "");
 }
 #endif
+
+}  // namespace test_id_vector

@@ -8,7 +8,7 @@
 #include <string>
 
 namespace mcmsim {
-namespace {
+namespace test_arch_config {
 
 using namespace arch_test;
 using nlohmann::json;
@@ -257,5 +257,5 @@ TEST_F(ArchConfigFiles, ArchToJsonRoundTrips) {
     }
 }
 
-}  // namespace
+}  // namespace test_arch_config
 }  // namespace mcmsim

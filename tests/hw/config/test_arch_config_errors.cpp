@@ -8,7 +8,7 @@
 #include <string>
 
 namespace mcmsim {
-namespace {
+namespace test_arch_config_errors {
 
 using namespace arch_test;
 using nlohmann::json;
@@ -188,5 +188,5 @@ TEST_F(ArchConfigFiles, SyntaxErrorReportsTheLine) {
     EXPECT_EQ(e->expected(), "valid JSON");
 }
 
-}  // namespace
+}  // namespace test_arch_config_errors
 }  // namespace mcmsim

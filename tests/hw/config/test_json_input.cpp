@@ -13,7 +13,7 @@
 
 namespace mcmsim {
 
-namespace {
+namespace test_json_input {
 
 /// Runs `f`, which must throw InputError, and returns the error.
 std::optional<InputError> catch_input_error(const std::function<void()>& f) {
@@ -391,5 +391,5 @@ TEST(JsonInput, DuplicateKeysAreErrors) {
     EXPECT_NO_THROW(parse_json_text(R"({"a": {"bw": 1}, "b": {"bw": 2}})", "ok.json"));
 }
 
-}  // namespace
+}  // namespace test_json_input
 }  // namespace mcmsim

@@ -15,7 +15,7 @@
 #include <random>
 
 namespace mcmsim {
-namespace {
+namespace test_dram_config {
 
 std::string preset_path(const std::string& name) { return std::string(MCMSIM_CONFIG_DIR) + "/dram/" + name + ".json"; }
 
@@ -221,5 +221,5 @@ TEST(DramTimingChecker, CatchesACommandInjectedTooEarly) {
     }
 }
 
-}  // namespace
+}  // namespace test_dram_config
 }  // namespace mcmsim

@@ -20,7 +20,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_dram_streams {
 
 using namespace dram_test;
 
@@ -115,5 +115,5 @@ TEST(DramRefresh, TwoRanksRefreshIndependently) {
     for (const auto& [rank, n] : count_refreshes(cfg, run, true)) EXPECT_NEAR(n, expected, 1.0) << rank;
 }
 
-}  // namespace
+}  // namespace test_dram_streams
 }  // namespace mcmsim

@@ -20,7 +20,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_dram_target {
 
 using namespace dram_test;
 
@@ -217,5 +217,5 @@ TEST(DramTiming, BackToBackHitsQueueOnTheDataBus) {
     EXPECT_EQ(b.delay, a.delay + std::max(ck(cfg, t.tBURST), ck(cfg, t.tCCD_L)));
 }
 
-}  // namespace
+}  // namespace test_dram_target
 }  // namespace mcmsim

@@ -12,7 +12,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_partition {
 
 ArchConfig arch_2x2() { return load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json"); }
 
@@ -37,8 +37,6 @@ std::map<OpKind, std::int64_t> bytes_by_kind(const PlanLayer& l) {
     for (const auto& op : l.ops) m[op.kind] += op.kind == OpKind::Compute ? op.macs : op.bytes;
     return m;
 }
-
-}  // namespace
 
 // Parts add up to the extent, follow the weights, and are reproducible.
 TEST(Partition, SplitRangeFollowsWeights) {
@@ -218,3 +216,5 @@ TEST(Partition, TransformerLayersMap) {
             << split;
     }
 }
+
+}  // namespace test_partition

@@ -25,7 +25,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_pipeline_placement {
 
 using namespace pipeline_test;
 
@@ -141,5 +141,5 @@ TEST(PipelinePlacement, CollectivesRelayInsideTheGroup) {
     }
 }
 
-}  // namespace
+}  // namespace test_pipeline_placement
 }  // namespace mcmsim

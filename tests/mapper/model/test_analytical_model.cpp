@@ -11,7 +11,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_analytical_model {
 
 // 1x2 package: link 10 GB/s, 5 ns, 1 pJ/b; routers 2 cycles at 1 GHz (2 ns), 16-byte flits,
 // 3 pJ per flit; NI 20 GB/s; packets of at most 64 bytes. One memory at router 0: DRAM
@@ -51,8 +51,6 @@ Plan hand_plan() {
     p.layers = {send_layer, dram_layer, compute_layer};
     return p;
 }
-
-}  // namespace
 
 // A 100-byte send from chiplet 0 to chiplet 1: packets of 64 + 36 bytes -> 4 + 3 flits of
 // 16 B = 112 wire bytes. Head latency (one flit): NI 16/20 = 0.8, link 5 + 16/10 = 6.6,
@@ -291,3 +289,5 @@ TEST(AnalyticalModel, DiagonalPackageUsesTheDiagonalLink) {
     EXPECT_NEAR(xy.ledger.account("link.r0_0.E").total(), 896.0, 1e-9);
     EXPECT_NEAR(xy.ledger.account("link.r0_0.SE").total(), 0.0, 1e-9);
 }
+
+}  // namespace test_analytical_model

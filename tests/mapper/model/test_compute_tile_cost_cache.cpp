@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 namespace mcmsim {
-namespace {
+namespace test_compute_tile_cost_cache {
 
 ChipletConfig chip() {
     ChipletConfig c;
@@ -81,5 +81,5 @@ TEST(TileCostCache, SameChipletComparesEveryKnob) {
     for (const ChipletConfig& d : changed) EXPECT_FALSE(same_chiplet(c, d));
 }
 
-}  // namespace
+}  // namespace test_compute_tile_cost_cache
 }  // namespace mcmsim

@@ -21,7 +21,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_model_kernels {
 
 /// The reservation one step at a time, straight from its definition: per step
 /// f = max(t + z, f) + wire * hold, e = max(e, f - z); the first step has head time 0.
@@ -211,8 +211,6 @@ TEST(FlowReceivers, AgreesWithAMapOnRandomIds) {
     }
 }
 
-}  // namespace
-
 TEST(EnergyLedgerAccounts, InOrderAreTheAccountsByName) {
     EnergyLedger ledger;
     EnergyAccount& before = ledger.account("link.b");  // an account that exists already
@@ -234,3 +232,5 @@ TEST(EnergyLedgerAccounts, InOrderAreTheAccountsByName) {
     EXPECT_EQ(again[3], &ledger.account("zz"));
     EXPECT_EQ(ledger.components_json().size(), 1u);  // only link.b has energy
 }
+
+}  // namespace test_model_kernels

@@ -21,7 +21,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_model_packets {
 
 EstimateOptions packets() {
     EstimateOptions o;
@@ -34,8 +34,6 @@ using test_support::two_flows_into_one;
 
 /// 1x3 package, NI 20 GB/s, DRAM 8 GB/s, PHY 16 GB/s (the memory is unused).
 ArchConfig row_of_three() { return test_support::hand_arch("row3", 1, 3, 20, 8, 16); }
-
-}  // namespace
 
 // Both flows are 100 B: packets of 64 + 36 B, 4 + 3 flits = 112 wire bytes, one group (a
 // group holds up to 4 x 64). They share the link r1 -> r2 and chiplet 2's NI out.
@@ -169,3 +167,5 @@ TEST(ModelPackets, GranularityNames) {
     none.packets_per_event = 0;
     EXPECT_THROW(estimate_plan(row_of_three(), two_flows_into_one(), none), std::invalid_argument);
 }
+
+}  // namespace test_model_packets

@@ -28,7 +28,7 @@
 #include <set>
 
 namespace mcmsim {
-namespace {
+namespace test_genetic {
 
 using namespace optimizer_test;
 
@@ -206,5 +206,5 @@ TEST(Genetic, SearchesCollectivesDeterministicallyAndThePlanCarriesThem) {
     for (const PlanLayer& l : tp.layers) EXPECT_EQ(l.mapping->collective, "tree");
 }
 
-}  // namespace
+}  // namespace test_genetic
 }  // namespace mcmsim

@@ -10,9 +10,8 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_nonuniform {
 double edp(const Estimate& e) { return e.ledger.total_pj() * e.latency_ns; }
-}  // namespace
 
 TEST(NonUniform, BeatsUniformWithHbmOnOneEdge) {
     ArchConfig a = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-4x4-organic-hbm-edge.json");
@@ -29,3 +28,5 @@ TEST(NonUniform, BeatsUniformWithHbmOnOneEdge) {
     for (const auto& l : nonuniform.layers) macs += l.macs;
     EXPECT_EQ(macs, 4089184256LL);
 }
+
+}  // namespace test_nonuniform

@@ -28,7 +28,7 @@
 #include <set>
 
 namespace mcmsim {
-namespace {
+namespace test_optimizers {
 
 using namespace optimizer_test;
 
@@ -187,5 +187,5 @@ TEST(Optimize, MilpAndExhaustiveKeepDirectCollectives) {
     }
 }
 
-}  // namespace
+}  // namespace test_optimizers
 }  // namespace mcmsim

@@ -28,7 +28,7 @@
 #include <set>
 
 namespace mcmsim {
-namespace {
+namespace test_search_space {
 
 using namespace optimizer_test;
 
@@ -134,5 +134,5 @@ TEST(Hardware, PointsAreTheProductOfTheKnobs) {
     EXPECT_THROW(dram_sites(DramPlacement::Corners, 5, 4, 4, "", ""), InputError);
 }
 
-}  // namespace
+}  // namespace test_search_space
 }  // namespace mcmsim

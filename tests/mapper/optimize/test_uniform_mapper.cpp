@@ -12,7 +12,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_uniform_mapper {
 
 ArchConfig arch_2x2() { return load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json"); }
 
@@ -32,8 +32,6 @@ Workload two_fc_layers() {
     w.layers = {a, b};
     return w;
 }
-
-}  // namespace
 
 // Shares of K follow floor/ceil: the first K % N chiplets get one more channel, and the
 // compute ops of a layer add up to the layer's MACs.
@@ -116,3 +114,5 @@ TEST(UniformMapper, OptimizerNames) {
     EXPECT_EQ(choice_names<Optimizer>(), (std::vector<std::string>{"uniform", "nonuniform", "ga", "milp", "exhaustive"}));
     EXPECT_FALSE(parse_choice<Optimizer>("annealing").has_value());
 }
+
+}  // namespace test_uniform_mapper

@@ -22,7 +22,7 @@
 #include <stdexcept>
 
 namespace mcmsim {
-namespace {
+namespace test_collectives {
 
 using namespace collective_test;
 
@@ -327,5 +327,5 @@ TEST(PlanCollectives, AnalyticalModelTimesEachRelayHopWhenItRuns) {
     EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::Noc), 12 * 40 * 2 * 3.0, 1e-6);
 }
 
-}  // namespace
+}  // namespace test_collectives
 }  // namespace mcmsim

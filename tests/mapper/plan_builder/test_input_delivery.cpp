@@ -19,7 +19,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_input_delivery {
 
 // The package, the conv and the plan readers of tests/support/one_conv_2x2.h.
 using test_support::arch_2x2;
@@ -51,8 +51,6 @@ std::map<int, std::pair<int, std::int64_t>> reads(const Plan& plan) {
         if (op.kind == OpKind::DramRead) ++r[op.chiplet].first, r[op.chiplet].second += op.bytes;
     return r;
 }
-
-}  // namespace
 
 TEST(InputMulticast, KSplitReadsTheInputOnceAndSendsItToTheOthers) {
     // K over the 4 chiplets: every chiplet needs the whole 256-byte input, all from the one
@@ -187,3 +185,5 @@ TEST(InputMulticast, RingForwardedInputSimulatesWithConservation) {
     // written back (K x P x Q = 8 x 8 x 8).
     EXPECT_EQ(test_support::plan_dram_bytes(plan), kInputBytes + 8 * 4 * 3 * 3 + 8 * 8 * 8);
 }
+
+}  // namespace test_input_delivery

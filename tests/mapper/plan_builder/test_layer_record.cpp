@@ -21,7 +21,7 @@
 #include <stdexcept>
 
 namespace mcmsim {
-namespace {
+namespace test_layer_record {
 
 using namespace collective_test;
 
@@ -146,5 +146,5 @@ TEST(LayerMappingRecord, MapRequestChoosesTheCollective) {
     EXPECT_EQ(p.layers[1].mapping->multicasts, 4);
 }
 
-}  // namespace
+}  // namespace test_layer_record
 }  // namespace mcmsim

@@ -24,7 +24,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_output_spill {
 
 using namespace spill_test;
 
@@ -285,5 +285,5 @@ TEST(OutputSpill, TheNeedingChipletNearestTheSlicesMemoryReadsIt) {
     EXPECT_TRUE(sim.conservation_ok);
 }
 
-}  // namespace
+}  // namespace test_output_spill
 }  // namespace mcmsim

@@ -20,7 +20,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_output_spill_simulated {
 
 using namespace spill_test;
 
@@ -88,5 +88,5 @@ TEST(OutputSpill, PipelinedMicroBatchesSimulateWithConservation) {
     EXPECT_GT(estimate_plan(arch, plan).latency_ns, 0.0);
 }
 
-}  // namespace
+}  // namespace test_output_spill_simulated
 }  // namespace mcmsim

@@ -27,7 +27,7 @@
 #include <vector>
 
 namespace mcmsim {
-namespace {
+namespace test_pipelined_plan {
 
 using namespace pipeline_test;
 
@@ -279,5 +279,5 @@ TEST(PipelinedSimulation, SmallResNetConserves) {
     EXPECT_GE(estimate_plan(a, plan).latency_ns, bound_ns);
 }
 
-}  // namespace
+}  // namespace test_pipelined_plan
 }  // namespace mcmsim

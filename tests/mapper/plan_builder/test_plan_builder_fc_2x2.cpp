@@ -15,7 +15,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_plan_builder_fc_2x2 {
 
 // Package: routers 0 1 / 2 3 (chiplet i at router i), XY routing. Mesh links 10 GB/s, 5 ns,
 // 1 pJ/b. Routers 2 cycles at 1 GHz (2 ns), 16-byte flits, 3 pJ per flit. NI 20 GB/s.
@@ -180,4 +180,4 @@ TEST(HandFc2x2, SplitByCThenReduceScatter) {
     EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::Compute), 4 * (cc.compute_energy_pj() + cs.compute_energy_pj()), 1e-6);
 }
 
-}  // namespace
+}  // namespace test_plan_builder_fc_2x2

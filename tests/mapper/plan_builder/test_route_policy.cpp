@@ -12,7 +12,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_route_policy {
 
 ArchConfig arch_2x2() { return load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-2x2.json"); }
 
@@ -58,8 +58,6 @@ std::vector<Flow> flows_of(const PlanLayer& l) {
             }
     return out;
 }
-
-}  // namespace
 
 // The all-gather is 12 flows but only 4 send ops (one per source, 3 transfers each) and 4
 // recv ops (one per destination, 3 flows each); each transfer carries its source's 2 bytes.
@@ -163,3 +161,5 @@ TEST(PlanBuilderRoutes, PolicyNames) {
     EXPECT_EQ(choice_names<RoutePolicy>(), (std::vector<std::string>{"xy", "yx", "split", "diagonal"}));
     EXPECT_FALSE(parse_choice<RoutePolicy>("zigzag").has_value());
 }
+
+}  // namespace test_route_policy

@@ -15,7 +15,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_weight_delivery {
 
 // The package, the conv and the plan readers of tests/support/one_conv_2x2.h.
 using test_support::arch_2x2;
@@ -31,8 +31,6 @@ Plan plan_of(const Partition& p, bool multicast, Collective c = Collective::Dire
     for (auto& l : m.layers) l.weight_multicast = multicast, l.collective = c;
     return build_plan(arch_2x2(), one_conv(), m);
 }
-
-}  // namespace
 
 TEST(WeightMulticast, PSplitReadsTheFilterOnceAndSendsItToTheOthers) {
     // P over the 4 chiplets: every chiplet computes 2 output rows with all of K and C, so all
@@ -103,3 +101,5 @@ TEST(WeightMulticast, TheModelPricesFewerDramBytes) {
     EXPECT_LT(cat(multi, EnergyCategory::Dram), cat(uni, EnergyCategory::Dram));
     EXPECT_LE(cat(multi, EnergyCategory::D2d), cat(uni, EnergyCategory::D2d));
 }
+
+}  // namespace test_weight_delivery

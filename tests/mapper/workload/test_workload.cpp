@@ -12,7 +12,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_workload {
 
 const Layer& find_layer(const Workload& wl, const std::string& name) {
     for (const auto& l : wl.layers)
@@ -63,8 +63,6 @@ std::string two_layers(const std::string& second_extra, const std::string& first
       {"name": "b", "kind": "conv", "c": 16, "h": 32, "w": 32, "k": 16, "r": 1, "s": 1)" +
            second_extra + "}]}";
 }
-
-}  // namespace
 
 // ---- ResNet-50 -------------------------------------------------------------------------
 
@@ -283,3 +281,5 @@ TEST(WorkloadJson, MatmulAndVectorLayers) {
       {"name": "a", "kind": "vector", "c": 4, "h": 4, "w": 4}]})",
                "/layers/0");
 }
+
+}  // namespace test_workload

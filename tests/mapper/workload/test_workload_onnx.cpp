@@ -13,7 +13,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_workload_onnx {
 
 // Protobuf wire-format writer: just enough to build ModelProto messages.
 struct Pb {
@@ -147,8 +147,6 @@ void expect_input_error(const std::string& path, const std::string& what) {
         EXPECT_NE(std::string(e.what()).find("ONNX"), std::string::npos) << what << ": " << e.what();
     }
 }
-
-}  // namespace
 
 TEST(OnnxImport, LayersAndMacs) {
     File f("model", test_model());
@@ -333,3 +331,5 @@ TEST(OnnxImport, ShapesFromOnnxInference) {
     EXPECT_EQ(find_op(two, "Gemm_Y").c, 512);
     EXPECT_EQ(two.total_macs(), 2 * (conv + gemm));
 }
+
+}  // namespace test_workload_onnx

@@ -13,7 +13,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_workload_scalesim {
 
 class CsvFile {
 public:
@@ -42,8 +42,6 @@ void expect_bad(const std::string& tag, const std::string& text, int line, const
 }
 
 const char* kConvHeader = "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n";
-
-}  // namespace
 
 TEST(ScaleSimCsv, ConvolutionFile) {
     CsvFile f("conv", std::string(kConvHeader) +
@@ -108,3 +106,5 @@ TEST(ScaleSimCsv, MalformedRows) {
     expect_bad("empty", h + "\n", 3, "layer row");
     EXPECT_THROW(import_scalesim_csv("/nonexistent/topology.csv"), InputError);
 }
+
+}  // namespace test_workload_scalesim

@@ -11,7 +11,7 @@
 
 using namespace mcmsim;
 
-namespace {
+namespace test_workload_zoo {
 
 const Layer& find_layer(const Workload& wl, const std::string& name) {
     for (const auto& l : wl.layers)
@@ -24,8 +24,6 @@ int count_kind(const Workload& wl, LayerKind kind) {
     for (const auto& l : wl.layers) n += l.kind == kind;
     return n;
 }
-
-}  // namespace
 
 // ---- VGG-16 ----------------------------------------------------------------------------
 
@@ -179,8 +177,6 @@ TEST(VitB16, AttentionOperandsAndBytes) {
 
 // ---- GPT-2 -----------------------------------------------------------------------------
 
-namespace {
-
 // MACs of one GPT-2 pass computed from the architecture: `rows` new tokens attend `keys`.
 std::int64_t gpt2_macs(std::int64_t rows, std::int64_t keys, std::int64_t layers = 12, std::int64_t d = 768) {
     const std::int64_t per_block = rows * d * 3 * d         // qkv
@@ -189,8 +185,6 @@ std::int64_t gpt2_macs(std::int64_t rows, std::int64_t keys, std::int64_t layers
                                    + 2 * rows * d * 4 * d;  // MLP
     return layers * per_block + d * 50257;                  // lm_head on the last position
 }
-
-}  // namespace
 
 TEST(Gpt2, PrefillAndDecodeMacs) {
     EXPECT_EQ(zoo_workload("gpt2_prefill", 1).total_macs(), gpt2_macs(1024, 1024));
@@ -245,3 +239,5 @@ TEST(Gpt2, BadOptions) {
     }
     EXPECT_EQ(resolve_workload("gpt2_decode:seq=64", 2).batch, 2);
 }
+
+}  // namespace test_workload_zoo

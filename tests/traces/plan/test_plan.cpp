@@ -12,7 +12,7 @@
 #include <sstream>
 
 namespace mcmsim {
-namespace {
+namespace test_plan {
 
 using namespace plan_test;
 
@@ -114,5 +114,5 @@ TEST(Plan, ShapeAndVectorOpsRoundTrip) {
     EXPECT_EQ(plan_to_json(back), doc);
 }
 
-}  // namespace
+}  // namespace test_plan
 }  // namespace mcmsim

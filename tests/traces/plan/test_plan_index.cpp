@@ -12,7 +12,7 @@
 #include <sstream>
 
 namespace mcmsim {
-namespace {
+namespace test_plan_index {
 
 using namespace plan_test;
 
@@ -39,5 +39,5 @@ TEST(KeyIndex, GrowingTableFindsDenseAndSparseKeys) {
     EXPECT_EQ(index.find(10), 1u);
 }
 
-}  // namespace
+}  // namespace test_plan_index
 }  // namespace mcmsim

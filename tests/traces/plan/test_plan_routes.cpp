@@ -12,7 +12,7 @@
 #include <sstream>
 
 namespace mcmsim {
-namespace {
+namespace test_plan_routes {
 
 using namespace plan_test;
 
@@ -43,5 +43,5 @@ TEST(PlanRoutes, RoutesMustFollowThePackage) {
                       {"neighbour of router 0", "router 3"}));
 }
 
-}  // namespace
+}  // namespace test_plan_routes
 }  // namespace mcmsim

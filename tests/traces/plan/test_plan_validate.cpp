@@ -12,7 +12,7 @@
 #include <sstream>
 
 namespace mcmsim {
-namespace {
+namespace test_plan_validate {
 
 using namespace plan_test;
 
@@ -191,5 +191,5 @@ TEST(PlanErrors, ShapeDisagreesWithMacs) {
     EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/1/shape", {"\"stride\""}));
 }
 
-}  // namespace
+}  // namespace test_plan_validate
 }  // namespace mcmsim

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace mcmsim {
-namespace {
+namespace test_layer_comparison {
 
 ::testing::AssertionResult contains(const std::string& text, const std::string& part) {
     if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
@@ -87,5 +87,5 @@ TEST(LayerComparison, TimeMovedBetweenOverlappingNeighbours) {
     EXPECT_TRUE(contains(b, "whose compute started at 15.5 us simulated (predicted 15.0 us)"));
 }
 
-}  // namespace
+}  // namespace test_layer_comparison
 }  // namespace mcmsim

@@ -7,7 +7,7 @@
 #include <map>
 
 namespace mcmsim {
-namespace {
+namespace test_op_timeline {
 
 using nlohmann::json;
 
@@ -105,5 +105,5 @@ TEST(OpTimeline, OverlappingLayersGoToSeparateLanes) {
                 << track.first << " / " << track.second;
 }
 
-}  // namespace
+}  // namespace test_op_timeline
 }  // namespace mcmsim

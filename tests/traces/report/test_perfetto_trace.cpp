@@ -9,7 +9,7 @@
 #include <sstream>
 
 namespace mcmsim {
-namespace {
+namespace test_perfetto_trace {
 
 TEST(TraceWriter, TracksEventsAndUnits) {
     TraceWriter w;
@@ -77,5 +77,5 @@ TEST(TraceWriter, OutputIsDeterministic) {
     EXPECT_EQ(json::parse(first), build().to_json());
 }
 
-}  // namespace
+}  // namespace test_perfetto_trace
 }  // namespace mcmsim

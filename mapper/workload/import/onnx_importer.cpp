@@ -8,6 +8,7 @@
 #include "hw/common/input_error.h"
 #include "mapper/workload/import/mapped_file.h"
 #include "mapper/workload/import/onnx_inference.h"
+#include "mapper/workload/import/onnx_ops.h"
 #include "mapper/workload/import/onnx_proto.h"
 #include "mapper/workload/import/onnx_shapes.h"
 
@@ -44,111 +45,6 @@ std::string shape_text(const Shape& s) {
     std::string t = "[";
     for (std::size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
     return t + "]";
-}
-
-// Ops that do multiply-accumulates but that the workload model cannot express: importing them
-// as Vector layers would silently drop their MACs, so they are errors instead.
-const std::set<std::string> kUnsupportedMacOps = {
-    "ConvTranspose",        "LSTM",        "GRU",      "RNN", "Einsum", "Attention", "MultiHeadAttention", "DeformConv",
-    "QLinearConvTranspose", "FusedMatMul", "FusedConv"};
-
-// ONNX op_type -> the Vector op names vector_ops_per_output() knows.
-std::string vector_op_name(const std::string& op) {
-    static const std::map<std::string, std::string> names = {{"Add", "add"},
-                                                             {"Sub", "sub"},
-                                                             {"Mul", "mul"},
-                                                             {"Div", "div"},
-                                                             {"Sum", "add"},
-                                                             {"Softmax", "softmax"},
-                                                             {"LogSoftmax", "softmax"},
-                                                             {"LayerNormalization", "layernorm"},
-                                                             {"BatchNormalization", "batchnorm"},
-                                                             {"MaxPool", "maxpool"},
-                                                             {"AveragePool", "avgpool"},
-                                                             {"GlobalAveragePool", "avgpool"},
-                                                             {"GlobalMaxPool", "maxpool"},
-                                                             {"Reshape", "reshape"},
-                                                             {"Transpose", "transpose"},
-                                                             {"Flatten", "flatten"},
-                                                             {"Concat", "concat"},
-                                                             {"Identity", "identity"},
-                                                             {"Squeeze", "squeeze"},
-                                                             {"Unsqueeze", "unsqueeze"},
-                                                             {"Split", "split"},
-                                                             {"Slice", "slice"},
-                                                             {"Gather", "gather"},
-                                                             {"Cast", "cast"},
-                                                             {"Pad", "pad"},
-                                                             {"Dropout", "dropout"},
-                                                             {"Expand", "expand"},
-                                                             {"Tile", "tile"},
-                                                             {"Relu", "relu"},
-                                                             {"Gelu", "gelu"},
-                                                             {"Sigmoid", "sigmoid"},
-                                                             {"Tanh", "tanh"}};
-    auto it = names.find(op);
-    if (it != names.end()) return it->second;
-    std::string lower = op;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    return lower;
-}
-
-// Ops the importer knows the meaning of (MAC ops, propagated ops, metadata); anything else is
-// counted in the "not understood" note.
-bool understood(const std::string& op) {
-    static const std::set<std::string> extra = {"Add",
-                                                "Sub",
-                                                "Mul",
-                                                "Div",
-                                                "Pow",
-                                                "Max",
-                                                "Min",
-                                                "Sum",
-                                                "Mean",
-                                                "Equal",
-                                                "Less",
-                                                "Greater",
-                                                "Where",
-                                                "And",
-                                                "Or",
-                                                "Xor",
-                                                "Mod",
-                                                "LessOrEqual",
-                                                "GreaterOrEqual",
-                                                "GlobalAveragePool",
-                                                "GlobalMaxPool",
-                                                "GlobalLpPool",
-                                                "MaxPool",
-                                                "AveragePool",
-                                                "LpPool",
-                                                "Flatten",
-                                                "Reshape",
-                                                "Transpose",
-                                                "Concat",
-                                                "Squeeze",
-                                                "Unsqueeze",
-                                                "Gather",
-                                                "Shape",
-                                                "Split",
-                                                "Slice",
-                                                "Pad",
-                                                "Expand",
-                                                "Tile",
-                                                "Resize",
-                                                "Upsample",
-                                                "ArgMax",
-                                                "ArgMin",
-                                                "Constant",
-                                                "ConstantOfShape",
-                                                "Range",
-                                                "TopK",
-                                                "NonZero",
-                                                "ScatterND",
-                                                "GatherElements",
-                                                "GatherND",
-                                                "DepthToSpace",
-                                                "SpaceToDepth"};
-    return onnx::is_shape_keeping(op) || extra.count(op) || op.rfind("Reduce", 0) == 0;
 }
 
 class Importer {
@@ -459,7 +355,7 @@ private:
         Layer l;
         l.name = unique_name(index, n);
         l.kind = LayerKind::Vector;
-        l.set_op(vector_op_name(n.op_type));
+        l.set_op(onnx::vector_op_name(n.op_type));
         std::vector<Shape> in_shapes;
         for (std::size_t i = 0; i < n.inputs.size(); ++i) {
             const std::string& in = n.inputs[i];
@@ -550,7 +446,7 @@ private:
             ++folded_;
             return;
         }
-        if (standard && kUnsupportedMacOps.count(op))
+        if (standard && onnx::has_unmodelled_macs(op))
             fail(index, n, "an operator mcmsim can count MACs for (Conv, Gemm, MatMul and their quantised forms)",
                  "\"" + op + "\"");
         if (standard && (op == "Conv" || op == "QLinearConv" || op == "ConvInteger")) return import_conv(index, n);
@@ -590,7 +486,7 @@ private:
             ++folded_;
             return;
         }
-        if (!standard || !understood(op)) ++not_understood_[op];
+        if (!standard || !onnx::understood(op)) ++not_understood_[op];
         import_vector(index, n, facts, out);
         for (std::size_t i = 1; i < n.outputs.size(); ++i) tensors_[n.outputs[i]].shape = shape_of(n.outputs[i]);
     }

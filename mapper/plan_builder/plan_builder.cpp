@@ -33,6 +33,16 @@ const Mapping& checked(const Mapping& m, const Workload& w, int rows, int cols) 
     return m;
 }
 
+/// The steps whose outputs L's operands read, ascending (a step's producers are steps of its
+/// own micro-batch).
+std::vector<int> producer_steps(const Layer& L) {
+    std::vector<int> p;
+    for (const Operand& op : operands_of(L)) p.insert(p.end(), op.producers.begin(), op.producers.end());
+    std::sort(p.begin(), p.end());
+    p.erase(std::unique(p.begin(), p.end()), p.end());
+    return p;
+}
+
 /// Builds the plan step after step (plan_steps.h). Per step: the inputs (input_delivery.h),
 /// the weights (weight_delivery.h), each chiplet's compute (compute_tile.h), the partial-sum
 /// reduction (reductions.h), where the output goes (layer_outputs.h) and the layer's mapping
@@ -77,6 +87,7 @@ private:
         layer.ops.reserve(std::max(static_cast<std::size_t>(4 * n_), last_layer_ops_));
         layer.name = steps_.micro_batches() > 1 ? L.name + "/mb" + std::to_string(st.mb) : L.name;
         layer.macs = L.macs();
+        layer.inputs = producer_steps(L);
         PlanLayerMapping info;  // counts what the units move as they make the layer's ops
         batch_.begin_layer(lm.collective, lm.group);
         order_.begin(st.layer, st.mb);

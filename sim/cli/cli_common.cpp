@@ -1,6 +1,7 @@
 #include "sim/cli/cli_common.h"
 
 #include "sim/system/system.h"
+#include "traces/plan/plan_causality.h"
 #include "traces/plan/plan_index.h"
 #include "traces/report/report.h"
 
@@ -113,6 +114,17 @@ nlohmann::json model_options_json(const EstimateOptions& options) {
     return j;
 }
 
+/// One line naming the layers, the first violation on the next; the report has the rest.
+int causality_failed(const CausalityCheck& c) {
+    std::cerr << "mcmsim: error: causality check failed in layer";
+    if (c.layers.size() > 1) std::cerr << "s";
+    for (std::size_t i = 0; i < c.layers.size() && i < 5; ++i) std::cerr << (i ? ", '" : " '") << c.layers[i] << "'";
+    if (c.layers.size() > 5) std::cerr << " and " << c.layers.size() - 5 << " more";
+    std::cerr << " (" << c.order_violations + c.data_violations
+              << " violations, see report.json checks): " << (c.first.empty() ? std::string() : c.first.front()) << "\n";
+    return kExitCheckFailed;
+}
+
 }  // namespace
 
 int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, double watchdog_ns, bool quiet) {
@@ -122,6 +134,8 @@ int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
     SimResult res = simulate_plan(arch, plan, opt);
     double wall = wall_since(t0);
     PlanIndex index(plan);
+    const CausalityCheck causality = check_causality(plan, index, res.ops);
+    res.checks.update(causality.to_json());
     RunView view{"systemc", arch,       plan,       index,
                  res.ops,   res.ledger, res.checks, {{"events", res.events}, {"simulated_ns", res.simulated_ns}},
                  res.stats};
@@ -142,6 +156,7 @@ int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
         std::cerr << "\n";
         return kExitCheckFailed;
     }
+    if (!causality.ok()) return causality_failed(causality);
     return kExitOk;
 }
 
@@ -171,18 +186,13 @@ int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
     Estimate est = estimate_plan(arch, plan, options);
     double wall = wall_since(t0);
     PlanIndex index(plan);
+    const CausalityCheck causality = check_causality(plan, index, est.ops);
+    nlohmann::json checks = {{"conservation_ok", true}, {"ops_total", index.size()}, {"ops_executed", index.size()}};
+    checks.update(causality.to_json());
     nlohmann::json sim = {{"events", 0}, {"simulated_ns", est.latency_ns}};
     // The default granularity adds nothing, so that its reports stay what they were.
     if (options.granularity != Granularity::Message) sim.update(model_options_json(options));
-    RunView view{"analytical",
-                 arch,
-                 plan,
-                 index,
-                 est.ops,
-                 est.ledger,
-                 {{"conservation_ok", true}, {"ops_total", index.size()}, {"ops_executed", index.size()}},
-                 std::move(sim),
-                 est.stats};
+    RunView view{"analytical", arch, plan, index, est.ops, est.ledger, std::move(checks), std::move(sim), est.stats};
     nlohmann::json report = build_report(view);
     write_reports(report, view, out_dir);
     nlohmann::json info = model_options_json(options);
@@ -192,6 +202,7 @@ int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
         std::cout << console_table(report);
         std::cout << "reports      " << out_dir << "/report.json, report.csv, trace.json (wall " << wall << " s)\n";
     }
+    if (!causality.ok()) return causality_failed(causality);
     return kExitOk;
 }
 

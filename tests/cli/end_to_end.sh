@@ -37,6 +37,31 @@ check "map + simulate gives the report of run" "cmp -s '$work/run1/report.json' 
 check "run writes the plan it simulated" "cmp -s '$work/run1/plan.json' '$work/plan.json'"
 "$mcmsim" estimate --arch "$arch" --plan "$work/plan.json" --out "$work/est" --quiet
 check "estimate exits 0" "[ $? -eq 0 ]"
+check "both evaluators pass the causality check" \
+  "grep -q '\"causality_ok\": true' '$work/sim/report.json' && grep -q '\"causality_ok\": true' '$work/est/report.json'"
+
+# A plan that lost a dependency: every compute op of the first layer that reads another
+# layer waits for nothing. Both evaluators must refuse it (exit 3, naming the layer).
+python3 - "$work/plan.json" "$work/broken.json" <<'PY'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+layer = next(l for l in plan["layers"] if l.get("inputs"))
+for op in layer["ops"]:
+    if op["kind"] == "compute":
+        op["deps"] = []
+open(sys.argv[2], "w").write(json.dumps(plan))
+open(sys.argv[2] + ".layer", "w").write(layer["name"])
+PY
+broken_layer=$(cat "$work/broken.json.layer")
+for evaluator in simulate estimate; do
+  "$mcmsim" $evaluator --arch "$arch" --plan "$work/broken.json" --out "$work/broken-$evaluator" --quiet 2> "$work/broken.err"
+  rc=$?
+  check "$evaluator fails a plan that lost a dependency with exit 3" "[ $rc -eq 3 ]"
+  check "$evaluator names the layer whose dependency is lost" \
+    "[ \$(wc -l < '$work/broken.err') -eq 1 ] && grep -q \"causality check failed in layer.*'$broken_layer'\" '$work/broken.err'"
+  check "$evaluator records the failure in report.json" \
+    "grep -q '\"causality_ok\": false' '$work/broken-$evaluator/report.json'"
+done
 
 python3 - "$work" <<'PY'
 import json, sys

@@ -151,6 +151,10 @@ struct PlanLayerMapping {
 struct PlanLayer {
     std::string name;
     std::int64_t macs = 0;  ///< the layer's total MACs (sum of its compute ops)
+    /// Earlier plan layers whose outputs this layer reads (indices into Plan::layers, each
+    /// below this layer's). Empty: the layer reads only memory, or the plan does not say (hand-
+    /// made plans); then the causality check tests op order only.
+    std::vector<int> inputs;
     std::vector<PlanOp> ops;
     std::optional<PlanLayerMapping> mapping;  ///< set by the mapper; absent in hand-made plans
 };

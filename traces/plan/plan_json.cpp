@@ -5,7 +5,8 @@
 //     "format": "mcmsim-plan", "version": 2,
 //     "arch": str, "workload": str, "optimizer": str, "seed": uint,
 //     "chiplets": int >= 1, "memories": int >= 0,
-//     "layers": [ {"name": str, "macs": int >= 0, "ops": [op, ...], "mapping": m (optional)}, ... ]
+//     "layers": [ {"name": str, "macs": int >= 0, "inputs": [int, ...] (optional: earlier layers
+//                  whose outputs it reads), "ops": [op, ...], "mapping": m (optional)}, ... ]
 //   }
 //   m (informative, written by the mapper, every key optional):
 //       {"partition": str, "shares" / "row_shares" / "col_shares": [number >= 0, ...] (non-uniform
@@ -159,7 +160,9 @@ json plan_to_json(const Plan& plan) {
     for (const auto& layer : plan.layers) {
         json ops = json::array();
         for (const auto& op : layer.ops) ops.push_back(op_to_json(op));
-        json l = json{{"name", layer.name}, {"macs", layer.macs}, {"ops", std::move(ops)}};
+        json l = json{{"name", layer.name}, {"macs", layer.macs}};
+        if (!layer.inputs.empty()) l["inputs"] = layer.inputs;
+        l["ops"] = std::move(ops);
         if (layer.mapping) l["mapping"] = mapping_to_json(*layer.mapping);
         layers.push_back(std::move(l));
     }
@@ -330,11 +333,16 @@ PlanLayerMapping read_mapping(const JsonNode& node) {
     return m;
 }
 
-PlanLayer read_layer(const JsonNode& node, int version) {
+PlanLayer read_layer(const JsonNode& node, int version, int index) {
     JsonObject o = node.object();
     PlanLayer layer;
     layer.name = o.required("name").string();
     layer.macs = o.required("macs").integer_in(0, kMaxI64);
+    if (auto in = o.optional("inputs"))
+        for (const auto& i : in->array()) {
+            if (index == 0) i.fail("no inputs: the first layer has no earlier layer to read");
+            layer.inputs.push_back(static_cast<int>(i.integer_in(0, index - 1)));
+        }
     auto ops = o.required("ops").array();
     layer.ops.reserve(ops.size());
     for (const auto& op : ops) layer.ops.push_back(read_op(op, version));
@@ -367,7 +375,7 @@ Plan plan_from_json(const json& doc, const std::string& file) {
     plan.memories = read_index(root.required("memories"));
     auto layers = root.required("layers").array();
     plan.layers.reserve(layers.size());
-    for (const auto& layer : layers) plan.layers.push_back(read_layer(layer, version));
+    for (const auto& layer : layers) plan.layers.push_back(read_layer(layer, version, static_cast<int>(plan.layers.size())));
     root.finish();
 
     validate_plan(plan, file);

@@ -118,6 +118,7 @@ std::string console_table(const nlohmann::json& r) {
     os << "checks       conservation " << (c.value("conservation_ok", false) ? "ok" : "FAILED");
     if (c.contains("ops_executed"))
         os << " (" << c["ops_executed"].get<std::int64_t>() << "/" << c["ops_total"].get<std::int64_t>() << " ops)";
+    if (c.contains("causality_ok")) os << ", causality " << (c["causality_ok"].get<bool>() ? "ok" : "FAILED");
     os << "\n";
     if (c.contains("stuck") && !c["stuck"].empty()) {
         os << "stuck:\n";

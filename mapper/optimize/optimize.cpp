@@ -297,8 +297,8 @@ Plan map_workload(const ArchConfig& arch, const Workload& w, const MapRequest& r
 std::string improvement_line(const OptimizeResult& r, Optimizer optimizer) {
     const char* unit = printable_unit(r.objective);
     const char* name = to_string(optimizer);
-    std::string s = "improvement over uniform: " + fmt(r.improvement()) + "x " + to_string(r.objective) + " (uniform " +
-                    fmt(printable(r.uniform, r.objective)) + " " + unit + ", " + name + " " +
+    std::string s = "improvement over uniform (analytical model): " + fmt(r.improvement()) + "x " + to_string(r.objective) +
+                    " (uniform " + fmt(printable(r.uniform, r.objective)) + " " + unit + ", " + name + " " +
                     fmt(printable(r.chosen, r.objective)) + " " + unit + ")";
     if (r.formulation_uniform && r.formulation_chosen)
         s += "; formulation objective " +

@@ -31,6 +31,7 @@ check "map prints one row per layer with its partition" \
   "[ \$(grep -cE '^(conv1|layer[1-4]\\.[0-9]+\\.(conv[1-3]|downsample)|fc) +K ' '$work/map.out') -eq 54 ]"
 check "map prints the predicted totals" "grep -q '^predicted .* us, .* uJ, EDP' '$work/map.out'"
 check "map prints where the bytes went" "grep -q '^bytes .* MiB between chiplets, .* MiB served on-chip' '$work/map.out'"
+check "map with the uniform mapper prints no improvement over itself" "! grep -q '^improvement' '$work/map.out'"
 "$mcmsim" simulate --arch "$arch" --plan "$work/plan.json" --out "$work/sim" --quiet
 check "simulate exits 0" "[ $? -eq 0 ]"
 check "map + simulate gives the report of run" "cmp -s '$work/run1/report.json' '$work/sim/report.json'"

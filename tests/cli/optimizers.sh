@@ -22,7 +22,7 @@ check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
 for opt in ga milp; do
   "$mcmsim" map --arch "$arch" --workload "$wl" --optimizer $opt --seed 3 --generations 4 --population 8 --out "$work/$opt.json" > "$work/$opt.out"
   check "map --optimizer $opt exits 0" "[ $? -eq 0 ]"
-  check "map --optimizer $opt prints the improvement over uniform" "grep -q '^improvement over uniform: ' '$work/$opt.out'"
+  check "map --optimizer $opt prints the improvement over uniform" "grep -q '^improvement over uniform (analytical model): ' '$work/$opt.out'"
 done
 "$mcmsim" map --arch "$arch" --workload "$wl" --optimizer ga --seed 3 --generations 4 --population 8 --out "$work/ga2.json" > /dev/null
 check "same seed, same ga plan, byte for byte" "cmp -s '$work/ga.json' '$work/ga2.json'"

@@ -114,7 +114,8 @@ nlohmann::json model_options_json(const EstimateOptions& options) {
     return j;
 }
 
-/// One line naming the layers, the first violation on the next; the report has the rest.
+}  // namespace
+
 int causality_failed(const CausalityCheck& c) {
     std::cerr << "mcmsim: error: causality check failed in layer";
     if (c.layers.size() > 1) std::cerr << "s";
@@ -124,8 +125,6 @@ int causality_failed(const CausalityCheck& c) {
               << " violations, see report.json checks): " << (c.first.empty() ? std::string() : c.first.front()) << "\n";
     return kExitCheckFailed;
 }
-
-}  // namespace
 
 int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, double watchdog_ns, bool quiet) {
     auto t0 = std::chrono::steady_clock::now();

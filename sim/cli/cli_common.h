@@ -8,6 +8,7 @@
 #include "mapper/optimize/map_request.h"
 #include "mapper/workload/workload.h"
 #include "traces/plan/plan.h"
+#include "traces/plan/plan_causality.h"
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -65,6 +66,9 @@ void add_model_options(po::options_description& o, const char* granularity, cons
 /// Reads them; a bad value, or --packets-per-event without the packet granularity, is an
 /// InputError naming the option.
 EstimateOptions read_model_options(const po::variables_map& vm);
+
+/// Prints the one-line error of a failed causality check; returns kExitCheckFailed.
+int causality_failed(const CausalityCheck& c);
 
 /// Simulates `plan`, writes the reports into `out_dir`, prints the console table.
 /// Returns the exit code (kExitCheckFailed when a self-check failed).

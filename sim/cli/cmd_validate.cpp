@@ -5,6 +5,7 @@
 #include "sim/cli/child_simulation.h"
 #include "sim/cli/cli_common.h"
 #include "sim/system/system.h"
+#include "traces/plan/plan_causality.h"
 #include "traces/plan/plan_index.h"
 #include "traces/plan/plan_routes.h"
 #include "traces/report/report.h"
@@ -51,18 +52,25 @@ int cmd_validate(const std::vector<std::string>& args) {
 
     const Estimate est = estimate_plan(arch, plan, options);
     const SimResult sim = simulate_plan(arch, plan);
-    const auto sim_layers = summarize_layers(plan, PlanIndex(plan), sim.ops);
+    const PlanIndex index(plan);
+    const auto sim_layers = summarize_layers(plan, index, sim.ops);
+    const CausalityCheck sim_causality = check_causality(plan, index, sim.ops);
+    const CausalityCheck model_causality = check_causality(plan, index, est.ops);
+    nlohmann::json sim_checks = sim.checks;
+    sim_checks.update(sim_causality.to_json());
     const std::string dir = vm["out"].as<std::string>();
     std::optional<SimulationSpread> spread;
     if (sensitivity)
         spread = simulate_spread(arch, plan, sim_layers, sim.simulated_ns, *sensitivity, dir + "/sensitivity",
                                  child_simulation_runner());
     const ModelValidation v = validate_model(arch, plan, options, est, EvaluatedRun{sim.ops, sim.ledger, sim.simulated_ns},
-                                             sim.checks, sim_layers, spread ? &*spread : nullptr);
+                                             sim_checks, sim_layers, spread ? &*spread : nullptr);
     if (!vm["quiet"].as<bool>()) std::cout << v.layer_table;
     std::filesystem::create_directories(dir);
     write_json_file(v.json, dir + "/validation.json");
     std::cout << v.summary << "wrote " << dir << "/validation.json\n";
+    if (!sim_causality.ok()) return causality_failed(sim_causality);
+    if (!model_causality.ok()) return causality_failed(model_causality);
     return sim.conservation_ok && v.nudged_ok ? kExitOk : kExitCheckFailed;
 }
 

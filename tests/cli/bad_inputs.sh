@@ -198,7 +198,7 @@ plan_case() {  # plan_case NAME FILE NEEDLE...
             "$cmd" --arch "$GOOD_ARCH" --plan "$BAD/$file" --out "$TMP/out" -q
     done
 }
-plan_case plan-wrong-version plan_wrong_version.json "/version" "version 1 to 2" "number 3"
+plan_case plan-wrong-version plan_wrong_version.json "/version" "version 1 to 3" "number 4"
 plan_case plan-dep-on-later-op plan_dep_on_later_op.json "/layers/0/ops/1/deps/1" "op 2"
 plan_case plan-send-without-recv plan_send_without_recv.json "/layers/0/ops/2" "recv" "flow 0"
 plan_case plan-chiplet-count plan_chiplet_count.json "/chiplets" "4 chiplets" "found 2"

@@ -1,6 +1,6 @@
 #pragma once
 // The execution plan: the mapper's output, the simulator's input and the trace format of
-// trace-driven runs. Versioned JSON (format "mcmsim-plan", version 2; version 1 files still
+// trace-driven runs. Versioned JSON (format "mcmsim-plan", version 3; versions 1 and 2 still
 // load) described in docs/plan-format.md.
 //
 // Ops are grouped by layer; each op runs on one chiplet. Dependencies name earlier ops on the
@@ -161,7 +161,7 @@ struct PlanLayer {
 
 struct Plan {
     static constexpr const char* kFormat = "mcmsim-plan";  ///< the "format" every plan file names
-    static constexpr int kVersion = 2;                     ///< written
+    static constexpr int kVersion = 3;                     ///< written
     static constexpr int kMinVersion = 1;                  ///< oldest read (no grouped transfers)
     std::string arch;                                      ///< arch config name the plan was made for
     std::string workload;                                  ///< workload name

@@ -1,8 +1,9 @@
 // Plan <-> JSON.
 //
-// File format (format "mcmsim-plan", version 2; version 1 is the same without "transfers"):
+// File format (format "mcmsim-plan", version 3; version 2 is the same without "inputs", version 1
+// also without "transfers"):
 //   {
-//     "format": "mcmsim-plan", "version": 2,
+//     "format": "mcmsim-plan", "version": 3,
 //     "arch": str, "workload": str, "optimizer": str, "seed": uint,
 //     "chiplets": int >= 1, "memories": int >= 0,
 //     "layers": [ {"name": str, "macs": int >= 0, "inputs": [int, ...] (optional: earlier layers
@@ -338,7 +339,7 @@ PlanLayer read_layer(const JsonNode& node, int version, int index) {
     PlanLayer layer;
     layer.name = o.required("name").string();
     layer.macs = o.required("macs").integer_in(0, kMaxI64);
-    if (auto in = o.optional("inputs"))
+    if (auto in = version >= 3 ? o.optional("inputs") : std::nullopt)
         for (const auto& i : in->array()) {
             if (index == 0) i.fail("no inputs: the first layer has no earlier layer to read");
             layer.inputs.push_back(static_cast<int>(i.integer_in(0, index - 1)));

@@ -29,7 +29,7 @@ TEST(Plan, JsonRoundTrip) {
     const Plan plan = sample_plan();
     const json doc = plan_to_json(plan);
     EXPECT_EQ(doc["format"], "mcmsim-plan");
-    EXPECT_EQ(doc["version"], 2);
+    EXPECT_EQ(doc["version"], 3);
     // Empty optional fields are omitted; kind-specific keys only where they belong.
     EXPECT_FALSE(doc["layers"][0]["ops"][0].contains("deps"));
     EXPECT_FALSE(doc["layers"][1]["ops"][0].contains("tile"));

@@ -95,6 +95,16 @@ TEST(PlanCausality, InputsRoundTripThroughJson) {
     EXPECT_FALSE(plan_to_json(sample_plan())["layers"][1].contains("inputs"));
 }
 
+// Layer inputs came with version 3: a version-2 plan reads without them and may not carry them.
+TEST(PlanCausality, InputsAreAVersionThreeField) {
+    json doc = plan_to_json(with_inputs());
+    EXPECT_EQ(doc["version"], 3);
+    doc["version"] = 2;
+    EXPECT_TRUE(names(error_of(doc), "/layers/1/inputs", {"unknown key \"inputs\""}));
+    doc["layers"][1].erase("inputs");
+    EXPECT_TRUE(plan_from_json(doc, "v2.json").layers[1].inputs.empty());
+}
+
 TEST(PlanCausality, InputsMustNameEarlierLayers) {
     json doc = plan_to_json(with_inputs());
     doc["layers"][1]["inputs"] = {1};

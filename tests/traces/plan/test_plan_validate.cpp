@@ -30,12 +30,12 @@ TEST(PlanErrors, MacsOnSendOp) {
 
 TEST(PlanErrors, WrongFormatAndVersion) {
     json doc = plan_to_json(sample_plan());
-    doc["version"] = 3;
+    doc["version"] = 4;
     doc["future_key"] = true;  // the version message wins over unknown keys
-    EXPECT_TRUE(names(error_of(doc), "/version", {"expected version 1 to 2", "found number 3"}));
+    EXPECT_TRUE(names(error_of(doc), "/version", {"expected version 1 to 3", "found number 4"}));
     doc = plan_to_json(sample_plan());
     doc["version"] = 0;
-    EXPECT_TRUE(names(error_of(doc), "/version", {"expected version 1 to 2", "found number 0"}));
+    EXPECT_TRUE(names(error_of(doc), "/version", {"expected version 1 to 3", "found number 0"}));
     doc = plan_to_json(sample_plan());
     doc["format"] = "other";
     EXPECT_TRUE(names(error_of(doc), "/format", {"mcmsim-plan", "\"other\""}));

@@ -28,6 +28,29 @@ std::string saturation_reasons(const SaturationVerdict& v, const char* separator
 
 }  // namespace
 
+nlohmann::json synthetic_conventions() {
+    return {{"hops",
+             "router-to-router links crossed by the packet's head; the injection and ejection channels are not counted, "
+             "so a packet to its own router has 0 hops and one to a neighbouring router 1"},
+            {"latency",
+             "packet creation (entry into its source network interface's queue, so source queueing is included) to "
+             "the ejection of its tail flit, router cycles"},
+            {"zero_load_latency",
+             "analytical, no contention or source queueing: the injection channel (ni_latency_cycles); at each of the "
+             "H + 1 routers on the route, source and destination included, the router pipeline (RC + VA + SA + ST, RC "
+             "left out with lookahead; body flits only SA + ST); on each of the H links latency_cycles + "
+             "cycles_per_flit - 1; the ejection channel (ni_latency_cycles); the serialisation of the tail, L - 1 flits "
+             "behind the head (one flit per cycle, cycles_per_flit apart over a slower link). Averaged over the pattern's "
+             "source-destination pairs by probability, self pairs included. With uniform on-die links: "
+             "2 ni_latency_cycles + (H + 1) P + H link latency + (L - 1)"},
+            {"rates",
+             "flits/node/cycle; offered: flits of the packets created in the measurement window, accepted: flits "
+             "ejected in it"},
+            {"undelivered",
+             "a measured packet still inside at the drain limit: latency and hops are null, saturated is true, "
+             "undelivered_packets counts them"}};
+}
+
 std::string synthetic_csv(const SyntheticRun& run) {
     std::ostringstream os;
     os << "rate,offered,accepted,avg_packet_latency_cycles,p99_packet_latency_cycles,avg_hops,"
@@ -49,6 +72,7 @@ nlohmann::json synthetic_point_json(const NocConfig& cfg, const SyntheticOptions
     j["packet_flits"] = opt.packet_flits;
     j["config"] = cfg.name;
     j["latency_convention"] = "packet creation to tail ejection, router cycles";
+    j["conventions"] = synthetic_conventions();
     j["flits_injected"] = run.flits_injected;
     j["flits_ejected"] = run.flits_ejected;
     j["order_violations"] = run.order_violations;

@@ -11,6 +11,8 @@
 
 namespace mcmsim {
 
+/// What the figures count: hops, latency, zero-load latency, rates, undelivered points.
+nlohmann::json synthetic_conventions();
 /// The curve, one CSV row per load point.
 std::string synthetic_csv(const SyntheticRun& run);
 /// The run's first load point with the run's totals, the options and the energy booked.

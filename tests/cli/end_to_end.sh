@@ -158,9 +158,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if d["avg_packet_latency_cycles"] is None and d["p99_packet_latency_cycles"] is None and d["saturated"]
          and d["undelivered_packets"] > 0 and d["delivered_fraction"] < 1
-         and "undelivered" in d["saturation"]["reasons"] else 1)
+         and "undelivered" in d["saturation"]["reasons"] and "hops" in d["conventions"] else 1)
 PY
-check "noc --json: undelivered point has null latency and undelivered_packets" "[ $? -eq 0 ]"
+check "noc --json: undelivered point has null latency, undelivered_packets, conventions" "[ $? -eq 0 ]"
 out=$("$mcmsim" noc --config "$configs/noc/mesh8x8.json" --rate 1 --warmup 200 --cycles 1000 --drain-limit 5)
 check "noc text: undelivered latency is n/a" "echo \"\$out\" | grep -q 'avg n/a, p99 n/a'"
 out=$("$mcmsim" noc --config "$configs/noc/mesh8x8.json" --rates 0.9:1:0.1 --warmup 200 --cycles 1000 --drain-limit 5)

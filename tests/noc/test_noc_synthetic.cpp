@@ -1,7 +1,8 @@
 // Synthetic-traffic load points: the saturation verdict (its criteria alone, then on small
 // meshes below and far above the bisection bound), sweeps that stop at the first saturated
-// point, and undelivered points. Expected values come from the bisection bound, Little's law
-// and the Mann-Kendall formulas, computed here.
+// point, undelivered points, and the conventions the report states. Expected values come
+// from the bisection bound, Little's law and the Mann-Kendall formulas, computed here.
+#include "hw/energy/energy_ledger.h"
 #include "noc/synthetic/saturation_check.h"
 #include "noc/synthetic/synthetic_report.h"
 #include "noc/synthetic/synthetic_traffic.h"
@@ -191,6 +192,51 @@ TEST(NocSyntheticLoad, SmallDrainLimitReportsUndelivered) {
     EXPECT_NE(row.find(",n/a,n/a,n/a,"), std::string::npos) << csv;
     const std::string text = synthetic_point_text(c, o, run);
     EXPECT_NE(text.find("avg n/a, p99 n/a"), std::string::npos) << text;
+}
+
+// The report states its conventions, and the figures follow them. On a 4x4 mesh `neighbor`
+// sends (r, c) to (r, c + 1 mod 4): one link from columns 0-2, three (back west) from column
+// 3, so 1.5 hops on average counted in links (2.5 if routers were counted), and the zero-load
+// latency is the textbook T0 at H = 1.5: NI in and out, H + 1 router pipelines, H links,
+// L - 1 cycles for the tail.
+TEST(NocSyntheticReport, JsonStatesConventionsTheFiguresFollow) {
+    const int k = 4, flits = 3;
+    NocConfig c = grid_config(NocTopologyKind::Mesh, k, k);
+    SyntheticOptions o;
+    o.pattern = TrafficPattern::Neighbor;
+    o.rates = {0.05};
+    o.packet_flits = flits;
+    o.warmup = 200;
+    o.measure = 4000;
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_EQ(run.points.size(), 1u);
+    const SyntheticPoint& p = run.points[0];
+    EXPECT_NEAR(p.zero_load_latency, textbook_t0(c, 1.5, flits), 1e-9);
+    // Packets per source column are Bernoulli counts: the share from column 3 is 1/4 within
+    // a few per cent of ~1000 packets, so the mean within 0.1 of 1.5.
+    ASSERT_TRUE(p.avg_hops);
+    EXPECT_NEAR(*p.avg_hops, 1.5, 0.1);
+    EnergyLedger ledger;
+    const nlohmann::json j = synthetic_point_json(c, o, run, ledger);
+    ASSERT_TRUE(j.contains("conventions")) << j.dump();
+    const nlohmann::json& conv = j["conventions"];
+    auto says = [&](const char* key, const char* what) {
+        ASSERT_TRUE(conv.contains(key)) << key;
+        EXPECT_NE(conv[key].get<std::string>().find(what), std::string::npos) << key << ": " << conv[key];
+    };
+    says("hops", "links");
+    says("hops", "not counted");
+    says("latency", "creation");
+    says("latency", "tail");
+    says("latency", "source queueing is included");
+    says("zero_load_latency", "H + 1 routers");
+    says("zero_load_latency", "pipeline");
+    says("zero_load_latency", "ni_latency_cycles");
+    says("zero_load_latency", "latency_cycles + cycles_per_flit - 1");
+    says("zero_load_latency", "serialisation");
+    says("rates", "flits/node/cycle");
+    says("undelivered", "null");
+    EXPECT_EQ(j["saturation"]["criteria"]["samples"].get<int>(), SaturationCriteria::kSamples);
 }
 
 }  // namespace test_noc_synthetic

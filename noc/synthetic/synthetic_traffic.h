@@ -4,7 +4,8 @@
 // destinations given by a traffic pattern. Each load point runs three phases:
 //   warm-up      traffic flows, nothing is measured;
 //   measurement  packets created now are "measured"; flits ejected now count as accepted;
-//   drain        injection stops and the network empties, so every measured packet finishes.
+//   drain        injection stops and the network empties, so every measured packet finishes;
+//                a drain limit that comes first leaves the point undelivered (no latency).
 // Latency: creation to tail ejection (see zero_load_model.h); hops: router-to-router links.
 // Several load points run back to back in one simulation (SystemC elaborates once per
 // process); a sweep stops after the first saturated point (saturation_check.h).

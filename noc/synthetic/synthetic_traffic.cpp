@@ -77,17 +77,50 @@ double pattern_zero_load(const NocConfig& c, const NocTopology& t, const Routing
     return sum / t.routers();
 }
 
+double SyntheticPoint::delivered_fraction() const {
+    if (packets_measured == 0) return 1.0;
+    return static_cast<double>(packets_measured - undelivered_packets) / static_cast<double>(packets_measured);
+}
+
+namespace {
+
+nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+nlohmann::json saturation_json(const SaturationVerdict& v, const std::vector<double>& backlog) {
+    nlohmann::json reasons = nlohmann::json::array();
+    if (v.undelivered) reasons.push_back("undelivered");
+    if (v.not_drained) reasons.push_back("not_drained");
+    if (v.throughput) reasons.push_back("throughput");
+    if (v.backlog_growth) reasons.push_back("backlog_growth");
+    using C = SaturationCriteria;
+    return {{"reasons", reasons},
+            {"throughput_shortfall", v.throughput_shortfall},
+            {"backlog_trend_z", optional_json(v.backlog_trend_z)},
+            {"backlog_growth", optional_json(v.backlog_growth_ratio)},
+            {"sample_backlog_packets", v.not_drained ? nlohmann::json(nullptr) : nlohmann::json(backlog)},
+            {"criteria",
+             {{"throughput_tolerance", C::kThroughputTolerance},
+              {"backlog_trend_z", C::kTrendZ},
+              {"backlog_growth_tolerance", C::kGrowthTolerance},
+              {"samples", C::kSamples}}}};
+}
+
+}  // namespace
+
 nlohmann::json SyntheticPoint::to_json() const {
     return {{"rate", rate},
             {"offered", offered},
             {"accepted", accepted},
-            {"avg_packet_latency_cycles", avg_packet_latency},
-            {"p99_packet_latency_cycles", p99_packet_latency},
-            {"avg_hops", avg_hops},
+            {"avg_packet_latency_cycles", optional_json(avg_packet_latency)},
+            {"p99_packet_latency_cycles", optional_json(p99_packet_latency)},
+            {"avg_hops", optional_json(avg_hops)},
             {"saturated", saturated},
+            {"saturation", saturation_json(saturation, backlog)},
             {"drained", drained},
             {"zero_load_latency_cycles", zero_load_latency},
             {"packets_measured", packets_measured},
+            {"undelivered_packets", undelivered_packets},
+            {"delivered_fraction", delivered_fraction()},
             {"flit_hops", flit_hops},
             {"max_link_utilization", max_link_utilization},
             {"cycles", cycles},
@@ -236,6 +269,7 @@ public:
             latency_.add(latency);
             hops_ += p.hops;
         }
+        add_stay(p.created, tail);
         last_tail_ = std::max(last_tail_, tail);
         if (phase_ == Phase::Drain && net_.packets_waiting() == 0) finish_point(last_tail_, true);
     }
@@ -248,6 +282,7 @@ private:
         if (phase_ == Phase::Measure) {
             net_.packets()[id].measured = true;
             offered_flits_ += opt_.packet_flits;
+            ++measured_packets_;
         }
         arrivals_.push(now + gap(), src);
     }
@@ -267,12 +302,30 @@ private:
         m0_ = now + opt_.warmup;
         m1_ = m0_ + opt_.measure;
         phase_ = Phase::Warmup;
-        offered_flits_ = accepted_flits_ = hops_ = 0;
+        offered_flits_ = accepted_flits_ = hops_ = measured_packets_ = 0;
         latency_ = LatencyHistogram();
+        // Samples of at least one cycle each (a window of fewer cycles has fewer samples):
+        // sample k holds the window's cycles o with floor(o * samples / measure) = k.
+        const Cycle samples = std::min<Cycle>(SaturationCriteria::kSamples, opt_.measure);
+        bounds_.resize(static_cast<std::size_t>(samples + 1));
+        for (Cycle k = 0; k <= samples; ++k)
+            bounds_[static_cast<std::size_t>(k)] = m0_ + (k * opt_.measure + samples - 1) / samples;
+        stay_cycles_.assign(static_cast<std::size_t>(samples), 0.0);
         hops_at_start_ = net_.flit_hops();
         wall_start_ = std::chrono::steady_clock::now();
         if (q_ > 0)
             for (int n = 0; n < net_.nodes(); ++n) arrivals_.push(now + gap() - 1, n);
+    }
+
+    /// A packet was inside over cycles [from, to): adds them to the samples they fall in.
+    void add_stay(Cycle from, Cycle to) {
+        from = std::max(from, m0_);
+        to = std::min(to, m1_);
+        if (from >= to) return;
+        const std::size_t samples = stay_cycles_.size();
+        for (auto k = static_cast<std::size_t>((from - m0_) * static_cast<Cycle>(samples) / opt_.measure);
+             k < samples && bounds_[k] < to; ++k)
+            stay_cycles_[k] += static_cast<double>(std::min(to, bounds_[k + 1]) - std::max(from, bounds_[k]));
     }
 
     void finish_point(Cycle now, bool drained) {
@@ -281,13 +334,20 @@ private:
         pt.rate = opt_.rates[points.size()];
         pt.offered = static_cast<double>(offered_flits_) / node_cycles;
         pt.accepted = static_cast<double>(accepted_flits_) / node_cycles;
-        pt.packets_measured = latency_.count();
-        pt.avg_packet_latency = latency_.mean();
-        pt.p99_packet_latency = latency_.quantile(0.99);
-        pt.avg_hops = latency_.count() ? static_cast<double>(hops_) / static_cast<double>(latency_.count()) : 0.0;
+        pt.packets_measured = measured_packets_;
+        pt.undelivered_packets = measured_packets_ - latency_.count();
+        if (pt.undelivered_packets == 0 && latency_.count() > 0) {
+            pt.avg_packet_latency = latency_.mean();
+            pt.p99_packet_latency = latency_.quantile(0.99);
+            pt.avg_hops = static_cast<double>(hops_) / static_cast<double>(latency_.count());
+        }
         pt.zero_load_latency = zero_load_;
         pt.drained = drained;
-        pt.saturated = !drained || pt.accepted < 0.9 * pt.offered || pt.avg_packet_latency > 6 * zero_load_;
+        if (drained)
+            for (std::size_t k = 0; k < stay_cycles_.size(); ++k)
+                pt.backlog.push_back(stay_cycles_[k] / static_cast<double>(bounds_[k + 1] - bounds_[k]));
+        pt.saturation = judge_saturation(pt.offered, pt.accepted, drained, pt.undelivered_packets, pt.backlog);
+        pt.saturated = pt.saturation.saturated;
         pt.flit_hops = net_.flit_hops() - hops_at_start_;
         if (link_at_m1_.size() == link_at_m0_.size()) {
             std::int64_t most = 0;
@@ -316,8 +376,10 @@ private:
     double q_ = 0, log_miss_ = 0;  ///< injection probability per cycle, log(1 - q_)
     Cycle start_ = 0, m0_ = 0, m1_ = 0, drain_deadline_ = 0, next_start_ = 0, last_tail_ = 0;
     ArrivalCalendar arrivals_;
-    std::int64_t offered_flits_ = 0, accepted_flits_ = 0, hops_ = 0, hops_at_start_ = 0;
+    std::int64_t offered_flits_ = 0, accepted_flits_ = 0, hops_ = 0, hops_at_start_ = 0, measured_packets_ = 0;
     LatencyHistogram latency_;
+    std::vector<Cycle> bounds_;        ///< first cycle of each sample of the window, then m1_
+    std::vector<double> stay_cycles_;  ///< per sample: packet-cycles spent inside (every packet)
     std::vector<std::int64_t> link_at_m0_, link_at_m1_;
     std::chrono::steady_clock::time_point wall_start_;
 };

@@ -4,10 +4,11 @@
 // destinations given by a traffic pattern. Each load point runs three phases:
 //   warm-up      traffic flows, nothing is measured;
 //   measurement  packets created now are "measured"; flits ejected now count as accepted;
-//   drain        injection stops and the network empties, so every measured packet finishes.
-// Latency: creation to tail ejection (see zero_load_model.h). Several load points run back to
-// back in one simulation (SystemC elaborates once per process); a sweep stops after the
-// first saturated point.
+//   drain        injection stops and the network empties, so every measured packet finishes;
+//                a drain limit that comes first leaves the point undelivered (no latency).
+// Latency: creation to tail ejection (see zero_load_model.h); hops: router-to-router links.
+// Several load points run back to back in one simulation (SystemC elaborates once per
+// process); a sweep stops after the first saturated point (saturation_check.h).
 //
 // Patterns (k x k grids, N routers): uniform (any router, itself included, so the mean hop
 // count is the textbook n(k^2-1)/(3k)); transpose (r,c) -> (c,r); bitcomp ~i; bitrev and
@@ -15,10 +16,12 @@
 // 20 % of packets to the centre router, the rest uniform.
 #include "hw/energy/energy_ledger.h"
 #include "noc/noc_config.h"
+#include "noc/synthetic/saturation_check.h"
 #include "noc/vc/vc_network.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -65,15 +68,26 @@ struct SyntheticOptions {
 
 struct SyntheticPoint {
     double rate = 0;
-    double offered = 0, accepted = 0;                       ///< flits/node/cycle in the measurement window
-    double avg_packet_latency = 0, p99_packet_latency = 0;  ///< cycles
-    double avg_hops = 0;
+    double offered = 0, accepted = 0;  ///< flits/node/cycle in the measurement window
+    /// Over the measured packets, in cycles and links; none when a measured packet was not
+    /// delivered (an average of the delivered ones alone would leave out the slowest) or
+    /// none was measured.
+    std::optional<double> avg_packet_latency, p99_packet_latency, avg_hops;
     double zero_load_latency = 0;  ///< analytical, this pattern and packet length
-    bool saturated = false, drained = true;
-    std::int64_t packets_measured = 0, flit_hops = 0;
+    bool saturated = false;        ///< saturation.saturated
+    bool drained = true;           ///< the network emptied before the drain limit
+    SaturationVerdict saturation;
+    /// Mean packets inside (source queues and network) over each sample of the measurement
+    /// window, in time order; empty when the network did not drain (stays not all known).
+    std::vector<double> backlog;
+    std::int64_t packets_measured = 0;     ///< created in the measurement window
+    std::int64_t undelivered_packets = 0;  ///< of those, still inside at the drain limit
+    std::int64_t flit_hops = 0;
     double max_link_utilization = 0;
     Cycle cycles = 0;  ///< simulated cycles of the point (all phases)
     double wall_s = 0;
+    /// Delivered over measured packets (1 when none was measured).
+    double delivered_fraction() const;
     nlohmann::json to_json() const;
 };
 

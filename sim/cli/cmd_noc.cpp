@@ -5,6 +5,10 @@
 //
 // Latency is counted from packet creation (entry into the source queue) to the ejection of
 // the tail flit, in router cycles; see noc/synthetic/zero_load_model.h for the analytical reference.
+// A point whose measured packets were not all out by the drain limit is a result, not a
+// failure: it says so in its fields (null latency, undelivered_packets, saturated) and the
+// exit status stays 0, so that a sweep which ends on such a point still writes its curve.
+// Only a deadlock exits non-zero.
 #include "hw/common/input_error.h"
 #include "noc/synthetic/synthetic_report.h"
 #include "sim/cli/cli_common.h"

@@ -2,6 +2,7 @@
 #include "mapper/workload/import/scalesim_importer.h"
 
 #include "hw/common/input_error.h"
+#include "hw/common/integer_math.h"
 
 #include <algorithm>
 #include <cctype>
@@ -39,6 +40,26 @@ std::vector<std::string> split_row(const std::string& line) {
 }
 
 constexpr std::int64_t kMaxDim = std::int64_t(1) << 30;
+
+// One spatial axis as SCALE-Sim v2 sizes it (topology_utils.py): out = ceil((in − filter +
+// stride) / stride) windows, the first at position 0, stride apart. The last window may run
+// `trail` (< stride) positions past the end; SCALE-Sim reads those as zero padding
+// (operand_matrix.py gives them no address).
+struct CsvAxis {
+    std::int64_t out = 1, trail = 0;
+    // The symmetric pads with which mcmsim's (in + 2·pad − filter)/stride + 1 is also `out`:
+    // (out − 1)·stride <= in + 2·pad − filter <= out·stride − 1.
+    std::int64_t pad_lo = 0, pad_hi = 0;
+};
+
+CsvAxis csv_axis(std::int64_t in, std::int64_t filter, std::int64_t stride) {
+    CsvAxis a;
+    a.out = ceil_div(in - filter + stride, stride);
+    a.trail = (a.out - 1) * stride + filter - in;
+    a.pad_lo = (a.trail + 1) / 2;
+    a.pad_hi = (a.trail + stride - 1) / 2;
+    return a;
+}
 
 const char* const kConvFields[] = {"Layer name", "IFMAP Height", "IFMAP Width", "Filter Height", "Filter Width",
                                    "Channels",   "Num Filter",   "Strides",     "Stride Width"};
@@ -156,16 +177,9 @@ private:
         Layer l;
         l.name = name_of(f);
         l.n = batch_;
-        l.h = H;
-        l.w = W;
         l.r = R;
         l.s = S;
         l.stride = stride;
-        // SCALE-Sim: ceil((H - R + stride) / stride).
-        l.p = (H - R + stride + stride - 1) / stride;
-        l.q = (W - S + stride + stride - 1) / stride;
-        // The smallest symmetric pad with which (h + 2·pad − r)/stride + 1 gives the same sizes.
-        while ((H + 2 * l.pad - R) / stride + 1 != l.p || (W + 2 * l.pad - S) / stride + 1 != l.q) ++l.pad;
         if (f[0].find("DP") != std::string::npos) {  // SCALE-Sim's depthwise marker
             l.c = C;
             l.k = C * M;
@@ -174,7 +188,33 @@ private:
             l.c = C;
             l.k = M;
         }
-        if (H == 1 && W == 1 && R == 1 && S == 1 && l.groups == 1) l.kind = LayerKind::FullyConnected;
+        const CsvAxis y = csv_axis(H, R, stride), x = csv_axis(W, S, stride);
+        l.p = y.out;
+        l.q = x.out;
+        const std::int64_t pad = std::max(y.pad_lo, x.pad_lo);
+        if (pad <= std::min(y.pad_hi, x.pad_hi)) {
+            l.pad = pad;
+            l.h = H;
+            l.w = W;
+        } else {
+            // No one pad fits both axes: that happens at an even stride when one axis's windows end
+            // at its edge and the other's last window runs stride − 1 past it. SCALE-Sim's windows
+            // start at the first row and column and read zeros past the bottom and right edges;
+            // those zeros become part of the IFMAP, which in this format holds the padding anyway.
+            // Output size and MACs stay SCALE-Sim's, and no window is shifted.
+            l.pad = 0;
+            l.h = H + y.trail;
+            l.w = W + x.trail;
+            wl_.notes.push_back("line " + std::to_string(line_no_) + ": no symmetric pad gives SCALE-Sim's " +
+                                std::to_string(l.p) + " x " + std::to_string(l.q) + " output at stride " +
+                                std::to_string(stride) + "; IFMAP " + std::to_string(H) + " x " + std::to_string(W) +
+                                " taken as " + std::to_string(l.h) + " x " + std::to_string(l.w) +
+                                " with pad 0 (the zeros SCALE-Sim reads past the bottom and right edges)");
+        }
+        if (H == 1 && W == 1 && R == 1 && S == 1 && l.groups == 1) {
+            l.kind = LayerKind::FullyConnected;
+            l.stride = 1;  // a 1 x 1 window over a 1 x 1 IFMAP reads its one position at any stride
+        }
         chain(l);
         wl_.layers.push_back(std::move(l));
     }

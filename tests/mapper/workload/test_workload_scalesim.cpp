@@ -1,6 +1,6 @@
 // SCALE-Sim topology CSV import: conv and GEMM files written here, MACs by hand, SCALE-Sim's
 // conventions (padded IFMAP, rounded-up output, "DP" depthwise, trailing commas/comments),
-// and malformed rows naming the file, the line and the field.
+// rows no symmetric pad describes, and malformed rows naming the file, the line and the field.
 #include "hw/common/input_error.h"
 #include "mapper/workload/import/scalesim_importer.h"
 #include "mapper/workload/workload.h"
@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using namespace mcmsim;
 
@@ -39,6 +42,19 @@ void expect_bad(const std::string& tag, const std::string& text, int line, const
         EXPECT_EQ(e.where(), "line " + std::to_string(line)) << tag << ": " << e.what();
         EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << tag << ": " << e.what();
     }
+}
+
+// SCALE-Sim v2's output size, as topology_utils.py writes it:
+// int(math.ceil((ifmap - filt + stride) / stride)).
+std::int64_t scalesim_ofmap(std::int64_t ifmap, std::int64_t filt, std::int64_t stride) {
+    return static_cast<std::int64_t>(std::ceil(static_cast<double>(ifmap - filt + stride) / static_cast<double>(stride)));
+}
+
+// The notes that contain `needle`.
+int notes_with(const Workload& wl, const std::string& needle) {
+    int n = 0;
+    for (const auto& note : wl.notes) n += note.find(needle) != std::string::npos;
+    return n;
 }
 
 const char* kConvHeader = "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n";
@@ -105,6 +121,107 @@ TEST(ScaleSimCsv, MalformedRows) {
     expect_bad("header", "name, a, b\nL1, 1, 2, 3,\n", 1, "header");
     expect_bad("empty", h + "\n", 3, "layer row");
     EXPECT_THROW(import_scalesim_csv("/nonexistent/topology.csv"), InputError);
+}
+
+// Stride 2, H - R = 6 even, W - S = 7 odd: SCALE-Sim's last column window runs one column past
+// the right edge while the rows fit exactly, and no single symmetric pad gives both sizes.
+TEST(ScaleSimCsv, NoSymmetricPadRowKeepsScaleSimSizes) {
+    CsvFile f("trail", std::string(kConvHeader) + "L1,8,9,2,2,1,1,2,\n");
+    const Workload wl = import_scalesim_csv(f.path());
+    ASSERT_EQ(wl.layers.size(), 1u);
+    const Layer& l = wl.layers[0];
+    const std::int64_t p = scalesim_ofmap(8, 2, 2), q = scalesim_ofmap(9, 2, 2);  // 4 and 5
+    EXPECT_EQ(p, 4);
+    EXPECT_EQ(q, 5);
+    EXPECT_EQ(l.p, p);
+    EXPECT_EQ(l.q, q);
+    EXPECT_EQ(l.macs(), p * q * 2 * 2 * 1 * 1);
+    // pad 0 gives q = (9 - 2)/2 + 1 = 4 and pad 1 gives p = (8 + 2 - 2)/2 + 1 = 5: neither fits.
+    // The convention: pad 0, and the IFMAP reaches the end of SCALE-Sim's last window,
+    // (p - 1)·stride + R rows and (q - 1)·stride + S columns.
+    EXPECT_EQ(l.pad, 0);
+    EXPECT_EQ(l.h, (p - 1) * 2 + 2);  // 8: the rows needed no padding
+    EXPECT_EQ(l.w, (q - 1) * 2 + 2);  // 10: one zero column past the right edge
+    EXPECT_EQ(notes_with(wl, "line 2: no symmetric pad"), 1);
+    EXPECT_EQ(notes_with(wl, "8 x 10"), 1);
+}
+
+// Every stride 1..4, filter 1..7 per axis and IFMAP 1..9 per axis (even and odd IFMAP - Filter,
+// filters larger than the IFMAP): SCALE-Sim's output size and MACs, or InputError.
+TEST(ScaleSimCsv, GeometrySweep) {
+    struct Row {
+        std::int64_t h, w, r, s, stride;
+    };
+    std::vector<Row> rows;
+    std::ostringstream csv;
+    csv << kConvHeader;
+    for (std::int64_t st = 1; st <= 4; ++st)
+        for (std::int64_t r = 1; r <= 7; ++r)
+            for (std::int64_t s = 1; s <= 7; ++s)
+                for (std::int64_t h = r; h <= 9; ++h)
+                    for (std::int64_t w = s; w <= 9; ++w) {
+                        csv << "L" << rows.size() << "," << h << "," << w << "," << r << "," << s << ",3,5," << st << ",\n";
+                        rows.push_back({h, w, r, s, st});
+                    }
+    ASSERT_GT(rows.size(), 5000u);
+    CsvFile f("sweep", csv.str());
+    const auto t0 = std::chrono::steady_clock::now();
+    const Workload wl = import_scalesim_csv(f.path());
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(seconds, 1.0) << "a per-row cost that grows with the sizes";
+    ASSERT_EQ(wl.layers.size(), rows.size());
+    int unpadded = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& x = rows[i];
+        const Layer& l = wl.layers[i];
+        const std::int64_t p = scalesim_ofmap(x.h, x.r, x.stride), q = scalesim_ofmap(x.w, x.s, x.stride);
+        ASSERT_EQ(l.p, p) << l.name;
+        ASSERT_EQ(l.q, q) << l.name;
+        ASSERT_EQ(l.macs(), p * q * x.r * x.s * 3 * 5) << l.name;
+        // The smallest symmetric pad giving both sizes by mcmsim's floor rule, searched here
+        // by brute force well past any pad that can work.
+        std::int64_t pad = -1;
+        for (std::int64_t t = 0; t <= 16 && pad < 0; ++t)
+            if ((x.h + 2 * t - x.r) / x.stride + 1 == p && (x.w + 2 * t - x.s) / x.stride + 1 == q) pad = t;
+        // The zeros SCALE-Sim reads past each edge: one pad fits both axes unless the stride is
+        // even, one axis needs none and the other stride - 1.
+        const std::int64_t trail_h = (p - 1) * x.stride + x.r - x.h, trail_w = (q - 1) * x.stride + x.s - x.w;
+        const bool apart = x.stride % 2 == 0 && std::max(trail_h, trail_w) == x.stride - 1 && std::min(trail_h, trail_w) == 0;
+        ASSERT_EQ(pad < 0, apart) << l.name;
+        if (pad >= 0) {
+            ASSERT_EQ(l.pad, pad) << l.name;
+            ASSERT_EQ(l.h, x.h) << l.name;
+            ASSERT_EQ(l.w, x.w) << l.name;
+        } else {
+            ++unpadded;
+            ASSERT_EQ(l.pad, 0) << l.name;
+            ASSERT_EQ(l.h, (p - 1) * x.stride + x.r) << l.name;
+            ASSERT_EQ(l.w, (q - 1) * x.stride + x.s) << l.name;
+            ASSERT_LT(l.h - x.h, x.stride) << l.name;  // fewer zero rows than a stride
+            ASSERT_LT(l.w - x.w, x.stride) << l.name;
+        }
+    }
+    EXPECT_GT(unpadded, 0);
+    EXPECT_EQ(notes_with(wl, "no symmetric pad"), unpadded);
+
+    // A filter larger than its IFMAP: one file each, as SCALE-Sim asserts on the first.
+    for (std::int64_t st = 1; st <= 4; ++st)
+        for (std::int64_t f_size = 2; f_size <= 7; ++f_size)
+            for (std::int64_t in = 1; in < f_size; ++in) {
+                const std::string tag = std::to_string(st) + "_" + std::to_string(f_size) + "_" + std::to_string(in);
+                const std::string a = std::to_string(in), b = std::to_string(f_size), c = std::to_string(st);
+                expect_bad("tall" + tag, kConvHeader + ("L," + a + ",9," + b + ",3,3,5," + c + ",\n"), 2, "Filter Height");
+                expect_bad("wide" + tag, kConvHeader + ("L,9," + a + ",3," + b + ",3,5," + c + ",\n"), 2, "Filter Width");
+            }
+}
+
+// A 1 x 1 window over a 1 x 1 IFMAP is a fully connected layer whatever the stride.
+TEST(ScaleSimCsv, OneByOneRowAnyStride) {
+    CsvFile f("fc_stride", std::string(kConvHeader) + "FC,1,1,1,1,1024,1000,2,\n");
+    const Workload wl = import_scalesim_csv(f.path());
+    ASSERT_EQ(wl.layers.size(), 1u);
+    EXPECT_EQ(wl.layers[0].kind, LayerKind::FullyConnected);
+    EXPECT_EQ(wl.layers[0].macs(), 1024LL * 1000);
 }
 
 }  // namespace test_workload_scalesim

@@ -94,8 +94,11 @@ public:
                 continue;
             }
             const auto fields = split_row(text);
-            const bool no_numbers = std::all_of(fields.begin() + (fields.empty() ? 0 : 1), fields.end(),
-                                                [](const std::string& f) { return f.empty(); });
+            if (text[0] != '#') widest_row_ = std::max(widest_row_, fields.size());
+            // Only SCALE-Sim's own columns count: a section row may still carry annotations.
+            const std::size_t numeric_end = std::min(fields.size(), first_extra_);
+            const bool no_numbers = std::all_of(fields.begin() + std::min<std::size_t>(1, numeric_end),
+                                                fields.begin() + numeric_end, [](const std::string& f) { return f.empty(); });
             if (text[0] == '#' || no_numbers) {
                 wl_.notes.push_back("line " + std::to_string(line_no_) + ": section row \"" + text + "\" skipped");
                 continue;
@@ -111,6 +114,7 @@ public:
             for (int b : blank) list += (list.empty() ? "" : ", ") + std::to_string(b);
             wl_.notes.push_back("blank rows skipped (line " + list + ")");
         }
+        note_extra_columns();
         if (from_dram_count_ > 0)
             wl_.notes.push_back(std::to_string(from_dram_count_) +
                                 " layers do not take the previous layer's channels "
@@ -125,11 +129,19 @@ private:
         throw InputError(path_, "line " + std::to_string(line_no_), expected, found);
     }
 
+    // The header fixes the columns: SCALE-Sim's (4 for GEMM; 8 for convolution, plus Stride
+    // Width as a ninth) and, after them, annotation columns that are ignored.
     void read_header(const std::vector<std::string>& f) {
+        header_ = f;
         if (f.size() >= 4 && lower(f[1]) == "m" && lower(f[2]) == "n" && lower(f[3]) == "k") {
             gemm_ = true;
+            first_extra_ = 4;
         } else if (f.size() >= 8 && lower(f[1]).find("ifmap") != std::string::npos) {
             gemm_ = false;
+            // SCALE-Sim reads a ninth number as the column stride; a header that names its ninth
+            // column something else declares it (and any after it) an annotation.
+            stride_width_ = f.size() == 8 || lower(f[8]).find("stride") != std::string::npos;
+            first_extra_ = stride_width_ ? 9 : 8;
         } else {
             bad("a SCALE-Sim header (\"Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, "
                 "Num Filter, Strides,\" or \"Layer, M, N, K,\")",
@@ -137,7 +149,21 @@ private:
         }
     }
 
-    std::int64_t number(const std::vector<std::string>& f, std::size_t i, const char* field) const {
+    // One note for the whole file, whatever number of rows carry annotations.
+    void note_extra_columns() {
+        const std::size_t last = std::max(header_.size(), widest_row_);
+        if (last <= first_extra_) return;
+        std::string names;
+        for (std::size_t i = first_extra_; i < header_.size(); ++i)
+            if (!header_[i].empty()) names += (names.empty() ? "" : ", ") + ("\"" + header_[i] + "\"");
+        const std::string cols = last == first_extra_ + 1
+                                     ? "column " + std::to_string(last)
+                                     : "columns " + std::to_string(first_extra_ + 1) + " to " + std::to_string(last);
+        wl_.notes.push_back(cols + (names.empty() ? "" : " (" + names + ")") + " after SCALE-Sim's " +
+                            std::to_string(first_extra_) + " ignored as annotations");
+    }
+
+    std::int64_t number(const std::vector<std::string>& f, std::size_t i, const char* field, const std::string& hint = "") const {
         const std::string& text = f[i];
         std::size_t used = 0;
         long long v = 0;
@@ -147,7 +173,7 @@ private:
             used = 0;
         }
         if (text.empty() || used != text.size() || v < 1 || v > kMaxDim)
-            bad(std::string(field) + " (column " + std::to_string(i + 1) + "): a positive integer", "\"" + text + "\"");
+            bad(std::string(field) + " (column " + std::to_string(i + 1) + "): a positive integer" + hint, "\"" + text + "\"");
         return v;
     }
 
@@ -162,16 +188,22 @@ private:
     }
 
     void read_conv(const std::vector<std::string>& f) {
-        if (f.size() < 8 || f.size() > 9)
-            bad("8 fields (Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, "
-                "Strides) or 9 (with Stride Width)" +
-                    std::string(f.size() < 8 ? "; missing " + std::string(kConvFields[f.size()]) : ""),
+        if (f.size() < 8)
+            bad("at least 8 fields (Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
+                "Filter, Strides); missing " +
+                    std::string(kConvFields[f.size()]),
                 std::to_string(f.size()) + " fields");
-        std::int64_t v[9] = {};
-        for (std::size_t i = 1; i < f.size(); ++i) v[i] = number(f, i, kConvFields[i]);
+        std::int64_t v[8] = {};
+        for (std::size_t i = 1; i < 8; ++i) v[i] = number(f, i, kConvFields[i]);
         const std::int64_t H = v[1], W = v[2], R = v[3], S = v[4], C = v[5], M = v[6], stride = v[7];
-        if (f.size() == 9 && v[8] != stride)
-            bad("Stride Width (column 9) equal to Strides (mcmsim models one stride)", std::to_string(v[8]));
+        if (stride_width_ && f.size() > 8) {
+            const std::string hint = header_.size() == 8 ? " (the header names no ninth column, so it is the column "
+                                                           "stride; name it in the header to make it an annotation)"
+                                                         : "";
+            const std::int64_t stride_w = number(f, 8, kConvFields[8], hint);
+            if (stride_w != stride)
+                bad("Stride Width (column 9) equal to Strides (mcmsim models one stride)", std::to_string(stride_w));
+        }
         if (R > H) bad("Filter Height (column 4): at most IFMAP Height " + std::to_string(H), std::to_string(R));
         if (S > W) bad("Filter Width (column 5): at most IFMAP Width " + std::to_string(W), std::to_string(S));
         Layer l;
@@ -220,8 +252,8 @@ private:
     }
 
     void read_gemm(const std::vector<std::string>& f) {
-        if (f.size() != 4)
-            bad("4 fields (Layer, M, N, K)" + std::string(f.size() < 4 ? "; missing " + std::string(kGemmFields[f.size()]) : ""),
+        if (f.size() < 4)
+            bad("at least 4 fields (Layer, M, N, K); missing " + std::string(kGemmFields[f.size()]),
                 std::to_string(f.size()) + " fields");
         Layer l;
         l.name = name_of(f);
@@ -252,6 +284,10 @@ private:
     Workload wl_;
     int line_no_ = 0;
     bool gemm_ = false;
+    bool stride_width_ = false;    ///< column 9 is Stride Width (convolution files)
+    std::size_t first_extra_ = 0;  ///< index of the first annotation column
+    std::vector<std::string> header_;
+    std::size_t widest_row_ = 0;
     std::set<std::string> names_;
     std::string from_dram_;
     int from_dram_count_ = 0;

@@ -12,6 +12,9 @@ namespace mcmsim {
 ///                 Channels, Num Filter, Strides," (an optional ninth column gives a separate
 ///                 column stride; mcmsim needs both strides equal)
 ///   GEMM:        "Layer, M, N, K,"  ->  a fully connected layer: M rows, K in, N out.
+/// Columns after SCALE-Sim's are annotations, ignored with one note for the file. The ninth
+/// column of a convolution file is Stride Width when the header names a stride there or names
+/// no ninth column (SCALE-Sim reads a ninth number so), an annotation otherwise.
 /// Conventions kept from SCALE-Sim v2: the IFMAP sizes already include any padding; the output
 /// size is ceil((IFMAP − Filter + Stride) / Stride) per axis (its windows start at the first
 /// row and column and read zeros past the bottom and right edges), so p, q and the MAC count

@@ -1,6 +1,7 @@
 // SCALE-Sim topology CSV import: conv and GEMM files written here, MACs by hand, SCALE-Sim's
 // conventions (padded IFMAP, rounded-up output, "DP" depthwise, trailing commas/comments),
-// rows no symmetric pad describes, and malformed rows naming the file, the line and the field.
+// rows no symmetric pad describes, annotation columns, and malformed rows naming the file,
+// the line and the field.
 #include "hw/common/input_error.h"
 #include "mapper/workload/import/scalesim_importer.h"
 #include "mapper/workload/workload.h"
@@ -41,6 +42,22 @@ void expect_bad(const std::string& tag, const std::string& text, int line, const
         EXPECT_EQ(e.file(), f.path()) << tag;
         EXPECT_EQ(e.where(), "line " + std::to_string(line)) << tag << ": " << e.what();
         EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << tag << ": " << e.what();
+    }
+}
+
+// Like expect_bad, and the message says every one of `says`.
+void expect_bad_says(const std::string& tag, const std::string& text, int line, const std::vector<std::string>& says,
+                     std::int64_t batch = 1) {
+    CsvFile f(tag, text);
+    try {
+        import_scalesim_csv(f.path(), batch);
+        ADD_FAILURE() << tag << ": no InputError";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.file(), f.path()) << tag;
+        if (line > 0) {
+            EXPECT_EQ(e.where(), "line " + std::to_string(line)) << tag << ": " << e.what();
+        }
+        for (const std::string& s : says) EXPECT_NE(std::string(e.what()).find(s), std::string::npos) << tag << ": " << e.what();
     }
 }
 
@@ -222,6 +239,56 @@ TEST(ScaleSimCsv, OneByOneRowAnyStride) {
     ASSERT_EQ(wl.layers.size(), 1u);
     EXPECT_EQ(wl.layers[0].kind, LayerKind::FullyConnected);
     EXPECT_EQ(wl.layers[0].macs(), 1024LL * 1000);
+}
+
+TEST(ScaleSimCsv, AnnotationColumnsIgnoredWithOneNote) {
+    // Five named annotation columns after SCALE-Sim's eight: 13 fields a row.
+    CsvFile f("annot",
+              "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides, "
+              "Type, Activation, Params, Notes, Owner,\n"
+              "Conv1, 230, 230, 7, 7, 3, 64, 2, conv, relu, 9408, stem, a,\n"
+              "Stage 2,,,,,,,, section,,,,,\n"
+              "Conv2, 56, 56, 3, 3, 64, 64, 1, conv, relu, 36864, , b,\n"
+              "Conv3, 56, 56, 1, 1, 64, 256, 1, conv, none, 16384, 1x1, c\n");
+    const Workload wl = import_scalesim_csv(f.path());
+    ASSERT_EQ(wl.layers.size(), 3u);
+    EXPECT_EQ(wl.layers[0].macs(), 113LL * 113 * 7 * 7 * 3 * 64);  // ceil((230 - 7 + 2)/2) = 113
+    EXPECT_EQ(wl.layers[1].macs(), 54LL * 54 * 3 * 3 * 64 * 64);
+    EXPECT_EQ(wl.layers[2].macs(), 56LL * 56 * 64 * 256);
+    EXPECT_EQ(notes_with(wl, "annotation"), 1);
+    EXPECT_EQ(notes_with(wl, "columns 9 to 13"), 1);
+    EXPECT_EQ(notes_with(wl, "\"Type\""), 1);
+    EXPECT_EQ(notes_with(wl, "section row \"Stage 2"), 1);
+
+    // A header naming the ninth column Stride Width: annotations start at column 10.
+    CsvFile g("annot_sw",
+              "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, "
+              "Stride height, Stride width, Comment,\n"
+              "L1, 8, 8, 3, 3, 4, 4, 1, 1, first,\nL2, 8, 8, 3, 3, 4, 4, 1, 1, second,\n");
+    const Workload wg = import_scalesim_csv(g.path());
+    ASSERT_EQ(wg.layers.size(), 2u);
+    EXPECT_EQ(wg.layers[1].macs(), 6LL * 6 * 3 * 3 * 4 * 4);
+    EXPECT_EQ(notes_with(wg, "column 10 (\"Comment\")"), 1);
+    expect_bad("annot_sw_differs",
+               "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Stride height, "
+               "Stride width, Comment,\nL1, 8, 8, 3, 3, 4, 4, 1, 2, first,\n",
+               2, "Stride Width");
+
+    // An eight-column header: a ninth number is the column stride (SCALE-Sim's reading), and
+    // fields after it are annotations.
+    CsvFile h("annot_unnamed", std::string(kConvHeader) + "L1, 8, 8, 3, 3, 4, 4, 1, 1, x, y,\n");
+    const Workload wh = import_scalesim_csv(h.path());
+    EXPECT_EQ(wh.layers.at(0).macs(), 6LL * 6 * 3 * 3 * 4 * 4);
+    EXPECT_EQ(notes_with(wh, "columns 10 to 11"), 1);
+    expect_bad_says("annot_text_stride", std::string(kConvHeader) + "L1, 8, 8, 3, 3, 4, 4, 1, relu,\n", 2,
+                    {"Stride Width (column 9)", "name it in the header", "\"relu\""});
+
+    // GEMM files take annotations after K.
+    CsvFile m("annot_gemm", "Layer, M, N, K, Note,\nQKT, 64, 32, 16, attention,\nPV, 64, 16, 32, attention,\n");
+    const Workload wm = import_scalesim_csv(m.path());
+    ASSERT_EQ(wm.layers.size(), 2u);
+    EXPECT_EQ(wm.total_macs(), 64LL * 32 * 16 + 64LL * 16 * 32);
+    EXPECT_EQ(notes_with(wm, "column 5 (\"Note\")"), 1);
 }
 
 }  // namespace test_workload_scalesim

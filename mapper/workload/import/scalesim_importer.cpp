@@ -39,7 +39,27 @@ std::vector<std::string> split_row(const std::string& line) {
     return fields;
 }
 
-constexpr std::int64_t kMaxDim = std::int64_t(1) << 30;
+// Every numeric field and the batch: the bound of a workload JSON dimension, so that a CSV layer
+// is never one the JSON format would refuse, and IFMAP + Stride cannot overflow.
+constexpr std::int64_t kCsvMaxValue = std::int64_t(1) << 30;
+
+std::string csv_range() { return "an integer in [1, " + std::to_string(kCsvMaxValue) + "]"; }
+
+// A product of positive factors, or -1 when it does not fit in 64 bits; `text` spells it out
+// for the error message.
+struct CsvProduct {
+    std::int64_t value = 1;
+    std::string text;
+};
+
+CsvProduct csv_product(const std::vector<std::int64_t>& factors) {
+    CsvProduct p;
+    for (std::int64_t f : factors) {
+        p.value = (p.value < 0 || p.value > kInt64Max / f) ? -1 : p.value * f;
+        p.text += (p.text.empty() ? "" : " x ") + std::to_string(f);
+    }
+    return p;
+}
 
 // One spatial axis as SCALE-Sim v2 sizes it (topology_utils.py): out = ceil((in − filter +
 // stride) / stride) windows, the first at position 0, stride apart. The last window may run
@@ -70,7 +90,8 @@ public:
     CsvReader(const std::string& path, std::int64_t batch) : path_(path), batch_(batch) {}
 
     Workload read() {
-        if (batch_ < 1) throw InputError(path_, "", "a batch size >= 1", std::to_string(batch_));
+        if (batch_ < 1 || batch_ > kCsvMaxValue)
+            throw InputError(path_, "", "a batch size in [1, " + std::to_string(kCsvMaxValue) + "]", std::to_string(batch_));
         std::ifstream in(path_);
         if (!in) throw InputError(path_, "", "a readable SCALE-Sim topology file", "a file that cannot be opened");
         std::string base = path_.substr(path_.find_last_of('/') + 1);
@@ -79,7 +100,7 @@ public:
 
         std::string line;
         bool header = false;
-        std::vector<int> blank;
+        std::vector<std::int64_t> blank;
         while (std::getline(in, line)) {
             ++line_no_;
             if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -111,7 +132,7 @@ public:
             throw InputError(path_, "line " + std::to_string(line_no_ + 1), "at least one layer row", "the end of the file");
         if (!blank.empty()) {
             std::string list;
-            for (int b : blank) list += (list.empty() ? "" : ", ") + std::to_string(b);
+            for (std::int64_t b : blank) list += (list.empty() ? "" : ", ") + std::to_string(b);
             wl_.notes.push_back("blank rows skipped (line " + list + ")");
         }
         note_extra_columns();
@@ -172,17 +193,20 @@ private:
         } catch (const std::exception&) {
             used = 0;
         }
-        if (text.empty() || used != text.size() || v < 1 || v > kMaxDim)
-            bad(std::string(field) + " (column " + std::to_string(i + 1) + "): a positive integer" + hint, "\"" + text + "\"");
+        if (text.empty() || used != text.size() || v < 1 || v > kCsvMaxValue)
+            bad(std::string(field) + " (column " + std::to_string(i + 1) + "): " + csv_range() + hint, "\"" + text + "\"");
         return v;
     }
 
     std::string name_of(const std::vector<std::string>& f) {
         std::string name = f[0].empty() ? "layer" + std::to_string(wl_.layers.size()) : f[0];
         if (!names_.insert(name).second) {
-            name += "@line" + std::to_string(line_no_);
-            names_.insert(name);
-            wl_.notes.push_back("line " + std::to_string(line_no_) + ": repeated layer name renamed \"" + name + "\"");
+            const std::string renamed = name + "@line" + std::to_string(line_no_);
+            if (!names_.insert(renamed).second)
+                bad("a layer name used once (a repeated name becomes \"" + renamed + "\", which an earlier row has)",
+                    "\"" + name + "\"");
+            wl_.notes.push_back("line " + std::to_string(line_no_) + ": repeated layer name renamed \"" + renamed + "\"");
+            name = renamed;
         }
         return name;
     }
@@ -212,13 +236,15 @@ private:
         l.r = R;
         l.s = S;
         l.stride = stride;
+        l.c = C;
+        l.k = M;
         if (f[0].find("DP") != std::string::npos) {  // SCALE-Sim's depthwise marker
-            l.c = C;
+            if (M > kCsvMaxValue / C)
+                bad("Num Filter (column 7) of a depthwise (\"DP\") layer: at most " + std::to_string(kCsvMaxValue / C) +
+                        ", so that its Channels x Num Filter output channels are at most " + std::to_string(kCsvMaxValue),
+                    std::to_string(M));
             l.k = C * M;
             l.groups = C;
-        } else {
-            l.c = C;
-            l.k = M;
         }
         const CsvAxis y = csv_axis(H, R, stride), x = csv_axis(W, S, stride);
         l.p = y.out;
@@ -247,6 +273,7 @@ private:
             l.kind = LayerKind::FullyConnected;
             l.stride = 1;  // a 1 x 1 window over a 1 x 1 IFMAP reads its one position at any stride
         }
+        check_counts(l);
         chain(l);
         wl_.layers.push_back(std::move(l));
     }
@@ -256,14 +283,55 @@ private:
             bad("at least 4 fields (Layer, M, N, K); missing " + std::string(kGemmFields[f.size()]),
                 std::to_string(f.size()) + " fields");
         Layer l;
-        l.name = name_of(f);
         l.kind = LayerKind::FullyConnected;
         l.n = batch_;
         l.h = l.p = number(f, 1, "M");
         l.k = number(f, 2, "N");
         l.c = number(f, 3, "K");
+        l.name = name_of(f);
+        check_counts(l);
         chain(l);
         wl_.layers.push_back(std::move(l));
+    }
+
+    // The counts validate_workload keeps within 64 bits, checked here so that a row too large
+    // for them is reported at its line and in the file's terms; then the running MAC total.
+    void check_counts(const Layer& l) {
+        struct Count {
+            const char* what;
+            CsvProduct product;
+        };
+        // validate_workload also bounds the operand sizes of a matrix product, n·p·c and n·c·k,
+        // and their sum, for every kind of layer.
+        const CsvProduct a = csv_product({l.n, l.p, l.c}), b = csv_product({l.n, l.c, l.k});
+        const CsvProduct sum{a.value < 0 || b.value < 0 || a.value > kInt64Max - b.value ? -1 : a.value + b.value,
+                             a.text + " + " + b.text};
+        const std::int64_t cg = l.c / l.groups;
+        const std::vector<Count> counts =
+            gemm_ ? std::vector<Count>{{"MACs (batch x M x N x K)", csv_product({l.n, l.p, l.k, l.c})},
+                                       {"input elements (batch x M x K)", a},
+                                       {"output elements (batch x M x N)", csv_product({l.n, l.p, l.k})},
+                                       {"weight elements (K x N)", csv_product({l.c, l.k})},
+                                       {"batch x K x N", b},
+                                       {"batch x M x K + batch x K x N", sum}}
+                  : std::vector<Count>{
+                        {"MACs (batch x output channels x P x Q x channels per group x R x S)",
+                         csv_product({l.n, l.k, l.p, l.q, cg, l.r, l.s})},
+                        {"IFMAP elements (batch x Channels x H x W)", csv_product({l.n, l.c, l.h, l.w})},
+                        {"OFMAP elements (batch x output channels x P x Q)", csv_product({l.n, l.k, l.p, l.q})},
+                        {"filter elements (output channels x channels per group x R x S)", csv_product({l.k, cg, l.r, l.s})},
+                        {"batch x P x Channels", a},
+                        {"batch x Channels x output channels", b},
+                        {"batch x P x Channels + batch x Channels x output channels", sum}};
+        const std::string limit = "at most " + std::to_string(kInt64Max);
+        for (const Count& c : counts)
+            if (c.product.value < 0)
+                bad("a layer whose MAC count and tensor sizes fit in 64 bits (" + limit + ")",
+                    std::string(c.what) + " = " + c.product.text);
+        if (l.macs() > kInt64Max - total_macs_)
+            bad("a file whose total MACs fit in 64 bits (" + limit + ")",
+                std::to_string(l.macs()) + " MACs here after " + std::to_string(total_macs_) + " in the rows above");
+        total_macs_ += l.macs();
     }
 
     // Reads the previous layer when its output channels are this layer's input channels.
@@ -282,7 +350,7 @@ private:
     const std::string& path_;
     std::int64_t batch_;
     Workload wl_;
-    int line_no_ = 0;
+    std::int64_t line_no_ = 0;
     bool gemm_ = false;
     bool stride_width_ = false;    ///< column 9 is Stride Width (convolution files)
     std::size_t first_extra_ = 0;  ///< index of the first annotation column
@@ -291,6 +359,7 @@ private:
     std::set<std::string> names_;
     std::string from_dram_;
     int from_dram_count_ = 0;
+    std::int64_t total_macs_ = 0;
 };
 
 }  // namespace

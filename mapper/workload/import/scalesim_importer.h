@@ -27,8 +27,11 @@ namespace mcmsim {
 /// ignored. mcmsim additions: a layer reads the previous one's output when the channels
 /// match, else the network input from DRAM (a note lists those); blank rows and section rows
 /// (a name with no numbers, or a line starting with '#') are skipped with a note. `batch`
-/// multiplies every layer (SCALE-Sim has none).
-/// A malformed row throws InputError naming the file, "line N" and the field.
+/// multiplies every layer (SCALE-Sim has none). Every number and `batch` is an integer in
+/// [1, 2^30] (the workload JSON bound), a depthwise layer's Channels x Num Filter too, and a
+/// layer's MAC count and tensor sizes, and the file's total MACs, must fit in 64 bits.
+/// A malformed row throws InputError naming the file, "line N", the field and the accepted
+/// range.
 Workload import_scalesim_csv(const std::string& path, std::int64_t batch = 1);
 
 }  // namespace mcmsim

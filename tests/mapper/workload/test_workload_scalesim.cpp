@@ -1,7 +1,7 @@
 // SCALE-Sim topology CSV import: conv and GEMM files written here, MACs by hand, SCALE-Sim's
 // conventions (padded IFMAP, rounded-up output, "DP" depthwise, trailing commas/comments),
 // rows no symmetric pad describes, annotation columns, and malformed rows naming the file,
-// the line and the field.
+// the line, the field and the accepted range.
 #include "hw/common/input_error.h"
 #include "mapper/workload/import/scalesim_importer.h"
 #include "mapper/workload/workload.h"
@@ -73,6 +73,8 @@ int notes_with(const Workload& wl, const std::string& needle) {
     for (const auto& note : wl.notes) n += note.find(needle) != std::string::npos;
     return n;
 }
+
+const std::string kLimit = std::to_string(std::int64_t(1) << 30);  // the documented bound of every field
 
 const char* kConvHeader = "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n";
 
@@ -281,7 +283,7 @@ TEST(ScaleSimCsv, AnnotationColumnsIgnoredWithOneNote) {
     EXPECT_EQ(wh.layers.at(0).macs(), 6LL * 6 * 3 * 3 * 4 * 4);
     EXPECT_EQ(notes_with(wh, "columns 10 to 11"), 1);
     expect_bad_says("annot_text_stride", std::string(kConvHeader) + "L1, 8, 8, 3, 3, 4, 4, 1, relu,\n", 2,
-                    {"Stride Width (column 9)", "name it in the header", "\"relu\""});
+                    {"Stride Width (column 9)", "[1, " + kLimit + "]", "name it in the header", "\"relu\""});
 
     // GEMM files take annotations after K.
     CsvFile m("annot_gemm", "Layer, M, N, K, Note,\nQKT, 64, 32, 16, attention,\nPV, 64, 16, 32, attention,\n");
@@ -289,6 +291,50 @@ TEST(ScaleSimCsv, AnnotationColumnsIgnoredWithOneNote) {
     ASSERT_EQ(wm.layers.size(), 2u);
     EXPECT_EQ(wm.total_macs(), 64LL * 32 * 16 + 64LL * 16 * 32);
     EXPECT_EQ(notes_with(wm, "column 5 (\"Note\")"), 1);
+}
+
+TEST(ScaleSimCsv, ErrorsNameTheLimits) {
+    const std::string h = kConvHeader;
+    const std::string range = "[1, " + kLimit + "]";
+    expect_bad_says("filters", h + "L1, 56, 56, 3, 3, 64, 99999999999, 1,\n", 2,
+                    {"Num Filter (column 7)", "an integer in " + range, "\"99999999999\""});
+    expect_bad_says("past_int64", h + "L1, 56, 99999999999999999999999, 3, 3, 64, 64, 1,\n", 2,
+                    {"IFMAP Width (column 3)", range});
+    expect_bad_says("one_over", h + "L1, " + std::to_string((std::int64_t(1) << 30) + 1) + ", 56, 3, 3, 64, 64, 1,\n", 2,
+                    {"IFMAP Height (column 2)", range});
+    expect_bad_says("negative", h + "L1, 56, 56, 3, 3, 64, 64, -1,\n", 2, {"Strides (column 8)", range});
+    expect_bad_says("gemm_big", "Layer, M, N, K,\nL1, 64, 64, 4294967296,\n", 2, {"K (column 4)", range});
+
+    // Depthwise: Channels x Num Filter output channels within the same bound.
+    const std::int64_t c = 65536;
+    expect_bad_says("dp_channels", h + "Conv_DP, 8, 8, 3, 3, 65536, 65536, 1,\n", 2,
+                    {"Num Filter (column 7)", "at most " + std::to_string((std::int64_t(1) << 30) / c), kLimit});
+
+    // 2^20 x 2^20 positions, 2^30 channels in and out: 2^100 MACs.
+    expect_bad_says("macs", h + "L1, 1048576, 1048576, 1, 1, 1073741824, 1073741824, 1,\n", 2, {"fit in 64 bits", "MACs"});
+    // A stride as large as the IFMAP leaves one output but 2^90 IFMAP elements.
+    expect_bad_says("ifmap", h + "L1, 1073741824, 1073741824, 1, 1, 1073741824, 1, 1073741824,\n", 2,
+                    {"fit in 64 bits", "IFMAP elements"});
+    // 2^62 MACs a row (2^20 x 2^20 positions, 2^11 channels in and out): the second overflows the total.
+    expect_bad_says("total", h + "A, 1048576, 1048576, 1, 1, 2048, 2048, 1,\nB, 1048576, 1048576, 1, 1, 2048, 2048, 1,\n", 3,
+                    {"total MACs"});
+    // The batch multiplies: 2^30 x 2^40 MACs.
+    expect_bad_says("batch_macs", h + "L1, 1048576, 1048576, 1, 1, 1024, 1024, 1,\n", 2, {"fit in 64 bits", "MACs"},
+                    std::int64_t(1) << 30);
+    expect_bad_says("gemm_macs", "Layer, M, N, K,\nL1, 1073741824, 1073741824, 1073741824,\n", 2,
+                    {"fit in 64 bits", "MACs (batch x M x N x K)"});
+    // Depthwise at batch 2^30: 2^50 MACs, but 2^30 x 2^20 x 2^20 for batch x channels x output
+    // channels, a size validate_workload bounds too.
+    expect_bad_says("dp_operands", h + "Conv_DP, 1, 1, 1, 1, 1048576, 1, 1,\n", 2,
+                    {"fit in 64 bits", "batch x Channels x output channels"}, std::int64_t(1) << 30);
+    expect_bad_says("batch_zero", h + "L1, 8, 8, 3, 3, 4, 4, 1,\n", 0, {"batch", range, "found 0"}, 0);
+    expect_bad_says("batch_big", h + "L1, 8, 8, 3, 3, 4, 4, 1,\n", 0, {"batch", range}, (std::int64_t(1) << 30) + 1);
+
+    // A repeated name is renamed "<name>@line<N>"; an earlier row already called that is an error.
+    expect_bad_says("renamed", h + "A, 8, 8, 3, 3, 4, 4, 1,\nA@line4, 8, 8, 3, 3, 4, 4, 1,\nA, 8, 8, 3, 3, 4, 4, 1,\n", 4,
+                    {"layer name", "\"A@line4\""});
+    // Fewer fields than SCALE-Sim's columns still names the first missing one.
+    expect_bad_says("short_annotated", h + "L1, 8, 8, 3, 3, 4,\n", 2, {"at least 8 fields", "Num Filter", "6 fields"});
 }
 
 }  // namespace test_workload_scalesim

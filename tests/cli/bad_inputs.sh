@@ -219,6 +219,19 @@ expect_error noc-routing-invalid-for-topology noc_routing_invalid.json "/routing
 expect_error workload-not-onnx workload_not_onnx.onnx "ONNX" -- workload --onnx "$BAD/workload_not_onnx.onnx"
 expect_error workload-bad-scalesim-row workload_bad_row.csv "line 3" "IFMAP Width" '"x56"' -- \
     workload --scalesim-csv "$BAD/workload_bad_row.csv"
+expect_error workload-scalesim-filter-count workload_huge_filter_count.csv "line 2" "Num Filter" \
+    "[1, 1073741824]" '"99999999999"' -- workload --scalesim-csv "$BAD/workload_huge_filter_count.csv"
+
+# A stride-2 row whose output size no single symmetric pad gives (H - R even, W - S odd): it
+# must import, and map and simulate, well within a short limit rather than search for a pad.
+printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nL1,8,9,2,2,1,1,2,\n' \
+    >"$TMP/no_symmetric_pad.csv"
+LONG_TIMEOUT=("${TIMEOUT[@]}")
+if command -v timeout >/dev/null 2>&1; then TIMEOUT=(timeout 20); fi
+expect_ok control-scalesim-no-symmetric-pad-workload -- workload --scalesim-csv "$TMP/no_symmetric_pad.csv"
+expect_ok control-scalesim-no-symmetric-pad-run -- \
+    run --arch "$GOOD_ARCH" --workload "$TMP/no_symmetric_pad.csv" --out "$TMP/out" -q
+TIMEOUT=("${LONG_TIMEOUT[@]}")
 
 # ---- the command line --------------------------------------------------------------------
 

@@ -487,6 +487,16 @@ private:
             return;
         }
         if (!standard || !onnx::understood(op)) ++not_understood_[op];
+        if (standard && op == "Split") {
+            // One layer writes all parts: its output is the whole input, each part its own shape.
+            const auto parts = onnx::split_shapes(n, facts);
+            std::vector<std::optional<Shape>> shapes;
+            for (std::size_t i = 0; i < n.outputs.size(); ++i)
+                shapes.push_back(i < parts.size() ? std::optional<Shape>(parts[i]) : shape_of(n.outputs[i]));
+            import_vector(index, n, facts, facts[0].shape);
+            for (std::size_t i = 0; i < n.outputs.size(); ++i) tensors_[n.outputs[i]].shape = shapes[i];
+            return;
+        }
         import_vector(index, n, facts, out);
         for (std::size_t i = 1; i < n.outputs.size(); ++i) tensors_[n.outputs[i]].shape = shape_of(n.outputs[i]);
     }

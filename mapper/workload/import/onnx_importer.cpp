@@ -238,7 +238,14 @@ private:
         l.p = one_d ? 1 : onnx::conv_out(n, l.h, l.r, 0, 2);
         l.q = onnx::conv_out(n, l.w, l.s, one_d ? 0 : 1, one_d ? 1 : 2);
         l.stride = stride_of(index, n);
-        const auto pad = equivalent_pad(l.h, l.w, l.r, l.s, l.stride, l.p, l.q);
+        if (one_d && l.q >= 1) {
+            // mcmsim's one symmetric pad would pad the 1-wide axis too; instead the padding
+            // goes into the length: w is L where that gives (w - s)/stride + 1 = q, else the
+            // nearest w that does (ONNX's pads, SAME and dilation all come out that way), pad 0.
+            const std::int64_t min_w = (l.q - 1) * l.stride + l.s;
+            l.w = std::max(min_w, std::min(l.w, min_w + l.stride - 1));
+        }
+        const auto pad = one_d ? std::optional<std::int64_t>(0) : equivalent_pad(l.h, l.w, l.r, l.s, l.stride, l.p, l.q);
         if (l.p < 1 || l.q < 1 || !pad)
             fail(index, n, "a convolution geometry mcmsim can express (one stride, symmetric padding)",
                  "input " + shape_text(x) + ", weight " + shape_text(wt) + ", output " + std::to_string(l.p) + "×" +

@@ -289,6 +289,29 @@ TEST(OnnxGraphs, SliceAndSplitOfQkv) {
     g.expect_producers_listed(wl);
 }
 
+// 1-D convolutions become 2-D ones over a 1×L image; padding (also asymmetric) must not stop them.
+TEST(OnnxGraphs, PaddedConv1d) {
+    Graph g;
+    g.input("X", {1, 4, 10});
+    g.weight("W", {6, 4, 3});
+    g.weight("W2", {6, 6, 3});
+    g.node("Conv", {"X", "W"}, {"C"}, {attr_ints("kernel_shape", {3}), attr_ints("pads", {1, 1})});
+    g.node("Relu", {"C"}, {"R"});
+    g.node("Conv", {"R", "W2"}, {"D"}, {attr_ints("kernel_shape", {3}), attr_ints("pads", {2, 1}), attr_ints("strides", {2})});
+    const Workload wl = import_with(g, "conv1d");
+    // Output length (L + pads - kernel) / stride + 1: (10 + 2 - 3)/1 + 1 = 10, (10 + 3 - 3)/2 + 1 = 6.
+    const Layer& c = layer(wl, "Conv_C");
+    EXPECT_EQ(c.q, 10);
+    EXPECT_EQ(c.p, 1);
+    EXPECT_EQ(c.macs(), 6 * 10 * 4 * 3);
+    const Layer& d = layer(wl, "Conv_D");
+    EXPECT_EQ(d.q, 6);
+    EXPECT_EQ(d.macs(), 6 * 6 * 6 * 3);
+    EXPECT_EQ(d.inputs, std::vector<int>{index(wl, "Relu_R")});
+    EXPECT_EQ(out_elems(layer(wl, "Relu_R")), 6 * 10);
+    g.expect_producers_listed(wl);
+}
+
 TEST(OnnxGraphs, UnsupportedOpNamesNodeAndOp) {
     Graph g;
     g.input("X", {1, 5, 8});

@@ -289,6 +289,39 @@ TEST(OnnxGraphs, SliceAndSplitOfQkv) {
     g.expect_producers_listed(wl);
 }
 
+// The usual dynamic_axes export: a symbolic batch, which attention layouts move out of
+// dimension 0 ([seq, batch, d]); an op without shape rules leaves only the file's value_info.
+Graph dynamic_batch_graph() {
+    Graph g;
+    g.input("X", {-1, 5, 8});
+    g.weight("W1", {8, 8});
+    g.weight("W2", {8, 4});
+    g.node("MatMul", {"X", "W1"}, {"H"});
+    g.node("Transpose", {"H"}, {"T"}, {attr_ints("perm", {1, 0, 2})});
+    g.node("Fancy", {"T"}, {"F"}, {}, "com.example");
+    g.info("T", {5, -1, 8});
+    g.info("F", {5, -1, 8});
+    g.node("MatMul", {"F", "W2"}, {"Y"});
+    g.output("Y", {5, -1, 4});
+    return g;
+}
+
+TEST(OnnxGraphs, DynamicBatchBindsEverywhere) {
+    const Graph g = dynamic_batch_graph();
+    const std::int64_t per_item = 5 * 8 * 8 + 5 * 8 * 4;  // 480
+    const Workload one = import_with(g, "dynbatch1");
+    EXPECT_EQ(one.batch, 1);
+    EXPECT_EQ(one.total_macs(), per_item);
+    EXPECT_EQ(out_elems(layer(one, "Fancy_F")), 5 * 8);
+    EXPECT_EQ(layer(one, "MatMul_Y").h, 5);
+    g.expect_producers_listed(one);
+    const Workload four = import_with(g, "dynbatch4", 4);
+    EXPECT_EQ(four.batch, 4);
+    EXPECT_EQ(four.total_macs(), 4 * per_item);
+    EXPECT_EQ(layer(four, "MatMul_Y").h, 5);
+    g.expect_producers_listed(four);
+}
+
 // 1-D convolutions become 2-D ones over a 1×L image; padding (also asymmetric) must not stop them.
 TEST(OnnxGraphs, PaddedConv1d) {
     Graph g;

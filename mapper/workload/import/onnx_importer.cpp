@@ -66,13 +66,13 @@ public:
             if (g_.initializers.count(vi.name)) continue;  // IR < 4 lists initializers as inputs
             Tensor& t = tensors_[vi.name];
             if (vi.shape) {
-                Shape s = *vi.shape;
+                Shape s = *bound_shape(vi);
                 if (!s.empty()) s[0] = batch_;  // dimension 0 of a graph input is the batch
                 if (fully_known(s)) t.shape = s;
             }
         }
-        for (const auto& vi : g_.value_info) value_info_[vi.name] = vi.shape;
-        for (const auto& vi : g_.outputs) value_info_.emplace(vi.name, vi.shape);
+        for (const auto& vi : g_.value_info) value_info_[vi.name] = bound_shape(vi);
+        for (const auto& vi : g_.outputs) value_info_.emplace(vi.name, bound_shape(vi));
 
         for (std::size_t i = 0; i < g_.nodes.size(); ++i) import_node(i, g_.nodes[i]);
         if (wl_.layers.empty())
@@ -110,12 +110,24 @@ private:
     }
 
     void choose_batch() {
+        bool first = true;
         for (const auto& vi : g_.inputs) {
             if (g_.initializers.count(vi.name) || !vi.shape || vi.shape->empty()) continue;
-            if ((*vi.shape)[0] > 0) model_batch_ = (*vi.shape)[0];
-            break;
+            if (first && (*vi.shape)[0] > 0) model_batch_ = (*vi.shape)[0];
+            first = false;
+            if (!vi.dim_params.empty() && !vi.dim_params[0].empty()) batch_names_.insert(vi.dim_params[0]);
         }
         batch_ = opt_.batch > 0 ? opt_.batch : model_batch_ > 0 ? model_batch_ : 1;
+    }
+
+    // A value_info shape with the symbolic batch bound wherever its name appears: exporters
+    // write [seq, batch, d] for attention layouts, so dimension 0 alone would leave it unknown.
+    std::optional<Shape> bound_shape(const onnx::ValueInfo& vi) const {
+        if (!vi.shape) return std::nullopt;
+        Shape s = *vi.shape;
+        for (std::size_t i = 0; i < s.size() && i < vi.dim_params.size(); ++i)
+            if (s[i] < 0 && batch_names_.count(vi.dim_params[i])) s[i] = batch_;
+        return s;
     }
 
     std::string where(std::size_t index, const Node& n) const {
@@ -238,7 +250,14 @@ private:
         l.p = one_d ? 1 : onnx::conv_out(n, l.h, l.r, 0, 2);
         l.q = onnx::conv_out(n, l.w, l.s, one_d ? 0 : 1, one_d ? 1 : 2);
         l.stride = stride_of(index, n);
-        const auto pad = equivalent_pad(l.h, l.w, l.r, l.s, l.stride, l.p, l.q);
+        if (one_d && l.q >= 1) {
+            // mcmsim's one symmetric pad would pad the 1-wide axis too; instead the padding
+            // goes into the length: w is L where that gives (w - s)/stride + 1 = q, else the
+            // nearest w that does (ONNX's pads, SAME and dilation all come out that way), pad 0.
+            const std::int64_t min_w = (l.q - 1) * l.stride + l.s;
+            l.w = std::max(min_w, std::min(l.w, min_w + l.stride - 1));
+        }
+        const auto pad = one_d ? std::optional<std::int64_t>(0) : equivalent_pad(l.h, l.w, l.r, l.s, l.stride, l.p, l.q);
         if (l.p < 1 || l.q < 1 || !pad)
             fail(index, n, "a convolution geometry mcmsim can express (one stride, symmetric padding)",
                  "input " + shape_text(x) + ", weight " + shape_text(wt) + ", output " + std::to_string(l.p) + "×" +
@@ -487,6 +506,16 @@ private:
             return;
         }
         if (!standard || !onnx::understood(op)) ++not_understood_[op];
+        if (standard && op == "Split") {
+            // One layer writes all parts: its output is the whole input, each part its own shape.
+            const auto parts = onnx::split_shapes(n, facts);
+            std::vector<std::optional<Shape>> shapes;
+            for (std::size_t i = 0; i < n.outputs.size(); ++i)
+                shapes.push_back(i < parts.size() ? std::optional<Shape>(parts[i]) : shape_of(n.outputs[i]));
+            import_vector(index, n, facts, facts[0].shape);
+            for (std::size_t i = 0; i < n.outputs.size(); ++i) tensors_[n.outputs[i]].shape = shapes[i];
+            return;
+        }
         import_vector(index, n, facts, out);
         for (std::size_t i = 1; i < n.outputs.size(); ++i) tensors_[n.outputs[i]].shape = shape_of(n.outputs[i]);
     }
@@ -520,7 +549,8 @@ private:
     OnnxImportOptions opt_;
     Workload wl_;
     std::int64_t batch_ = 1;
-    std::int64_t model_batch_ = -1;  ///< dimension 0 of the first graph input, -1 when symbolic
+    std::int64_t model_batch_ = -1;      ///< dimension 0 of the first graph input, -1 when symbolic
+    std::set<std::string> batch_names_;  ///< dim_params of the graph inputs' dimension 0
     std::map<std::string, Tensor> tensors_;
     std::map<std::string, std::optional<Shape>> value_info_;
     std::map<std::string, Shape> inferred_;  ///< ONNX shape inference (dims -1 when unknown)

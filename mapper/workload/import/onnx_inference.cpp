@@ -82,12 +82,14 @@ std::string strip_graph(const Field& g, const std::string& file) {
     return out;
 }
 
-Shape to_shape(const ::onnx::ValueInfoProto& vi, bool* has_shape) {
+Shape to_shape(const ::onnx::ValueInfoProto& vi, bool* has_shape, const std::set<std::string>& batch_names, std::int64_t batch) {
     Shape s;
     *has_shape = vi.type().has_tensor_type() && vi.type().tensor_type().has_shape();
     if (!*has_shape) return s;
     for (const auto& d : vi.type().tensor_type().shape().dim())
-        s.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+        s.push_back(d.has_dim_value() && d.dim_value() >= 0                 ? d.dim_value()
+                    : d.has_dim_param() && batch_names.count(d.dim_param()) ? batch
+                                                                            : -1);
     return s;
 }
 
@@ -115,6 +117,10 @@ InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, st
     }
     std::string().swap(stripped);
     auto* graph = model.mutable_graph();
+    // The names of a symbolic batch (dim_param of dimension 0 of the graph inputs) stand for
+    // `batch` wherever they appear, since layouts such as attention's [seq, batch, d] move the
+    // batch out of dimension 0 and inference cannot see through a name it does not know.
+    std::set<std::string> batch_names;
     if (batch > 0) {
         std::set<std::string> initializers;
         for (const auto& t : graph->initializer()) initializers.insert(t.name());
@@ -123,9 +129,22 @@ InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, st
                 in.type().tensor_type().shape().dim_size() == 0)
                 continue;
             auto* d0 = in.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
+            if (d0->has_dim_param() && !d0->dim_param().empty()) batch_names.insert(d0->dim_param());
             d0->clear_dim_param();
             d0->set_dim_value(batch);
         }
+        auto bind = [&](::onnx::ValueInfoProto& vi) {
+            if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) return;
+            for (auto& d : *vi.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim())
+                if (d.has_dim_param() && batch_names.count(d.dim_param())) {
+                    d.clear_dim_param();
+                    d.set_dim_value(batch);
+                }
+        };
+        // Only the inputs: a value_info or output bound wrongly (a name reused for another
+        // axis) would conflict with what inference derives and fail it as a whole; their
+        // remaining batch names are bound after inference instead.
+        for (auto& vi : *graph->mutable_input()) bind(vi);
     }
     try {
         ::onnx::ShapeInferenceOptions options;
@@ -139,7 +158,7 @@ InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, st
     }
     auto add = [&](const ::onnx::ValueInfoProto& vi) {
         bool has = false;
-        Shape s = to_shape(vi, &has);
+        Shape s = to_shape(vi, &has, batch_names, batch);
         if (has && !vi.name().empty()) result.shapes[vi.name()] = std::move(s);
     };
     for (const auto& vi : graph->input()) add(vi);

@@ -20,7 +20,9 @@ struct InferredShapes {
 
 /// Runs ONNX shape inference on the ModelProto in `data` (the whole file). Initializer payloads
 /// are dropped before protobuf parses it (small INT32/INT64 tensors are kept: Reshape targets).
-/// Dimension 0 of every graph input that is not an initializer is set to `batch` when `batch` > 0.
+/// Dimension 0 of every graph input that is not an initializer is set to `batch` when `batch` > 0,
+/// and so is every input dimension with the same dim_param as such a dimension 0; dimensions
+/// that inference leaves with that name come back as `batch`.
 InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, std::int64_t batch, const std::string& file);
 
 }  // namespace mcmsim::onnx

@@ -77,8 +77,9 @@ Constant read_tensor(const Field& f, const std::string& file, std::string* name)
     return t;
 }
 
-Shape read_shape(const Field& f, const std::string& file) {
+Shape read_shape(const Field& f, const std::string& file, std::vector<std::string>& params) {
     Shape shape;
+    params.clear();
     Reader r(f, file, "TensorShapeProto");
     Field d;
     while (r.next(d)) {
@@ -86,10 +87,14 @@ Shape read_shape(const Field& f, const std::string& file) {
         r.expect(d, pb::kBytes);
         Reader dr(d, file, "TensorShapeProto.Dimension");
         std::int64_t v = -1;
+        std::string param;
         Field x;
-        while (dr.next(x))
+        while (dr.next(x)) {
             if (x.number == 1 && x.wire == pb::kVarint) v = static_cast<std::int64_t>(x.value);
+            if (x.number == 2 && x.wire == pb::kBytes) param = x.str();
+        }
         shape.push_back(v < 0 ? -1 : v);
+        params.push_back(v < 0 ? param : std::string());
     }
     return shape;
 }
@@ -111,7 +116,7 @@ ValueInfo read_value_info(const Field& f, const std::string& file) {
                 Reader ttr(t, file, "TypeProto.Tensor");
                 Field s;
                 while (ttr.next(s))
-                    if (s.number == 2 && s.wire == pb::kBytes) vi.shape = read_shape(s, file);
+                    if (s.number == 2 && s.wire == pb::kBytes) vi.shape = read_shape(s, file, vi.dim_params);
             }
         }
     }

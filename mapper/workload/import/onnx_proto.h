@@ -38,6 +38,9 @@ using Shape = std::vector<std::int64_t>;
 struct ValueInfo {
     std::string name;
     std::optional<Shape> shape;  ///< absent when the type has no shape
+    /// dim_param of each dim of `shape` ("" when fixed or unnamed): a symbolic batch has one
+    /// name wherever it appears, which is how it is found outside dimension 0.
+    std::vector<std::string> dim_params;
 };
 
 struct Graph {

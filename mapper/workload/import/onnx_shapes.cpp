@@ -280,6 +280,68 @@ std::optional<Shape> gather(const Node& n, const std::vector<InputFacts>& in, co
     return out;
 }
 
+// Slice: starts/ends/axes/steps from constant inputs (opset 10+) or attributes (opset 1), with
+// ONNX's clamping of out-of-range and negative indices.
+std::optional<Shape> slice(const Node& n, const std::vector<InputFacts>& in, const Shape& x) {
+    auto arg = [&](std::size_t input, const char* attr) -> std::optional<std::vector<std::int64_t>> {
+        if (const auto* a = attr_ints(n, attr)) return *a;
+        if (input < in.size()) return in[input].ints;
+        return std::nullopt;
+    };
+    const auto starts = arg(1, "starts"), ends = arg(2, "ends");
+    if (!starts || !ends || starts->size() != ends->size()) return std::nullopt;
+    std::vector<std::int64_t> axes(starts->size()), steps(starts->size(), 1);
+    for (std::size_t i = 0; i < axes.size(); ++i) axes[i] = static_cast<std::int64_t>(i);
+    const bool axes_given = attr_ints(n, "axes") || (in.size() > 3 && in[3].shape);
+    if (axes_given) {
+        const auto a = arg(3, "axes");
+        if (!a || a->size() != starts->size()) return std::nullopt;
+        axes = *a;
+    }
+    if (in.size() > 4 && in[4].shape) {
+        if (!in[4].ints || in[4].ints->size() != starts->size()) return std::nullopt;
+        steps = *in[4].ints;
+    }
+    Shape out = x;
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        const std::int64_t ax = axis_of(axes[i], x.size());
+        if (ax < 0 || steps[i] == 0) return std::nullopt;
+        const std::int64_t dim = x[static_cast<std::size_t>(ax)], step = steps[i];
+        std::int64_t b = (*starts)[i], e = (*ends)[i];
+        if (b < 0) b += dim;
+        if (e < 0) e += dim;
+        std::int64_t len;
+        if (step > 0) {
+            b = std::clamp<std::int64_t>(b, 0, dim);
+            e = std::clamp<std::int64_t>(e, 0, dim);
+            len = e > b ? (e - b + step - 1) / step : 0;
+        } else {
+            b = std::clamp<std::int64_t>(b, 0, dim - 1);
+            e = std::clamp<std::int64_t>(e, -1, dim - 1);
+            len = b > e ? (b - e - step - 1) / -step : 0;
+        }
+        out[static_cast<std::size_t>(ax)] = len;
+    }
+    return out;
+}
+
+std::optional<Shape> split_first(const Node& n, const std::vector<InputFacts>& in, const Shape&) {
+    auto all = split_shapes(n, in);
+    if (all.empty()) return std::nullopt;
+    return all[0];
+}
+
+// Expand broadcasts the input against a target shape given as integers.
+std::optional<Shape> expand(const Node&, const std::vector<InputFacts>& in, const Shape& x) {
+    if (in.size() < 2 || !in[1].ints) return std::nullopt;
+    const auto& target = *in[1].ints;
+    if (std::any_of(target.begin(), target.end(), [](std::int64_t d) { return d < 0; })) return std::nullopt;
+    std::vector<InputFacts> both(2);
+    both[0].shape = x;
+    both[1].shape = Shape(target.begin(), target.end());
+    return broadcast(both);
+}
+
 std::optional<Shape> shape_of(const Node&, const std::vector<InputFacts>&, const Shape& x) {
     return Shape{static_cast<std::int64_t>(x.size())};
 }
@@ -305,6 +367,9 @@ const std::map<std::string, ShapeRule>& shape_rules() {
         r["Unsqueeze"] = unsqueeze;
         r["Gather"] = gather;
         r["Shape"] = shape_of;
+        r["Slice"] = slice;
+        r["Split"] = split_first;
+        r["Expand"] = expand;
         return r;
     }();
     return rules;
@@ -319,6 +384,36 @@ std::optional<Shape> infer_shape(const Node& n, const std::vector<InputFacts>& i
     const auto& rules = shape_rules();
     const auto rule = rules.find(n.op_type);
     return rule == rules.end() ? std::nullopt : rule->second(n, in, x);
+}
+
+std::vector<Shape> split_shapes(const Node& n, const std::vector<InputFacts>& in) {
+    if (in.empty() || !in[0].shape || n.outputs.empty()) return {};
+    const Shape& x = *in[0].shape;
+    const std::int64_t axis = axis_of(attr_i(n, "axis", 0), x.size());
+    if (axis < 0) return {};
+    const std::int64_t dim = x[static_cast<std::size_t>(axis)];
+    std::vector<std::int64_t> sizes;
+    if (const auto* a = attr_ints(n, "split")) {
+        sizes = *a;
+    } else if (in.size() > 1 && in[1].shape) {
+        if (!in[1].ints) return {};
+        sizes = *in[1].ints;
+    } else {
+        // Equal parts; with num_outputs (opset 18) the last one may be smaller.
+        const auto parts = static_cast<std::int64_t>(n.outputs.size());
+        const std::int64_t each = (dim + parts - 1) / parts;
+        for (std::int64_t i = 0; i < parts; ++i) sizes.push_back(std::max<std::int64_t>(0, std::min(each, dim - i * each)));
+    }
+    std::int64_t total = 0;
+    for (std::int64_t v : sizes) total += v;
+    if (sizes.size() != n.outputs.size() || total != dim) return {};
+    std::vector<Shape> out;
+    for (std::int64_t v : sizes) {
+        Shape s = x;
+        s[static_cast<std::size_t>(axis)] = v;
+        out.push_back(s);
+    }
+    return out;
 }
 
 std::optional<std::vector<std::int64_t>> fold_ints(const Node& n, const std::vector<InputFacts>& in) {

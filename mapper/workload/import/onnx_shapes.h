@@ -19,6 +19,10 @@ struct InputFacts {
 /// input it needs is unknown. Conv, Gemm and MatMul shapes are computed by the importer.
 std::optional<Shape> infer_shape(const Node& node, const std::vector<InputFacts>& in);
 
+/// The shape of every output of a Split (sizes from the attribute, the second input, or equal
+/// parts); empty when they cannot be known.
+std::vector<Shape> split_shapes(const Node& node, const std::vector<InputFacts>& in);
+
 /// Integer values of the output of a metadata op on known integers (Shape, Gather, Concat,
 /// Unsqueeze, Squeeze, Cast, Identity, Slice on 1-D): how exported models compute Reshape targets.
 std::optional<std::vector<std::int64_t>> fold_ints(const Node& node, const std::vector<InputFacts>& in);

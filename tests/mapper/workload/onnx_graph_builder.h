@@ -1,0 +1,165 @@
+#pragma once
+// Hand-written ONNX graphs for the importer tests: a protobuf wire-format writer and a small
+// graph builder (field numbers from onnx.proto3), and helpers to import and inspect the result.
+#include "mapper/workload/import/onnx_importer.h"
+#include "mapper/workload/workload.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mcmsim::onnx_graph_test {
+
+struct Pb {
+    std::string bytes;
+    Pb& varint(std::uint64_t v) {
+        while (v >= 0x80) {
+            bytes += static_cast<char>((v & 0x7f) | 0x80);
+            v >>= 7;
+        }
+        bytes += static_cast<char>(v);
+        return *this;
+    }
+    Pb& tag(int field, int wire) { return varint(static_cast<std::uint64_t>(field) << 3 | static_cast<unsigned>(wire)); }
+    Pb& i(int field, std::int64_t v) { return tag(field, 0).varint(static_cast<std::uint64_t>(v)); }
+    Pb& s(int field, const std::string& v) {
+        tag(field, 2).varint(v.size());
+        bytes += v;
+        return *this;
+    }
+    Pb& m(int field, const Pb& msg) { return s(field, msg.bytes); }
+    Pb& packed(int field, const std::vector<std::int64_t>& v) {
+        Pb p;
+        for (std::int64_t x : v) p.varint(static_cast<std::uint64_t>(x));
+        return m(field, p);
+    }
+};
+
+// A dim of -1 is the symbolic batch "batch"; -2 another symbolic dim "seq".
+inline Pb value_info(const std::string& name, const std::vector<std::int64_t>& dims) {
+    Pb shape;
+    for (std::int64_t d : dims) shape.m(1, d >= 0 ? Pb().i(1, d) : Pb().s(2, d == -1 ? "batch" : "seq"));
+    return Pb().s(1, name).m(2, Pb().m(1, Pb().i(1, 1).m(2, shape)));
+}
+
+inline Pb attr_int(const std::string& name, std::int64_t v) { return Pb().s(1, name).i(3, v).i(20, 2); }
+inline Pb attr_ints(const std::string& name, const std::vector<std::int64_t>& v) { return Pb().s(1, name).packed(8, v).i(20, 7); }
+
+// Builds a GraphProto and remembers which tensors are constants and which node wrote which
+// tensor, for the structural check.
+class Graph {
+public:
+    void node(const std::string& op, const std::vector<std::string>& in, const std::vector<std::string>& out,
+              const std::vector<Pb>& attrs = {}, const std::string& domain = "") {
+        Pb n;
+        for (const auto& x : in) n.s(1, x);
+        for (const auto& x : out) n.s(2, x);
+        n.s(3, op + "_" + out[0]).s(4, op);
+        for (const auto& a : attrs) n.m(5, a);
+        if (!domain.empty()) n.s(7, domain);
+        g_.m(1, n);
+        nodes_.push_back({op + "_" + out[0], in});
+        for (const auto& o : out) writer_[o] = nodes_.size() - 1;
+    }
+    void weight(const std::string& name, const std::vector<std::int64_t>& dims) {
+        Pb t;
+        std::int64_t count = 1;
+        for (std::int64_t d : dims) {
+            t.i(1, d);
+            count *= d;
+        }
+        g_.m(5, t.i(2, 1).s(8, name).s(9, std::string(static_cast<std::size_t>(count) * 4, '\0')));
+        constants_.insert(name);
+    }
+    void ints(const std::string& name, const std::vector<std::int64_t>& values) {
+        std::string raw(values.size() * 8, '\0');
+        std::memcpy(raw.data(), values.data(), raw.size());
+        g_.m(5, Pb().packed(1, {static_cast<std::int64_t>(values.size())}).i(2, 7).s(8, name).s(9, raw));
+        constants_.insert(name);
+    }
+    void input(const std::string& name, const std::vector<std::int64_t>& dims) { g_.m(11, value_info(name, dims)); }
+    void output(const std::string& name, const std::vector<std::int64_t>& dims) { g_.m(12, value_info(name, dims)); }
+    void info(const std::string& name, const std::vector<std::int64_t>& dims) { g_.m(13, value_info(name, dims)); }
+    std::string model(int opset = 13) const { return Pb().i(1, 8).m(7, g_).m(8, Pb().s(1, "").i(2, opset)).bytes; }
+
+    // Every imported layer lists, for each tensor it reads that is not a constant, the nearest
+    // imported layer upstream of it (through nodes folded away).
+    void expect_producers_listed(const Workload& wl) const {
+        std::map<std::string, int> layer;
+        for (std::size_t i = 0; i < wl.layers.size(); ++i) layer[wl.layers[i].name] = static_cast<int>(i);
+        for (const auto& n : nodes_) {
+            auto it = layer.find(n.name);
+            if (it == layer.end()) continue;
+            const Layer& l = wl.layers[static_cast<std::size_t>(it->second)];
+            for (const auto& in : n.inputs)
+                for (int src : upstream_layers(in, layer))
+                    EXPECT_NE(std::find(l.inputs.begin(), l.inputs.end(), src), l.inputs.end())
+                        << l.name << " reads " << in << " but does not list " << wl.layers[static_cast<std::size_t>(src)].name;
+        }
+    }
+
+private:
+    struct NodeRec {
+        std::string name;
+        std::vector<std::string> inputs;
+    };
+    std::set<int> upstream_layers(const std::string& tensor, const std::map<std::string, int>& layer) const {
+        std::set<int> out;
+        auto w = writer_.find(tensor);
+        if (constants_.count(tensor) || w == writer_.end()) return out;
+        const NodeRec& n = nodes_[w->second];
+        if (auto it = layer.find(n.name); it != layer.end()) return {it->second};
+        for (const auto& in : n.inputs) {
+            auto up = upstream_layers(in, layer);
+            out.insert(up.begin(), up.end());
+        }
+        return out;
+    }
+    Pb g_;
+    std::vector<NodeRec> nodes_;
+    std::map<std::string, std::size_t> writer_;
+    std::set<std::string> constants_;
+};
+
+class File {
+public:
+    File(const std::string& tag, const std::string& bytes)
+        : path_((std::filesystem::temp_directory_path() / ("mcmsim_onnxg_" + tag + "_" + std::to_string(::getpid()) + ".onnx"))
+                    .string()) {
+        std::ofstream(path_, std::ios::binary) << bytes;
+    }
+    ~File() { std::filesystem::remove(path_); }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+inline const Layer& layer(const Workload& wl, const std::string& name) {
+    for (const auto& l : wl.layers)
+        if (l.name == name) return l;
+    throw std::runtime_error("no layer " + name);
+}
+
+inline int index(const Workload& wl, const std::string& name) { return static_cast<int>(&layer(wl, name) - wl.layers.data()); }
+
+// k·p·q per batch item: the output element count of a vector layer.
+inline std::int64_t out_elems(const Layer& l) { return l.k * l.p * l.q; }
+
+inline Workload import_with(const Graph& g, const std::string& tag, std::int64_t batch = 0) {
+    File f(tag, g.model());
+    OnnxImportOptions opt;
+    opt.batch = batch;
+    return import_onnx(f.path(), opt);
+}
+
+}  // namespace mcmsim::onnx_graph_test

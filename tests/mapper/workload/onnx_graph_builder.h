@@ -3,6 +3,7 @@
 // graph builder (field numbers from onnx.proto3), and helpers to import and inspect the result.
 #include "mapper/workload/import/onnx_importer.h"
 #include "mapper/workload/workload.h"
+#include "tests/mapper/workload/onnx_writer.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -19,30 +20,8 @@
 
 namespace mcmsim::onnx_graph_test {
 
-struct Pb {
-    std::string bytes;
-    Pb& varint(std::uint64_t v) {
-        while (v >= 0x80) {
-            bytes += static_cast<char>((v & 0x7f) | 0x80);
-            v >>= 7;
-        }
-        bytes += static_cast<char>(v);
-        return *this;
-    }
-    Pb& tag(int field, int wire) { return varint(static_cast<std::uint64_t>(field) << 3 | static_cast<unsigned>(wire)); }
-    Pb& i(int field, std::int64_t v) { return tag(field, 0).varint(static_cast<std::uint64_t>(v)); }
-    Pb& s(int field, const std::string& v) {
-        tag(field, 2).varint(v.size());
-        bytes += v;
-        return *this;
-    }
-    Pb& m(int field, const Pb& msg) { return s(field, msg.bytes); }
-    Pb& packed(int field, const std::vector<std::int64_t>& v) {
-        Pb p;
-        for (std::int64_t x : v) p.varint(static_cast<std::uint64_t>(x));
-        return m(field, p);
-    }
-};
+using onnx_writer::File;
+using onnx_writer::Pb;
 
 // A dim of -1 is the symbolic batch "batch"; -2 another symbolic dim "seq".
 inline Pb value_info(const std::string& name, const std::vector<std::int64_t>& dims) {
@@ -128,20 +107,6 @@ private:
     std::vector<NodeRec> nodes_;
     std::map<std::string, std::size_t> writer_;
     std::set<std::string> constants_;
-};
-
-class File {
-public:
-    File(const std::string& tag, const std::string& bytes)
-        : path_((std::filesystem::temp_directory_path() / ("mcmsim_onnxg_" + tag + "_" + std::to_string(::getpid()) + ".onnx"))
-                    .string()) {
-        std::ofstream(path_, std::ios::binary) << bytes;
-    }
-    ~File() { std::filesystem::remove(path_); }
-    const std::string& path() const { return path_; }
-
-private:
-    std::string path_;
 };
 
 inline const Layer& layer(const Workload& wl, const std::string& name) {

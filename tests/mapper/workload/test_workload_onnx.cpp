@@ -3,6 +3,7 @@
 #include "hw/common/input_error.h"
 #include "mapper/workload/import/onnx_importer.h"
 #include "mapper/workload/workload.h"
+#include "tests/mapper/workload/onnx_writer.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,31 +16,7 @@ using namespace mcmsim;
 
 namespace test_workload_onnx {
 
-// Protobuf wire-format writer: just enough to build ModelProto messages.
-struct Pb {
-    std::string bytes;
-    Pb& varint(std::uint64_t v) {
-        while (v >= 0x80) {
-            bytes += static_cast<char>((v & 0x7f) | 0x80);
-            v >>= 7;
-        }
-        bytes += static_cast<char>(v);
-        return *this;
-    }
-    Pb& tag(int field, int wire) { return varint(static_cast<std::uint64_t>(field) << 3 | static_cast<unsigned>(wire)); }
-    Pb& i(int field, std::int64_t v) { return tag(field, 0).varint(static_cast<std::uint64_t>(v)); }
-    Pb& s(int field, const std::string& v) {
-        tag(field, 2).varint(v.size());
-        bytes += v;
-        return *this;
-    }
-    Pb& m(int field, const Pb& msg) { return s(field, msg.bytes); }
-    Pb& packed(int field, const std::vector<std::int64_t>& v) {
-        Pb p;
-        for (std::int64_t x : v) p.varint(static_cast<std::uint64_t>(x));
-        return m(field, p);
-    }
-};
+using namespace onnx_writer;
 
 // ValueInfoProto with a float tensor type; a dim of -1 is written as a symbolic dim_param.
 Pb value_info(const std::string& name, const std::vector<std::int64_t>& dims) {
@@ -80,20 +57,6 @@ Pb node(const std::string& op, const std::vector<std::string>& in, const std::ve
 }
 
 std::string model(const Pb& graph) { return Pb().i(1, 8).m(7, graph).m(8, Pb().s(1, "").i(2, 17)).bytes; }
-
-class File {
-public:
-    File(const std::string& tag, const std::string& bytes, const std::string& ext = ".onnx")
-        : path_((std::filesystem::temp_directory_path() / ("mcmsim_onnx_" + tag + "_" + std::to_string(::getpid()) + ext))
-                    .string()) {
-        std::ofstream(path_, std::ios::binary) << bytes;
-    }
-    ~File() { std::filesystem::remove(path_); }
-    const std::string& path() const { return path_; }
-
-private:
-    std::string path_;
-};
 
 // The test model: Conv, grouped Conv, Relu, Add, GlobalAveragePool, Reshape, Gemm, attention
 // (MatMul, Softmax, MatMul), a MatMul with a weight, and a custom op.

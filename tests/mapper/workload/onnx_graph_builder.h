@@ -20,6 +20,8 @@
 
 namespace mcmsim::onnx_graph_test {
 
+using onnx_writer::attr_int;
+using onnx_writer::attr_ints;
 using onnx_writer::File;
 using onnx_writer::Pb;
 
@@ -30,22 +32,13 @@ inline Pb value_info(const std::string& name, const std::vector<std::int64_t>& d
     return Pb().s(1, name).m(2, Pb().m(1, Pb().i(1, 1).m(2, shape)));
 }
 
-inline Pb attr_int(const std::string& name, std::int64_t v) { return Pb().s(1, name).i(3, v).i(20, 2); }
-inline Pb attr_ints(const std::string& name, const std::vector<std::int64_t>& v) { return Pb().s(1, name).packed(8, v).i(20, 7); }
-
 // Builds a GraphProto and remembers which tensors are constants and which node wrote which
 // tensor, for the structural check.
 class Graph {
 public:
     void node(const std::string& op, const std::vector<std::string>& in, const std::vector<std::string>& out,
               const std::vector<Pb>& attrs = {}, const std::string& domain = "") {
-        Pb n;
-        for (const auto& x : in) n.s(1, x);
-        for (const auto& x : out) n.s(2, x);
-        n.s(3, op + "_" + out[0]).s(4, op);
-        for (const auto& a : attrs) n.m(5, a);
-        if (!domain.empty()) n.s(7, domain);
-        g_.m(1, n);
+        g_.m(1, onnx_writer::node(op, in, out, attrs, domain));
         nodes_.push_back({op + "_" + out[0], in});
         for (const auto& o : out) writer_[o] = nodes_.size() - 1;
     }

@@ -36,6 +36,22 @@ struct Pb {
     }
 };
 
+/// AttributeProto of one integer and of a list of integers.
+inline Pb attr_int(const std::string& name, std::int64_t v) { return Pb().s(1, name).i(3, v).i(20, 2); }
+inline Pb attr_ints(const std::string& name, const std::vector<std::int64_t>& v) { return Pb().s(1, name).packed(8, v).i(20, 7); }
+
+/// NodeProto named after its op and first output.
+inline Pb node(const std::string& op, const std::vector<std::string>& in, const std::vector<std::string>& out,
+               const std::vector<Pb>& attrs = {}, const std::string& domain = "") {
+    Pb n;
+    for (const auto& x : in) n.s(1, x);
+    for (const auto& x : out) n.s(2, x);
+    n.s(3, op + "_" + out[0]).s(4, op);
+    for (const auto& a : attrs) n.m(5, a);
+    if (!domain.empty()) n.s(7, domain);
+    return n;
+}
+
 /// A model written to a temporary file for the life of the object.
 class File {
 public:

@@ -42,20 +42,6 @@ Pb int64_tensor(const std::string& name, const std::vector<std::int64_t>& values
     return Pb().packed(1, {static_cast<std::int64_t>(values.size())}).i(2, 7).s(8, name).s(9, raw);
 }
 
-Pb attr_int(const std::string& name, std::int64_t v) { return Pb().s(1, name).i(3, v).i(20, 2); }
-Pb attr_ints(const std::string& name, const std::vector<std::int64_t>& v) { return Pb().s(1, name).packed(8, v).i(20, 7); }
-
-Pb node(const std::string& op, const std::vector<std::string>& in, const std::vector<std::string>& out,
-        const std::vector<Pb>& attrs = {}, const std::string& domain = "") {
-    Pb n;
-    for (const auto& x : in) n.s(1, x);
-    for (const auto& x : out) n.s(2, x);
-    n.s(3, op + "_" + out[0]).s(4, op);
-    for (const auto& a : attrs) n.m(5, a);
-    if (!domain.empty()) n.s(7, domain);
-    return n;
-}
-
 std::string model(const Pb& graph) { return Pb().i(1, 8).m(7, graph).m(8, Pb().s(1, "").i(2, 17)).bytes; }
 
 // The test model: Conv, grouped Conv, Relu, Add, GlobalAveragePool, Reshape, Gemm, attention

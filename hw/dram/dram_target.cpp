@@ -84,7 +84,8 @@ int DramTarget::bursts_of(const tlm::tlm_generic_payload& gp) const {
 }
 
 void DramTarget::copy_data(tlm::tlm_generic_payload& gp) {
-    // Functional effect at acceptance: later requests see earlier writes in issue order.
+    // Functional effect when the target takes the request: later requests see earlier writes in
+    // the order the initiators sent them.
     std::uint64_t addr = gp.get_address();
     unsigned char* p = gp.get_data_ptr();
     std::uint64_t left = gp.get_data_length();

@@ -50,7 +50,10 @@ std::int64_t vector_ops_per_output(const Layer& l) {
     return 1;
 }
 
-std::int64_t Layer::vector_ops() const { return kind == LayerKind::Vector ? n * k * p * q * vector_ops_per_output(*this) : 0; }
+std::int64_t Layer::vector_ops() const {
+    if (kind != LayerKind::Vector) return 0;
+    return fused_ops_per_item > 0 ? n * fused_ops_per_item : n * k * p * q * vector_ops_per_output(*this);
+}
 
 std::int64_t Workload::total_macs() const {
     std::int64_t sum = 0;

@@ -75,6 +75,9 @@ struct Layer {
     std::string op;                                 ///< Vector only: the operation's name (set_op)
     VectorOpClass op_class = VectorOpClass::Other;  ///< Vector only: op's family (set_op)
     std::int64_t operands = 1;                      ///< Vector only: same-shaped input tensors read
+    /// Vector only: > 0 for a fused chain of element-wise ops (layer_fusion.h), the sum of its
+    /// members' operations per batch item, which replaces the family's per-output cost.
+    std::int64_t fused_ops_per_item = 0;
 
     /// Multiply-accumulates. Conv/FC: n·k·p·q·(c/groups)·r·s; MatMul: n·heads·M·N·K; Vector: 0.
     std::int64_t macs() const { return kind == LayerKind::Vector ? 0 : n * heads * k * p * q * (c / groups) * r * s; }

@@ -6,6 +6,7 @@
 #include "mapper/workload/import/onnx_importer.h"
 
 #include "hw/common/input_error.h"
+#include "mapper/workload/import/layer_fusion.h"
 #include "mapper/workload/import/mapped_file.h"
 #include "mapper/workload/import/onnx_inference.h"
 #include "mapper/workload/import/onnx_ops.h"
@@ -29,6 +30,9 @@ struct Tensor {
     int producer = -1;                              ///< the layer writing it; -1: a graph input or a constant
     bool constant = false;                          ///< initializer, Constant node, or computed from constants only
     std::optional<std::vector<std::int64_t>> ints;  ///< small integer constant values
+    /// Features in the last dimension ([N, tokens, features], as Gemm and MatMul write them)
+    /// rather than in dimension 1 ([N, C, H, W] or [N, C, L], as Conv writes them).
+    bool features_last = false;
 };
 
 bool fully_known(const Shape& s) {
@@ -78,6 +82,7 @@ public:
         if (wl_.layers.empty())
             throw InputError(file_, "", "an ONNX graph with at least one operator on activations",
                              std::to_string(g_.nodes.size()) + " nodes, none on activations");
+        if (opt_.fuse_layers) fuse();
         add_notes();
         validate_workload(wl_, file_);
         return std::move(wl_);
@@ -186,7 +191,37 @@ private:
         return name;
     }
 
+    void fuse() {
+        FusionCounts counts;
+        const std::size_t before = wl_.layers.size();
+        wl_ = fuse_layers(wl_, bias_add_, counts);
+        if (wl_.layers.size() == before) return;
+        notes_.push_back(std::to_string(before) + " layers fused to " + std::to_string(wl_.layers.size()) + ": " +
+                         std::to_string(counts.views) + " views read through, " + std::to_string(counts.biases) +
+                         " bias adds folded into their MAC layer, " + std::to_string(counts.fused_members) +
+                         " element-wise layers in " + std::to_string(counts.fused_layers) + " vector kernels");
+    }
+
+    // An Add of constants holding one value per output channel of the MAC layer it reads.
+    bool is_bias_add(const Node& n, const Layer& l) {
+        if (n.op_type != "Add" || l.inputs.size() != 1) return false;
+        const Layer& src = wl_.layers[static_cast<std::size_t>(l.inputs[0])];
+        if (!src.is_mac_layer()) return false;
+        int activations = 0;
+        for (const auto& in : n.inputs) {
+            if (in.empty()) continue;
+            if (!is_constant(in)) {
+                ++activations;
+                continue;
+            }
+            const auto shape = shape_of(in);
+            if (!shape || product(*shape, 0, shape->size()) != src.k) return false;
+        }
+        return activations == 1;
+    }
+
     int add_layer(Layer l, const Node& n) {
+        bias_add_.push_back(l.kind == LayerKind::Vector && is_bias_add(n, l));
         l.n = batch_;
         l.bytes_per_element = opt_.bytes_per_element;
         wl_.layers.push_back(std::move(l));
@@ -306,6 +341,7 @@ private:
         }
         add_layer(std::move(l), n);
         tensors_[n.outputs[0]].shape = out;
+        tensors_[n.outputs[0]].features_last = true;
     }
 
     void import_matmul(std::size_t index, const Node& n) {
@@ -340,6 +376,7 @@ private:
         }
         add_product(index, n, n.inputs[0], n.inputs[b_input], a, b, full_out);
         tensors_[n.outputs[0]].shape = out;
+        tensors_[n.outputs[0]].features_last = true;
     }
 
     void import_gemm(std::size_t index, const Node& n) {
@@ -356,9 +393,15 @@ private:
     struct Chw {
         std::int64_t c = 1, h = 1, w = 1;
     };
-    Chw chw(const Shape& s) const {
+    // The layer geometry of a tensor: c the features, h (and w) the positions, as the zoo
+    // writes a transformer's [tokens, features] tensors (c = features, h = tokens) so that a
+    // vector layer lines up with the linear layer it reads.
+    Chw chw(const Shape& s, bool features_last) const {
         Chw r;
-        if (s.size() >= 2 && s[0] == batch_) {
+        if (features_last && s.size() == 3 && s[0] == batch_) {
+            r.c = std::max<std::int64_t>(1, s[2]);
+            r.h = std::max<std::int64_t>(1, s[1]);
+        } else if (s.size() >= 2 && s[0] == batch_) {
             r.c = std::max<std::int64_t>(1, s[1]);
             r.h = std::max<std::int64_t>(1, s.size() > 2 ? s[2] : 1);
             r.w = std::max<std::int64_t>(1, product(s, 3, s.size()));
@@ -376,18 +419,22 @@ private:
         l.kind = LayerKind::Vector;
         l.set_op(onnx::vector_op_name(n.op_type));
         std::vector<Shape> in_shapes;
+        std::optional<bool> first_features_last;
         for (std::size_t i = 0; i < n.inputs.size(); ++i) {
             const std::string& in = n.inputs[i];
             if (in.empty() || is_constant(in)) continue;
+            if (!first_features_last) first_features_last = tensors_[in].features_last;
             if (int src = producer(in); src >= 0 && std::find(l.inputs.begin(), l.inputs.end(), src) == l.inputs.end())
                 l.inputs.push_back(src);
             if (facts[i].shape) in_shapes.push_back(*facts[i].shape);
         }
+        const bool in_features_last = first_features_last.value_or(false);
+        const bool out_features_last = swaps_last_two(n, in_shapes) ? !in_features_last : in_features_last;
         const bool same = std::all_of(in_shapes.begin(), in_shapes.end(), [&](const Shape& s) { return s == in_shapes[0]; });
         if (!in_shapes.empty()) {
             Chw in;
             if (same) {
-                in = chw(in_shapes[0]);
+                in = chw(in_shapes[0], in_features_last);
                 l.operands = static_cast<std::int64_t>(in_shapes.size());
             } else {  // e.g. Concat: one flattened tensor of all inputs
                 std::int64_t total = 0;
@@ -401,7 +448,7 @@ private:
             ++unknown_shape_;
         }
         if (out_shape) {
-            const Chw out = chw(*out_shape);
+            const Chw out = chw(*out_shape, out_features_last);
             l.k = out.c;
             l.p = out.h;
             l.q = out.w;
@@ -414,6 +461,14 @@ private:
         if (l.window_op()) make_window(index, n, l);
         add_layer(std::move(l), n);
         if (!n.outputs.empty()) tensors_[n.outputs[0]].shape = out_shape;
+        for (const auto& o : n.outputs) tensors_[o].features_last = out_features_last;
+    }
+
+    // A Transpose of [N, A, B] to [N, B, A]: features move between dimension 1 and the last.
+    static bool swaps_last_two(const Node& n, const std::vector<Shape>& in_shapes) {
+        if (n.op_type != "Transpose" || in_shapes.size() != 1 || in_shapes[0].size() != 3) return false;
+        auto it = n.attrs.find("perm");
+        return it != n.attrs.end() && it->second.ints == std::vector<std::int64_t>{0, 2, 1};
     }
 
     // Pooling as mcmsim's window op; an irregular window (asymmetric pads, ceil_mode that no
@@ -558,6 +613,7 @@ private:
     std::set<std::string> names_;
     std::map<std::string, int> not_understood_;
     std::vector<std::string> notes_;
+    std::vector<bool> bias_add_;  ///< per layer: a bias Add the fusion may fold (layer_fusion.h)
     int unknown_shape_ = 0, folded_ = 0, rebatched_ = 0;
 };
 

@@ -18,6 +18,9 @@ struct OnnxImportOptions {
     std::int64_t batch = 0;
     /// Bytes per tensor element in the workload (8-bit inference by default, like the zoo).
     std::int64_t bytes_per_element = 1;
+    /// Views read through, bias Adds folded and element-wise chains fused as a compiler does
+    /// (layer_fusion.h); false keeps one layer per ONNX operator.
+    bool fuse_layers = true;
 };
 
 /// Conv (also QLinearConv, ConvInteger; groups and depthwise), Gemm and MatMul (also

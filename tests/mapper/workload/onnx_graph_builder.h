@@ -52,6 +52,14 @@ public:
         g_.m(5, t.i(2, 1).s(8, name).s(9, std::string(static_cast<std::size_t>(count) * 4, '\0')));
         constants_.insert(name);
     }
+    // A float weight whose data lives in an external file, as exports of large models store
+    // it: the importer needs only its dims, and a test need not write hundreds of megabytes.
+    void shape_only_weight(const std::string& name, const std::vector<std::int64_t>& dims) {
+        Pb t;
+        for (std::int64_t d : dims) t.i(1, d);
+        g_.m(5, t.i(2, 1).s(8, name).m(13, Pb().s(1, "location").s(2, "weights.bin")).i(14, 1));
+        constants_.insert(name);
+    }
     void ints(const std::string& name, const std::vector<std::int64_t>& values) {
         std::string raw(values.size() * 8, '\0');
         std::memcpy(raw.data(), values.data(), raw.size());
@@ -113,10 +121,12 @@ inline int index(const Workload& wl, const std::string& name) { return static_ca
 // k·p·q per batch item: the output element count of a vector layer.
 inline std::int64_t out_elems(const Layer& l) { return l.k * l.p * l.q; }
 
-inline Workload import_with(const Graph& g, const std::string& tag, std::int64_t batch = 0) {
+// One layer per operator by default: the graph tests look at the edges between operators.
+inline Workload import_with(const Graph& g, const std::string& tag, std::int64_t batch = 0, bool fuse = false) {
     File f(tag, g.model());
     OnnxImportOptions opt;
     opt.batch = batch;
+    opt.fuse_layers = fuse;
     return import_onnx(f.path(), opt);
 }
 

@@ -97,9 +97,16 @@ void expect_input_error(const std::string& path, const std::string& what) {
     }
 }
 
+// One layer per operator (no fusion), so that each operator's layer can be looked at.
+OnnxImportOptions unfused() {
+    OnnxImportOptions opt;
+    opt.fuse_layers = false;
+    return opt;
+}
+
 TEST(OnnxImport, LayersAndMacs) {
     File f("model", test_model());
-    const Workload wl = import_onnx(f.path());
+    const Workload wl = import_onnx(f.path(), unfused());
     EXPECT_EQ(wl.name, "tiny");
     EXPECT_EQ(wl.batch, 1);
 
@@ -251,7 +258,7 @@ static std::string inference_model(std::int64_t input_batch) {
 
 TEST(OnnxImport, ShapesFromOnnxInference) {
     File f("inferred", inference_model(1));
-    const Workload wl = import_onnx(f.path());
+    const Workload wl = import_onnx(f.path(), unfused());
     // By hand: Conv 8×8 outputs × 8 channels × 3 input channels × 3×3; SpaceToDepth(2) turns
     // [1,8,8,8] into [1,32,4,4], flattened to 512 features; Gemm 512 -> 10.
     const std::int64_t conv = 8LL * 8 * 8 * 3 * 3 * 3;  // 13,824

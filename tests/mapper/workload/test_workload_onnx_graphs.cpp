@@ -66,8 +66,11 @@ TEST(OnnxGraphs, ReshapeThenTranspose) {
     EXPECT_EQ(out_elems(layer(wl, "Reshape_R")), 12 * 16);
     const Layer& t = layer(wl, "Transpose_T");
     EXPECT_EQ(t.inputs, std::vector<int>{index(wl, "Reshape_R")});
-    EXPECT_EQ(t.k, 16);  // [1,16,12]
-    EXPECT_EQ(t.p, 12);
+    // [1,16,12] with the features last, as the transpose put them: 12 features (the conv's
+    // channels) by 16 tokens, the geometry of the linear layer that reads it.
+    EXPECT_EQ(t.k, 12);
+    EXPECT_EQ(t.p, 16);
+    EXPECT_EQ(layer(wl, "Reshape_R").k, 12);  // [1,12,16]: still the conv's channels first
     const Layer& fc = layer(wl, "MatMul_Y");
     EXPECT_EQ(fc.inputs, std::vector<int>{index(wl, "Transpose_T")});
     EXPECT_EQ(fc.h, 16);

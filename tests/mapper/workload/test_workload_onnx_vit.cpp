@@ -101,6 +101,26 @@ TEST(OnnxGraphs, VitStyleBlockMatchesZoo) {
     EXPECT_EQ(out_elems(layer(wl, "Sub_ln1_d")), 5 * 8);
     EXPECT_EQ(out_elems(layer(wl, "Slice_k")), 5 * 8);
     g.expect_producers_listed(wl);
+
+    // Fused as a compiler runs it: the views between qkv and the attention products are read
+    // through (QKᵀ reads the projection twice, as the zoo's qk does), the LayerNorm is one
+    // vector kernel reading the embedding, and every zoo layer has its counterpart.
+    const Workload fused = import_with(g, "vit_block_fused", 0, true);
+    EXPECT_EQ(fused.total_macs(), zoo.total_macs());
+    EXPECT_EQ(fused.mac_layer_count(), zoo.mac_layer_count());
+    const int qkv = index(fused, "MatMul_qkv0");
+    EXPECT_EQ(layer(fused, "MatMul_scores").inputs, (std::vector<int>{qkv, qkv}));
+    EXPECT_EQ(layer(fused, "MatMul_ctx").inputs, (std::vector<int>{index(fused, "Softmax_probs"), qkv}));
+    EXPECT_EQ(layer(fused, "MatMul_proj").inputs, std::vector<int>{index(fused, "MatMul_ctx")});
+    const Layer& norm = layer(fused, "Add_ln1");
+    EXPECT_EQ(norm.op, "reducemean+sub+pow+reducemean+add+sqrt+div+mul+add");
+    EXPECT_EQ(norm.inputs, std::vector<int>{index(fused, "Add_x")});
+    // Its operations are its members': five element-wise ops on 5×8 elements, and the two
+    // means, the epsilon add and the square root on 5 rows.
+    EXPECT_EQ(norm.vector_ops(), 5 * 5 * 8 + 4 * 5);
+    EXPECT_EQ(norm.k * norm.p * norm.q, 5 * 8);
+    EXPECT_EQ(norm.k, 8);                                   // features, as the zoo's layernorm (c = hidden, h = tokens)
+    EXPECT_EQ(fused.layers.size(), zoo.layers.size() + 1);  // + the class-token concat and position add
 }
 
 }  // namespace test_workload_onnx_vit

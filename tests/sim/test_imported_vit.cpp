@@ -1,0 +1,113 @@
+// ViT-B/16 written as an opset-13 ONNX export writes it (about 600 operators, a dynamic
+// batch) and the zoo's vit_b16 (148 layers) are one network: on the 4×4 organic package,
+// mapped uniformly, both evaluators must give them the same latency and energy within 2 %,
+// and the import must keep every dependency (the causality check passes).
+#include "hw/config/arch_config.h"
+#include "mapper/model/analytical_model.h"
+#include "mapper/optimize/optimize.h"
+#include "mapper/workload/workload.h"
+#include "sim/system/system.h"
+#include "traces/plan/plan_causality.h"
+#include "traces/plan/plan_index.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stdexcept>
+
+#include "tests/mapper/workload/onnx_vit_graph.h"
+
+using namespace mcmsim;
+
+namespace test_imported_vit {
+
+using onnx_graph_test::VitDims;
+using onnx_graph_test::VitGraph;
+
+struct Evaluated {
+    double estimate_ns = 0, estimate_pj = 0, simulated_ns = 0, simulated_pj = 0;
+};
+
+struct Simulated {
+    double ns = 0, pj = 0;
+    bool completed = false, conserved = false, causal = false;
+};
+
+Simulated simulate(const ArchConfig& arch, const Plan& plan) {
+    const SimResult sim = simulate_plan(arch, plan);
+    return {sim.simulated_ns, sim.ledger.total_pj(), sim.completed, sim.conservation_ok,
+            check_causality(plan, PlanIndex(plan), sim.ops).ok()};
+}
+
+// SystemC elaborates once per process, so the second network is simulated in a child.
+Simulated simulate_in_child(const ArchConfig& arch, const Plan& plan) {
+    int fd[2];
+    if (::pipe(fd) != 0) throw std::runtime_error("pipe failed");
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(fd[0]);
+        const Simulated s = simulate(arch, plan);
+        const bool written = ::write(fd[1], &s, sizeof s) == static_cast<ssize_t>(sizeof s);
+        ::_exit(written ? 0 : 1);
+    }
+    ::close(fd[1]);
+    Simulated s;
+    const bool read_all = ::read(fd[0], &s, sizeof s) == static_cast<ssize_t>(sizeof s);
+    ::close(fd[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (!read_all || !WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("child simulation failed");
+    return s;
+}
+
+Evaluated evaluate(const ArchConfig& arch, const Workload& w, bool in_child) {
+    const Plan plan = map_uniform(arch, w, 1);
+    const Estimate est = estimate_plan(arch, plan);
+    EXPECT_TRUE(check_causality(plan, PlanIndex(plan), est.ops).ok()) << w.name << " (analytical model)";
+    const Simulated sim = in_child ? simulate_in_child(arch, plan) : simulate(arch, plan);
+    EXPECT_TRUE(sim.completed && sim.conserved) << w.name;
+    EXPECT_TRUE(sim.causal) << w.name << " (SystemC)";
+    return {est.latency_ns, est.ledger.total_pj(), sim.ns, sim.pj};
+}
+
+TEST(ImportedVit, ExportCostsWhatTheZooModelCosts) {
+    const ArchConfig arch = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-4x4-organic-hbm-edge.json");
+    VitDims d;
+    d.batch = -1;  // the symbolic batch of a dynamic_axes export, bound to 1 by the import
+    onnx_graph_test::File file("vit_dynamic", VitGraph(d).graph().model());
+    const Workload imported = import_onnx(file.path());
+    d.batch = 1;
+    onnx_graph_test::File fixed("vit_static", VitGraph(d).graph().model());
+    const Workload imported_fixed = import_onnx(fixed.path());
+    EXPECT_EQ(imported_fixed.layers.size(), imported.layers.size());
+    EXPECT_EQ(imported_fixed.total_activation_bytes(), imported.total_activation_bytes());
+    EXPECT_EQ(imported_fixed.total_vector_ops(), imported.total_vector_ops());
+    const Workload zoo = zoo_workload("vit_b16", 1);
+    ASSERT_EQ(imported.total_macs(), zoo.total_macs());
+    ASSERT_EQ(imported.total_weight_bytes(), zoo.total_weight_bytes());
+    const Evaluated a = evaluate(arch, imported, true), b = evaluate(arch, zoo, false);
+    EXPECT_NEAR(a.estimate_ns / b.estimate_ns, 1.0, 0.02);
+    EXPECT_NEAR(a.estimate_pj / b.estimate_pj, 1.0, 0.02);
+    EXPECT_NEAR(a.simulated_ns / b.simulated_ns, 1.0, 0.02);
+    EXPECT_NEAR(a.simulated_pj / b.simulated_pj, 1.0, 0.02);
+}
+
+// Without fusion every operator is a layer: slower (each view and element-wise op is a
+// layer boundary that moves its tensor), but no dependency is lost.
+TEST(ImportedVit, UnfusedImportKeepsEveryDependency) {
+    const ArchConfig arch = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-4x4-organic-hbm-edge.json");
+    VitDims d;
+    d.blocks = 2;
+    onnx_graph_test::File file("vit_unfused", VitGraph(d).graph().model());
+    OnnxImportOptions opt;
+    opt.fuse_layers = false;
+    const Workload w = import_onnx(file.path(), opt);
+    EXPECT_GT(w.layers.size(), 90u);
+    const Plan plan = map_uniform(arch, w, 1);
+    const PlanIndex index(plan);
+    const CausalityCheck c = check_causality(plan, index, estimate_plan(arch, plan).ops);
+    EXPECT_TRUE(c.ok()) << (c.first.empty() ? "" : c.first.front());
+}
+
+}  // namespace test_imported_vit

@@ -26,8 +26,12 @@ std::int64_t tile_input_elements(const TileShape& s) {
 }
 
 std::int64_t fill_drain_cycles(const ChipletConfig& chip) {
-    if (chip.array_kind == ArrayKind::Systolic) return 2 * chip.rows() + chip.cols() - 2;
-    return chip.pipeline_cycles;
+    if (chip.array_kind != ArrayKind::Systolic) return chip.pipeline_cycles;
+    const std::int64_t skew = chip.rows() + chip.cols() - 2;
+    // Weight and input stationary shift their stationary operand in one row per cycle before
+    // the streamed operand's skewed wavefront crosses the array; output stationary has nothing
+    // to shift in, and its finished outputs leave while the next pass's operands enter.
+    return chip.dataflow == Dataflow::OutputStationary ? skew : chip.rows() + skew;
 }
 
 std::int64_t max_steps_per_pass(const ChipletConfig& chip) {

@@ -18,7 +18,11 @@
 //     chunks = max(ceil(streamed / max_steps), min(streamed, floor(pes / (row_folds·col_folds))))
 //   steps = ceil(streamed / chunks)
 //   pass  = max(fill_drain + ceil(steps · stall), stationary_load)
-//     fill_drain: systolic 2R + C - 2 (SCALE-Sim, Samajdar et al. ISPASS'20); vector: pipeline_cycles
+//     fill_drain, systolic: the streamed operand enters skewed, row i and column j one cycle
+//       later each, so the last PE starts R - 1 + C - 1 cycles after the first. WS and IS
+//       first shift the stationary operand in, one row per cycle (R): 2R + C - 2, SCALE-Sim's
+//       fold time without its T (Samajdar et al. ISPASS'20). OS has no stationary operand and
+//       drains its outputs while the next pass fills: R + C - 2. Vector: pipeline_cycles.
 //     stall = max(1, bytes a PE buffer must deliver per step / bytes its banks deliver per cycle)
 //     stationary_load = ceil(R·C·e / bytes per cycle of the stationary operand's buffer): the
 //       next pass's weights (WS) or inputs (IS) load while this pass runs (double-buffered),
@@ -54,7 +58,8 @@ std::int64_t tile_reduction(const TileShape& s);  ///< C·R·S
 /// Input elements the tile reads: N·C·((P-1)·stride + R)·((Q-1)·stride + S).
 std::int64_t tile_input_elements(const TileShape& s);
 
-/// Fill/drain cycles of one pass: systolic 2R + C - 2, vector pipeline_cycles.
+/// Fill/drain cycles of one pass: systolic 2R + C - 2 (WS, IS) or R + C - 2 (OS), vector
+/// pipeline_cycles.
 std::int64_t fill_drain_cycles(const ChipletConfig& chip);
 
 /// Longest chunk of the streamed dimension whose partial sums fit the accumulation buffer

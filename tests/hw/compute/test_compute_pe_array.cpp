@@ -56,8 +56,13 @@ std::int64_t expected_cycles(const ChipletConfig& chip, const TileShape& s) {
     if (chip.dataflow != Dataflow::OutputStationary)
         chunks = ceil_div(streamed, chip.accumulation_buffer.bytes / (chip.array_cols * 4));
     chunks = std::max(chunks, std::min(streamed, chip.pes / folds));  // idle PEs take a share
-    const std::int64_t fill =
-        chip.array_kind == ArrayKind::Systolic ? 2 * chip.array_rows + chip.array_cols - 2 : chip.pipeline_cycles;
+    // Systolic: the skewed wavefront reaches the last PE R - 1 + C - 1 cycles after the first;
+    // WS and IS first shift their stationary operand in, one row per cycle (R more); OS drains
+    // its outputs while the next pass fills.
+    const std::int64_t skew = chip.array_rows + chip.array_cols - 2;
+    const std::int64_t fill = chip.array_kind != ArrayKind::Systolic        ? chip.pipeline_cycles
+                              : chip.dataflow == Dataflow::OutputStationary ? skew
+                                                                            : chip.array_rows + skew;
     return ceil_div(folds * chunks, chip.pes) * (fill + ceil_div(streamed, chunks));
 }
 
@@ -99,6 +104,29 @@ TEST(ComputePeArray, SystolicPassPaysFillAndDrain) {
     const TileShape s = conv(20, 16, 10, 1);  // RED 16 -> 1 row fold; K 20 -> 3 column folds
     EXPECT_EQ(compute_cost(chip, s, 0).cycles, 3 * (2 * 16 + 8 - 2 + 100));
     EXPECT_EQ(compute_cost(chip, s, 0).cycles, expected_cycles(chip, s));
+}
+
+// Per dataflow on a 16x8 systolic grid, for a shape that divides it and one that does not.
+// Dividing: RED 16 (C 16, 1x1), K 16, PIX 64 (8x8).
+//   WS: rows RED 16/16 = 1, cols K 16/8 = 2 folds, 64 pixels streamed: 2 x (2·16 + 8 - 2 + 64)
+//   OS: rows PIX 64/16 = 4, cols K 16/8 = 2 folds, 16 reduction steps: 8 x (16 + 8 - 2 + 16)
+//   IS: rows RED 16/16 = 1, cols PIX 64/8 = 8 folds, 16 filters streamed: 8 x (2·16 + 8 - 2 + 16)
+// Not dividing: RED 27 (C 3, 3x3), K 5, PIX 49 (7x7).
+//   WS: 2 row folds x 1 col fold, 49 streamed: 2 x (38 + 49)
+//   OS: 4 row folds (49/16) x 1, 27 streamed: 4 x (22 + 27)
+//   IS: 2 row folds x 7 col folds (49/8), 5 streamed: 14 x (38 + 5)
+TEST(ComputePeArray, SystolicFillAndDrainPerDataflow) {
+    ChipletConfig chip = systolic_chip(16, 8);
+    const std::pair<Dataflow, std::pair<std::int64_t, std::int64_t>> cases[] = {
+        {Dataflow::WeightStationary, {2 * (38 + 64), 2 * (38 + 49)}},
+        {Dataflow::OutputStationary, {8 * (22 + 16), 4 * (22 + 27)}},
+        {Dataflow::InputStationary, {8 * (38 + 16), 14 * (38 + 5)}}};
+    for (const auto& [df, expected] : cases) {
+        chip.dataflow = df;
+        EXPECT_EQ(compute_cost(chip, conv(16, 16, 8, 1), 0).cycles, expected.first) << to_string(df);
+        EXPECT_EQ(compute_cost(chip, conv(5, 3, 7, 3), 0).cycles, expected.second) << to_string(df);
+        EXPECT_EQ(compute_cost(chip, conv(5, 3, 7, 3), 0).cycles, expected_cycles(chip, conv(5, 3, 7, 3)));
+    }
 }
 
 // A small accumulation buffer cuts the streamed pixels into chunks: more passes, more fills.

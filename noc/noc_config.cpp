@@ -11,11 +11,29 @@ namespace mcmsim {
 void resolve_link(NocLinkConfig& l, const VcRouterConfig& router) {
     if (!l.die_to_die) {
         l.cycles_per_flit = (router.flit_bits + l.width_bits - 1) / l.width_bits;
+        l.port_flits = 1;
         return;
     }
     const double bytes_per_cycle = l.bandwidth_gbps / router.clock_ghz;
-    l.cycles_per_flit = std::max(1, static_cast<int>(std::ceil(router.flit_bits / 8.0 / bytes_per_cycle - 1e-9)));
+    l.cycles_per_flit = router.flit_bits / 8.0 / bytes_per_cycle;
     l.latency_cycles = std::max(1, static_cast<int>(std::ceil(l.latency_ns * router.clock_ghz - 1e-9)));
+    if (l.port_flits <= 0) l.port_flits = std::max(1, static_cast<int>(std::ceil(1.0 / l.cycles_per_flit - 1e-9)));
+    if (l.buffer_flits <= 0) l.buffer_flits = std::max(router.buffer_depth, round_trip_buffer_flits(l, router));
+}
+
+int ni_buffer_flits(const VcNetworkConfig& c) {
+    int widest = 1;
+    for (const NocLinkConfig& l : c.links) widest = std::max(widest, l.port_flits);
+    return std::max(c.router.buffer_depth, (c.router.pipeline_cycles() + c.ni_latency_cycles + 1) * widest);
+}
+
+int credit_round_trip_cycles(const NocLinkConfig& l, const VcRouterConfig& router) {
+    return 2 * l.latency_cycles + router.pipeline_cycles() + 2;
+}
+
+int round_trip_buffer_flits(const NocLinkConfig& l, const VcRouterConfig& router) {
+    const double flits_per_cycle = std::min(static_cast<double>(std::max(1, l.port_flits)), 1.0 / l.cycles_per_flit);
+    return static_cast<int>(std::ceil(credit_round_trip_cycles(l, router) * flits_per_cycle - 1e-9)) + 1;
 }
 
 namespace {
@@ -275,6 +293,8 @@ nlohmann::json noc_config_to_json(const NocConfig& c) {
                          {"die_to_die", l.die_to_die},
                          {"latency_cycles", l.latency_cycles},
                          {"cycles_per_flit", l.cycles_per_flit},
+                         {"port_flits", l.port_flits},
+                         {"buffer_flits", l.buffer_flits},
                          {"width_bits", l.width_bits},
                          {"bandwidth_gbps", l.bandwidth_gbps},
                          {"latency_ns", l.latency_ns},

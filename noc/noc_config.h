@@ -63,8 +63,11 @@ struct VcRouterConfig {
 
 /// One kind of link. On-die links are given in cycles and bits; die-to-die links by a preset
 /// (bandwidth, PHY latency, energy) and converted to the router clock: a flit is serialised
-/// over ceil(flit_bits / (8 * bandwidth / clock)) cycles, and the PHY latency rounds up to
-/// whole cycles.
+/// over flit_bits / (8 * bandwidth / clock) cycles, a fraction kept exactly (a 2.55-cycle
+/// flit is not rounded to 3: flits start 2.55 cycles apart on average), and the PHY latency
+/// rounds up to whole cycles. Behind a die-to-die link sits the link layer's receive buffer:
+/// each VC of the input it feeds holds enough flits to cover the credit round trip, so that
+/// a lone packet streams at the link's bandwidth.
 struct NocLinkConfig {
     std::string name;    ///< "on_die" or the D2D class name
     std::string preset;  ///< D2D preset it came from, if any
@@ -74,7 +77,12 @@ struct NocLinkConfig {
     double bandwidth_gbps = 0;  ///< D2D only, per direction
     double latency_ns = 0;      ///< D2D only
     double energy_pj_per_bit = 0.1;
-    int cycles_per_flit = 1;  ///< derived: serialisation of one flit
+    double cycles_per_flit = 1;  ///< derived: serialisation of one flit (fractional for D2D)
+    /// Flits the router port feeding this link moves per cycle: as many as the link carries
+    /// (ceil(1 / cycles_per_flit)) unless a config narrows it; 0 until resolved.
+    int port_flits = 0;
+    /// Flits per VC in the input buffer this link feeds; 0: the router's buffer_depth.
+    int buffer_flits = 0;
 };
 
 /// What a flit-level network needs besides its router graph and routing function.
@@ -82,7 +90,11 @@ struct VcNetworkConfig {
     VcRouterConfig router;
     /// Link classes, indexed by NocChannel::link_class. Standalone: [0] on-die, [1..] D2D.
     std::vector<NocLinkConfig> links;
-    int ni_latency_cycles = 1;      ///< injection and ejection channels
+    int ni_latency_cycles = 1;  ///< injection and ejection channels
+    /// The network interface: cycles per flit (fractional) and flits per cycle of the local
+    /// port, for injection and ejection alike. Standalone networks: one flit per cycle.
+    double ni_cycles_per_flit = 1;
+    int ni_port_flits = 1;
     Cycle watchdog_cycles = 10000;  ///< no flit moved for this long with flits inside: deadlock
     double period_ps() const { return 1000.0 / router.clock_ghz; }
 };
@@ -106,12 +118,25 @@ struct NocConfig : VcNetworkConfig {
     int packet_flits = 1;  ///< default for synthetic traffic
 };
 
+/// Flits per VC of the NI's input: enough for the next packet's head to go through route
+/// computation and VC allocation while the current one drains at the widest link port's
+/// rate, so that back-to-back packets leave without a gap (at least buffer_depth).
+int ni_buffer_flits(const VcNetworkConfig& c);
+
 /// Loads and validates a NoC config file.
 NocConfig load_noc_config(const std::string& path);
 /// Reads a NoC config object (the whole file, or an arch config's package section later).
 NocConfig read_noc_config(JsonObject o, const std::string& file);
-/// Resolves derived link fields (cycles per flit, latency in cycles) for `router`.
+/// Resolves derived link fields (cycles per flit, latency in cycles, port width, receive
+/// buffer) for `router`.
 void resolve_link(NocLinkConfig& l, const VcRouterConfig& router);
+/// Cycles from a flit leaving an output port until the credit for its buffer slot is back,
+/// when the downstream router forwards it at once: the link both ways, the downstream
+/// pipeline for a head, and one cycle each to apply credit and allocate.
+int credit_round_trip_cycles(const NocLinkConfig& l, const VcRouterConfig& router);
+/// Flits per VC that keep a link busy over the credit round trip: ceil(round trip × flits
+/// per cycle) + 1, the rate being the link's or the port's, whichever is lower.
+int round_trip_buffer_flits(const NocLinkConfig& l, const VcRouterConfig& router);
 /// Topology graph described by the config.
 NocTopology build_topology(const NocConfig& c);
 nlohmann::json noc_config_to_json(const NocConfig& c);

@@ -2,6 +2,9 @@
 
 #include "hw/config/presets.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace mcmsim {
 
 void read_link_fields(JsonObject& o, LinkConfig& l) {
@@ -24,6 +27,8 @@ void read_router(JsonObject o, RouterConfig& r) {
     r.buffer_depth = o.integer_in("buffer_depth", r.buffer_depth, 1, 1024);
     r.flit_bytes = o.integer_in("flit_bytes", r.flit_bytes, 1, 4096);
     r.energy_pj_per_flit = o.non_negative("energy_pj_per_flit", r.energy_pj_per_flit);
+    r.port_flits = o.integer_in("port_flits", r.port_flits, 0, 64);
+    r.d2d_buffer_flits = o.integer_in("d2d_buffer_flits", r.d2d_buffer_flits, 0, 16384);
     o.finish();
 }
 
@@ -41,6 +46,15 @@ PackageConfig read_package(JsonObject o, const std::string& arch_file) {
     p.max_packet_bytes = o.integer_in("max_packet_bytes", p.max_packet_bytes, 1, 1 << 20);
     o.finish();
     return p;
+}
+
+std::int64_t port_flits_for(const PackageConfig& p) {
+    if (p.router.port_flits > 0) return p.router.port_flits;
+    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(p.link.bandwidth_gbps / p.router.flit_gbps() - 1e-9)));
+}
+
+double d2d_hop_gbps(const PackageConfig& p) {
+    return std::min(p.link.bandwidth_gbps, static_cast<double>(port_flits_for(p)) * p.router.flit_gbps());
 }
 
 nlohmann::json package_to_json(const PackageConfig& p) {
@@ -61,7 +75,9 @@ nlohmann::json package_to_json(const PackageConfig& p) {
                       {"flit_bytes", p.router.flit_bytes},
                       {"energy_pj_per_flit", p.router.energy_pj_per_flit},
                       {"vcs", p.router.vcs},
-                      {"buffer_depth", p.router.buffer_depth}}},
+                      {"buffer_depth", p.router.buffer_depth},
+                      {"port_flits", p.router.port_flits},
+                      {"d2d_buffer_flits", p.router.d2d_buffer_flits}}},
                     {"max_packet_bytes", p.max_packet_bytes}};
     // A preset name is only informative: the fields already hold its values.
     if (p.link.preset.empty()) package["link"].erase("preset");

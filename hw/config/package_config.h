@@ -52,8 +52,24 @@ struct RouterConfig {
     RouterModel model = RouterModel::Packet;
     std::int64_t vcs = 8;           ///< vc model only
     std::int64_t buffer_depth = 8;  ///< vc model only: flits per VC
+    /// Flits a port to a die-to-die link moves per cycle; 0: as many as the link carries
+    /// (port_flits_for). A narrower port caps the link at what the router can feed it.
+    std::int64_t port_flits = 0;
+    /// vc model only: flits per VC of a die-to-die input's receive buffer; 0: enough to cover
+    /// the credit round trip (noc_config.h), at least buffer_depth.
+    std::int64_t d2d_buffer_flits = 0;
     double latency_ns() const { return static_cast<double>(pipeline_cycles) / clock_ghz; }
+    /// Bytes per ns (GB/s) one flit per cycle carries.
+    double flit_gbps() const { return static_cast<double>(flit_bytes) * clock_ghz; }
 };
+
+struct PackageConfig;
+/// Flits per cycle of a router port to a die-to-die link: the config's, or the fewest that
+/// carry the link's bandwidth.
+std::int64_t port_flits_for(const PackageConfig& p);
+/// What a die-to-die hop carries: the link's bandwidth, or less when the router port feeding
+/// it is narrower. Every network model uses this figure.
+double d2d_hop_gbps(const PackageConfig& p);
 
 struct PackageConfig {
     int rows = 1, cols = 1;

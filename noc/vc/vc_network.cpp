@@ -33,7 +33,8 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, VcNetworkConfig cfg, NocTopol
         const NocLinkConfig& link = cfg_.links[static_cast<std::size_t>(ch.link_class)];
         routers_[ch.src]->connect_output(ch.src_port, routers_[ch.dst].get(), ch.dst_port, link, c);
         routers_[ch.dst]->connect_input(ch.dst_port, routers_[ch.src].get(), ch.src_port, link.latency_cycles);
-        longest = std::max(longest, cfg_.router.stages.total() + link.latency_cycles + link.cycles_per_flit);
+        longest = std::max(longest,
+                           cfg_.router.stages.total() + link.latency_cycles + static_cast<int>(std::ceil(link.cycles_per_flit)));
     }
     std::size_t size = 64;
     while (size < static_cast<std::size_t>(2 * longest + 2)) size *= 2;

@@ -26,9 +26,23 @@ VcNetworkConfig package_vc_config(const PackageConfig& pkg) {
     d2d.bandwidth_gbps = pkg.link.bandwidth_gbps;
     d2d.latency_ns = pkg.link.latency_ns;
     d2d.energy_pj_per_bit = pkg.link.energy_pj_per_bit;
+    d2d.port_flits = static_cast<int>(port_flits_for(pkg));
+    d2d.buffer_flits = static_cast<int>(rc.d2d_buffer_flits);
     resolve_link(d2d, c.router);
     c.links = {d2d};  // NocTopology::of_mesh gives every channel link class 0
     return c;
+}
+
+/// Bandwidth of each router's local port: the NIs of the nodes attached to it (a chiplet's
+/// NI, a memory's PHY), which share the router's injection and ejection port.
+std::vector<double> local_port_gbps(const ArchConfig& arch, const PackageNetwork& net) {
+    std::vector<double> gbps(static_cast<std::size_t>(net.topology().routers()), 0.0);
+    for (int c = 0; c < arch.chiplet_count(); ++c)
+        gbps[static_cast<std::size_t>(net.router_of(c))] += arch.chiplet.ni_bandwidth_gbps;
+    for (std::size_t m = 0; m < arch.memories.size(); ++m)
+        gbps[static_cast<std::size_t>(net.router_of(arch.chiplet_count() + static_cast<int>(m)))] +=
+            arch.memories[m].phy_bandwidth();
+    return gbps;
 }
 
 }  // namespace
@@ -53,7 +67,17 @@ VcPackageNetwork::VcPackageNetwork(sc_core::sc_module_name name, const ArchConfi
     }
     for (int r = 0; r < t.routers(); ++r)
         vc_.router(r).set_energy(&ledger.account(mesh.router_account(r)), vc_.config().router.energy.per_flit());
+    const std::vector<double> local = local_port_gbps(arch, *this);
+    const double flit_gbps = arch.package.router.flit_gbps();
+    for (int r = 0; r < t.routers(); ++r) {
+        const double gbps = std::max(local[static_cast<std::size_t>(r)], flit_gbps);
+        vc_.router(r).set_local_port(flit_gbps / gbps, static_cast<int>(std::ceil(gbps / flit_gbps - 1e-9)));
+    }
+    node_gbps_.assign(static_cast<std::size_t>(arch.chiplet_count()), arch.chiplet.ni_bandwidth_gbps);
+    for (const MemoryConfig& m : arch.memories) node_gbps_.push_back(m.phy_bandwidth());
+    eject_free_.assign(node_gbps_.size(), 0);
     delivery_.net = this;
+    deferred_.net = this;
     vc_.set_listener(&delivery_);
     phy_delay_.assign(static_cast<std::size_t>(arch.chiplet_count()), 0);
     for (const MemoryConfig& m : arch.memories) phy_delay_.push_back(ns_to_ticks(m.phy_latency_ns));
@@ -67,18 +91,47 @@ void VcPackageNetwork::Delivery::packet_ejected(const FlitPacket& fp, Cycle tail
     Packet* p = fp.payload;
     p->hops = fp.hops;
     const auto dst = static_cast<std::size_t>(p->dst_node);
-    const Tick when = static_cast<Tick>(std::llround(static_cast<double>(tail) * net->period_ps_)) + net->phy_delay_[dst];
-    net->endpoints_[dst]->arrive(p, when);
+    // The destination's own NI (or PHY) takes the packet at its bandwidth: behind the
+    // packets before it, and no sooner than the tail has left the router.
+    const Tick tail_at = static_cast<Tick>(std::llround(static_cast<double>(tail) * net->period_ps_));
+    const Tick serial = net->serial_ticks(p->dst_node, fp.flits);
+    const Tick done = std::max(tail_at, net->eject_free_[dst] + serial);
+    net->eject_free_[dst] = done;
+    net->endpoints_[dst]->arrive(p, done + net->phy_delay_[dst]);
 }
 
 Tick VcPackageNetwork::send(Packet* p, Tick ready) {
     const auto src_node = static_cast<std::size_t>(p->src_node);
     // A flit-level packet has a head flit, whatever it carries.
     const std::int64_t flits = std::max<std::int64_t>(1, flits_of(p->wire_bytes, flit_bytes_));
-    const Tick start = ready + phy_delay_[src_node];
+    // The sender's NI (or PHY) pushes its packets one after another at its own bandwidth;
+    // the router's local port then takes them at the combined rate of what it serves.
+    const Tick begin = std::max(ready, ni_free_[src_node]);
+    ni_free_[src_node] = begin + serial_ticks(p->src_node, flits);
+    const Tick start = begin + phy_delay_[src_node];
     const auto cycle = static_cast<Cycle>(std::ceil(static_cast<double>(start) / period_ps_ - 1e-9));
+    create(p, static_cast<int>(flits), cycle);
+    return ni_free_[src_node];
+}
+
+void VcPackageNetwork::Deferred::fire(Cycle now) {
+    while (!queue.empty() && queue.top().cycle <= now) {
+        const Entry e = queue.top();
+        queue.pop();
+        net->create(e.packet, e.flits, e.cycle);
+    }
+}
+
+void VcPackageNetwork::create(Packet* p, int flits, Cycle cycle) {
+    // A packet starting beyond the network's wake calendar waits in deferred_.
+    constexpr Cycle kNear = 32;
+    if (cycle > vc_.now() + kNear) {
+        deferred_.queue.push(Deferred::Entry{cycle, deferred_.seq++, p, flits});
+        vc_.set_driver(&deferred_);
+        return;
+    }
     const int src = router_of(p->src_node), dst = p->dst_router;
-    const std::uint32_t id = vc_.create_packet(src, dst, static_cast<int>(flits), cycle, p);
+    const std::uint32_t id = vc_.create_packet(src, dst, flits, cycle, p);
     FlitPacket& fp = vc_.packets()[id];
     fp.path = p->route;
     // Deadlock freedom with source routes: eastbound packets (destination column >= source
@@ -90,10 +143,11 @@ Tick VcPackageNetwork::send(Packet* p, Tick ready) {
     const MeshTopology& topo = topology();
     if (vc_classes_)
         fp.vc_class = static_cast<std::uint8_t>(topo.col_of(dst) >= topo.col_of(src) ? VcClass::Lower : VcClass::Upper);
-    // The sender sees its NI push one flit per cycle.
-    const Tick begin = std::max(ready, ni_free_[src_node]);
-    ni_free_[src_node] = begin + static_cast<Tick>(std::llround(static_cast<double>(flits) * period_ps_));
-    return ni_free_[src_node];
+}
+
+Tick VcPackageNetwork::serial_ticks(int node, std::int64_t flits) const {
+    const double bytes = static_cast<double>(flits * flit_bytes_);
+    return static_cast<Tick>(std::llround(bytes / node_gbps_[static_cast<std::size_t>(node)] * 1000.0));
 }
 
 std::vector<std::string> VcPackageNetwork::busy_routers() const {

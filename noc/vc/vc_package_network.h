@@ -1,11 +1,15 @@
 #pragma once
 // The package network of flit-level VC routers (package.router.model "vc"): a VcNetwork on
 // the package mesh (NocTopology::of_mesh) routed as the mesh routes (MeshRouting), every
-// channel a die-to-die link from the start: the link config's bandwidth becomes flit
-// serialisation and its PHY latency whole cycles. Packets become ceil(wire / flit) flits
-// (at least the head); a memory's PHY adds its latency at both ends (its bandwidth is not
-// modelled), and inject() returns when the sender's NI has pushed the last flit at one flit
-// per cycle (back-pressure inside the network is not seen by the sender).
+// channel a die-to-die link from the start: the link config's bandwidth becomes (fractional)
+// flit serialisation, its PHY latency whole cycles, and its link layer a receive buffer that
+// covers the credit round trip; the router port to it is as wide as the link needs unless
+// package.router.port_flits narrows it. Packets become ceil(wire / flit) flits (at least the
+// head). Each node's NI (a chiplet's, or a memory's PHY) pushes and takes packets at its own
+// bandwidth, and the router's local port serves the nodes attached to it at their combined
+// bandwidth; a memory's PHY adds its latency at both ends. inject() returns when the
+// sender's NI has pushed the packet (back-pressure inside the network is not seen by the
+// sender).
 //
 // Deadlock freedom: with 2 or more VCs, eastbound and westbound packets use separate VC
 // halves, which makes any mix of minimal routes deadlock-free (see send()). Source routes
@@ -16,6 +20,8 @@
 
 #include <systemc>
 
+#include <functional>
+#include <queue>
 #include <vector>
 
 namespace mcmsim {
@@ -35,6 +41,25 @@ public:
 private:
     Tick send(Packet* p, Tick ready) override;
 
+    /// Packets whose sender's NI has not pushed them yet (it is busy with earlier ones):
+    /// created in the VC network at the cycle their NI starts them, in send order.
+    struct Deferred : TrafficDriver {
+        struct Entry {
+            Cycle cycle;
+            std::uint64_t seq;
+            Packet* packet;
+            int flits;
+            bool operator>(const Entry& o) const { return cycle != o.cycle ? cycle > o.cycle : seq > o.seq; }
+        };
+        VcPackageNetwork* net = nullptr;
+        std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+        std::uint64_t seq = 0;
+        Cycle next_cycle() const override { return queue.empty() ? -1 : queue.top().cycle; }
+        void fire(Cycle now) override;
+    };
+    /// Creates `p` in the VC network at `cycle` (now, or through `deferred_`).
+    void create(Packet* p, int flits, Cycle cycle);
+
     /// Hands packets whose tail left the VC network to their endpoints.
     struct Delivery : EjectionListener {
         VcPackageNetwork* net = nullptr;
@@ -46,10 +71,16 @@ private:
     double period_ps_;
     VcNetwork vc_;
     Delivery delivery_;
+    Deferred deferred_;
     std::vector<NetworkEndpoint*> endpoints_;
-    std::vector<Tick> ni_free_;    ///< per node: when its NI has pushed its queued flits
-    std::vector<Tick> phy_delay_;  ///< per node: extra latency (memory PHYs)
-    bool vc_classes_;              ///< eastbound / westbound VC halves (2+ VCs)
+    /// Ticks node `node`'s NI (or memory PHY) takes for `flits` whole flits.
+    Tick serial_ticks(int node, std::int64_t flits) const;
+
+    std::vector<Tick> ni_free_;      ///< per node: when its NI has pushed its queued flits
+    std::vector<Tick> eject_free_;   ///< per node: when its NI has taken the packets delivered to it
+    std::vector<double> node_gbps_;  ///< per node: NI or PHY bandwidth
+    std::vector<Tick> phy_delay_;    ///< per node: extra latency (memory PHYs)
+    bool vc_classes_;                ///< eastbound / westbound VC halves (2+ VCs)
 };
 
 }  // namespace mcmsim

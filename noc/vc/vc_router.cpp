@@ -30,10 +30,19 @@ std::uint64_t bit_range(int lo, int hi) {
     const std::uint64_t below_hi = hi >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << hi) - 1;
     return below_hi & (~std::uint64_t{0} << lo);
 }
+// Every VC's ring holds as many flits as the deepest input buffer: a D2D input's receive
+// buffer is sized by its link (NocLinkConfig::buffer_flits).
+int deepest_buffer(const VcNetworkConfig& cfg) {
+    int depth = ni_buffer_flits(cfg);
+    for (const NocLinkConfig& l : cfg.links) depth = std::max(depth, l.buffer_flits);
+    return depth;
+}
+
 }  // namespace
 
 VcRouter::VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const VcNetworkConfig& cfg, int ports)
-    : sc_core::sc_module(name), net_(net), ports_(ports), vcs_(cfg.router.vcs), depth_(cfg.router.buffer_depth), id_(id),
+    : sc_core::sc_module(name), net_(net), ports_(ports), vcs_(cfg.router.vcs), depth_(deepest_buffer(cfg)),
+      local_depth_(ni_buffer_flits(cfg)), id_(id),
       route_cycles_(static_cast<std::int16_t>(cfg.router.lookahead ? 0 : cfg.router.stages.route)),
       va_cycles_(static_cast<std::int16_t>(cfg.router.stages.vc_alloc)),
       traversal_cycles_(static_cast<std::int16_t>(cfg.router.stages.switch_alloc + cfg.router.stages.switch_traversal)),
@@ -53,6 +62,8 @@ VcRouter::VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const V
     // Port 0 ejects into the local sink: always room, no VCs to allocate.
     out_[kLocalPort].eject = true;
     out_[kLocalPort].connected = true;
+    out_[kLocalPort].serial_fp = to_fp(cfg.ni_cycles_per_flit);
+    out_[kLocalPort].width = static_cast<std::int16_t>(std::max(1, cfg.ni_port_flits));
     connected_ = std::uint64_t{1} << kLocalPort;
 }
 
@@ -64,9 +75,11 @@ void VcRouter::connect_output(int port, VcRouter* down, int down_port, const Noc
     o.down_port = down_port;
     o.channel = channel;
     o.latency = link.latency_cycles;
-    o.cycles_per_flit = link.cycles_per_flit;
+    o.serial_fp = to_fp(link.cycles_per_flit);
+    o.width = static_cast<std::int16_t>(std::max(1, link.port_flits));
+    const int downstream_depth = link.buffer_flits > 0 ? link.buffer_flits : cfg_.router.buffer_depth;
     for (int v = 0; v < vcs_; ++v) {
-        credits(port, v) = static_cast<std::int16_t>(depth_);
+        credits(port, v) = static_cast<std::int16_t>(downstream_depth);
         va_last(port, v) = -1;
     }
     o.owned = 0;
@@ -155,9 +168,10 @@ void VcRouter::apply_credits(Cycle now) {
     }
 }
 
-// The network interface: one flit per cycle into a local input VC. A packet takes an empty
-// VC so that it never queues behind another packet's blocked tail.
-void VcRouter::inject_from_source(Cycle now) {
+// The network interface: flits into a local input VC at the NI's bandwidth, up to
+// ni_port_flits per cycle. A packet takes an empty VC so that it never queues behind another
+// packet's blocked tail.
+bool VcRouter::inject_one(Cycle now) {
     InputPort& local = in_[kLocalPort];
     if (ni_vc_ < 0) {
         // Empty and idle: no flits and no output VC held (a VC waiting for VA holds a flit).
@@ -165,16 +179,30 @@ void VcRouter::inject_from_source(Cycle now) {
         ni_vc_ = round_robin_pick(empty, ni_last_, vcs_);
         if (ni_vc_ < 0) {  // a flit leaving this router frees one
             ni_blocked_ = true;
-            return;
+            return false;
         }
         ni_last_ = ni_vc_;
     }
-    if (vc(kLocalPort, ni_vc_).size >= depth_) {
+    if (vc(kLocalPort, ni_vc_).size >= local_depth_) {
         ni_blocked_ = true;
-        return;
+        return false;
+    }
+    // The NI's own bandwidth: a flit may start once the previous one has left, up to
+    // ni_port_flits in a cycle.
+    const std::int64_t now_fp = now * kFpCycle;
+    if (ni_sent_cycle_ != now) ni_sent_cycle_ = now, ni_sent_ = 0;
+    if (ni_free_fp_ >= now_fp + kFpCycle || ni_sent_ >= out_[kLocalPort].width) {
+        wake_no_later_than(std::max(now + 1, ni_free_fp_ / kFpCycle));
+        return false;
     }
     std::uint32_t id = source_.front();
     FlitPacket& p = net_.packets()[id];
+    if (p.created > now) {  // queued ahead of its start (a sender's NI or PHY still busy)
+        wake_no_later_than(p.created);
+        return false;
+    }
+    ni_free_fp_ = std::max(ni_free_fp_, now_fp) + out_[kLocalPort].serial_fp;
+    ++ni_sent_;
     Flit f;
     f.packet = id;
     f.index = static_cast<std::uint16_t>(p.injected);
@@ -188,7 +216,7 @@ void VcRouter::inject_from_source(Cycle now) {
         f.has_path = p.path != nullptr;
     }
     ++p.injected;
-    const Cycle arrival = now + cfg_.ni_latency_cycles;
+    const Cycle arrival = now + cfg_.ni_latency_cycles - 1 + (ni_free_fp_ - now_fp + kFpCycle - 1) / kFpCycle;
     push(kLocalPort, ni_vc_, BufferedFlit{f, arrival});
     ++stats_.injected_flits;
     ++lane_->flits_injected;
@@ -199,6 +227,11 @@ void VcRouter::inject_from_source(Cycle now) {
         --queued_;
         ni_vc_ = -1;
     }
+    return true;
+}
+
+void VcRouter::inject_from_source(Cycle now) {
+    while (queued_ && inject_one(now)) {}
     if (queued_) wake_no_later_than(now + 1);
 }
 
@@ -375,7 +408,14 @@ void VcRouter::allocate_switch(Cycle now) {
         arb.reset();
         in_[i].sa_last = static_cast<std::int16_t>(choice[i]);
         chosen &= ~(std::uint64_t{1} << i);
-        traverse(i, choice[i], now);
+        // A port wider than a flit takes the packet's next flits in the same cycle, as far as
+        // they have arrived, credits last and the link keeps up.
+        const int op = vc(i, choice[i]).out_port;
+        for (bool more = traverse(i, choice[i], now); more && can_follow(i, choice[i], now);) more = traverse(i, choice[i], now);
+        // ... and when that packet ends, the next packets of this input bound for the same
+        // output, in the same cycle.
+        for (int v; (v = next_for_output(i, op, now)) >= 0;)
+            for (bool more = traverse(i, v, now); more && can_follow(i, v, now);) more = traverse(i, v, now);
     }
     for (; chosen; chosen &= chosen - 1) {  // lost at the output
         ++stats_.sa_conflicts;
@@ -394,7 +434,40 @@ void VcRouter::book_energy(const Flit& f, const OutputPort& o) {
     }
 }
 
-void VcRouter::traverse(int in_port, int v, Cycle now) {
+// The port moves up to `width` flits a cycle, and its link starts each flit once the previous
+// one has been serialised (fractional cycles kept in fixed point): the next flit may go in
+// the cycle in which the link frees.
+Cycle VcRouter::serialise(OutputPort& o, Cycle now) {
+    const std::int64_t now_fp = now * kFpCycle;
+    o.free_fp = std::max(o.free_fp, now_fp) + o.serial_fp;
+    if (o.sent_cycle != now) o.sent_cycle = now, o.sent = 0;
+    ++o.sent;
+    Cycle next = o.free_fp / kFpCycle;
+    if (next <= now) next = o.sent < o.width ? now : now + 1;
+    o.free_at = next;
+    return (o.free_fp - now_fp + kFpCycle - 1) / kFpCycle;
+}
+
+int VcRouter::next_for_output(int in_port, int op, Cycle now) const {
+    const OutputPort& o = out_[op];
+    if (o.width == 1 || o.free_at > now) return -1;
+    for (std::uint64_t m = in_[in_port].occupied & in_[in_port].active; m; m &= m - 1) {
+        const int v = __builtin_ctzll(m);
+        const InputVc& q = vc(in_port, v);
+        if (q.out_port == op && q.due <= now && (o.eject || credits_[static_cast<std::size_t>(op * vcs_ + q.out_vc)] > 0))
+            return v;
+    }
+    return -1;
+}
+
+bool VcRouter::can_follow(int in_port, int v, Cycle now) const {
+    const InputVc& q = vc(in_port, v);
+    if (!q.size || q.state != VcState::Active || q.due > now + 1) return false;
+    const OutputPort& o = out_[q.out_port];
+    return o.free_at <= now && (o.eject || credits_[static_cast<std::size_t>(q.out_port * vcs_ + q.out_vc)] > 0);
+}
+
+bool VcRouter::traverse(int in_port, int v, Cycle now) {
     InputPort& port = in_[in_port];
     InputVc& q = vc(in_port, v);
     const Flit f = q.front;
@@ -410,17 +483,18 @@ void VcRouter::traverse(int in_port, int v, Cycle now) {
     OutputPort& o = out_[q.out_port];
     if (energy_) book_energy(f, o);
     const Cycle departs = now + traversal_cycles_;
+    // The whole flit is received after the link (or NI) latency, which includes one cycle of
+    // serialisation, plus whatever more its serialisation takes.
+    const Cycle serial = serialise(o, now);
     if (o.eject) {
         ++stats_.ejected_flits;
-        if (!lane_->posts) net_.eject(f, departs + cfg_.ni_latency_cycles);
-        else lane_->ejections.push_back(LoggedEjection{f, departs + cfg_.ni_latency_cycles});
+        const Cycle at = departs + cfg_.ni_latency_cycles + serial - 1;
+        if (!lane_->posts) net_.eject(f, at);
+        else lane_->ejections.push_back(LoggedEjection{f, at});
     } else {
         --credits(q.out_port, q.out_vc);
-        o.free_at = now + o.cycles_per_flit;
         ++o.flits;
-        // The head of a flit is received after the link latency; a serialising link needs
-        // cycles_per_flit cycles for the whole flit (latency already includes one).
-        const Cycle arrival = departs + o.latency + o.cycles_per_flit - 1;
+        const Cycle arrival = departs + o.latency + serial - 1;
         if (!o.down_elsewhere) o.down->receive(o.down_port, q.out_vc, f, arrival);
         else lane_->flits_out.push_back(PostedFlit{o.down, o.down_port, q.out_vc, f, arrival});
     }
@@ -429,17 +503,20 @@ void VcRouter::traverse(int in_port, int v, Cycle now) {
         q.state = VcState::Idle;
         port.active &= ~(std::uint64_t{1} << v);
     }
+    bool follows = false;
     if (q.size) {  // the first queued flit moves into the record
         const BufferedFlit& next = slot(in_port, v, q.head);
         q.front = next.flit;
         // Idle: the next packet's head may start RC the cycle after this tail; Active: the
-        // next flit may start SA next cycle.
+        // next flit may start SA next cycle, or follow in this one through a wide port.
+        follows = next.arrival <= now;
         q.due = std::max(next.arrival, now + 1);
         if (q.size == 1) q.head = 0;  // queue emptied: restart at slot 0 (see slot())
         else if (++q.head == depth_) q.head = 0;
         wake_no_later_than(q.due);
     }
     moved_ = true;
+    return follows;
 }
 
 }  // namespace mcmsim

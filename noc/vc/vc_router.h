@@ -53,6 +53,13 @@ struct VcRouterStats {
     std::int64_t sa_conflicts = 0;  ///< SA requests that lost
 };
 
+/// Fixed point for sub-cycle link timing: one cycle is 2^16 units, so that a flit taking
+/// 2.55 cycles on a link is not rounded to 3 and a run stays exact and deterministic.
+constexpr std::int64_t kFpCycle = std::int64_t{1} << 16;
+inline std::int32_t to_fp(double cycles) {
+    return static_cast<std::int32_t>(std::llround(cycles * static_cast<double>(kFpCycle)));
+}
+
 class VcRouter : public sc_core::sc_module, private PortLoad {
 public:
     VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const VcNetworkConfig& cfg, int ports);
@@ -62,6 +69,12 @@ public:
     /// Wiring: input `port` is fed by output `up_port` of `up`; credits take `credit_delay`.
     void connect_input(int port, VcRouter* up, int up_port, int credit_delay);
 
+    /// The local port's bandwidth, for injection and ejection: cycles per flit (fractional)
+    /// and flits per cycle.
+    void set_local_port(double cycles_per_flit, int flits_per_cycle) {
+        out_[kLocalPort].serial_fp = to_fp(cycles_per_flit);
+        out_[kLocalPort].width = static_cast<std::int16_t>(std::max(1, flits_per_cycle));
+    }
     /// The network interface queues a new packet for injection (unbounded source queue).
     void enqueue(std::uint32_t packet) {
         source_.push_back(packet);
@@ -167,13 +180,18 @@ private:
     };
     /// Two cache lines: what SA and ST read, then the credits on their way back.
     struct alignas(64) OutputPort {
-        Cycle free_at = 0;        ///< serialising links accept a flit every cycles_per_flit
-        std::uint64_t owned = 0;  ///< bit v: output VC v is allocated to a packet
+        Cycle free_at = 0;         ///< first cycle the port may send again (see traverse)
+        std::int64_t free_fp = 0;  ///< when the link finishes its last flit, in kFpCycle units
+        std::uint64_t owned = 0;   ///< bit v: output VC v is allocated to a packet
         VcRouter* down = nullptr;
         std::int64_t flits = 0;
         RoundRobinArbiter sa_arbiter;  ///< over input ports
         int down_port = -1;
-        int latency = 1, cycles_per_flit = 1;
+        int latency = 1;
+        std::int32_t serial_fp = kFpCycle;  ///< serialisation of one flit, in kFpCycle units
+        std::int16_t width = 1;             ///< flits the port moves per cycle
+        std::int16_t sent = 0;              ///< flits sent in cycle sent_cycle
+        Cycle sent_cycle = -1;
         bool eject = false;  ///< the local port (kLocalPort) only
         bool connected = false;
         bool down_elsewhere = false;  ///< `down` is in another lane: flits go by post
@@ -204,11 +222,21 @@ private:
 
     void apply_credits(Cycle now);
     void inject_from_source(Cycle now);
+    bool inject_one(Cycle now);  ///< one flit from the source queue, if the NI and a VC take it
     void compute_routes_and_request_vcs(Cycle now);
     void allocate_vcs(Cycle now);
     void grant_vc(const VaRequest& r, Cycle now);
     void allocate_switch(Cycle now);
-    void traverse(int in_port, int vc, Cycle now);
+    /// Moves the front flit of input VC `vc`; true when the VC's next flit of the same packet
+    /// has arrived and may follow in this cycle on a port wider than one flit.
+    bool traverse(int in_port, int vc, Cycle now);
+    /// Books a flit onto output `o`'s link in cycle `now`; returns the cycles from `now` to the
+    /// end of its serialisation, rounded up (1 for a flit that takes one cycle or less).
+    Cycle serialise(OutputPort& o, Cycle now);
+    bool can_follow(int in_port, int vc, Cycle now) const;
+    /// A VC of `in_port` whose front flit may go to output `op` in this cycle too (a wide
+    /// port with room left), or -1.
+    int next_for_output(int in_port, int op, Cycle now) const;
     void book_energy(const Flit& f, const OutputPort& o);
     int pick_output_vc(int port, int v, const OutputPort& o);
     /// Which neighbours are in another lane (after VcNetwork::set_threads).
@@ -237,7 +265,11 @@ private:
     std::unique_ptr<BufferedFlit[]> slots_;    ///< every input VC buffer of this router, see slot()
     /// Bit p: output p is wired (RC checks its decisions against it without reading out_).
     std::uint64_t connected_ = 0;
-    int ports_, vcs_, depth_;
+    int ports_, vcs_, depth_;      ///< depth_: ring capacity of every VC (the deepest input's)
+    int local_depth_;              ///< flits per VC of the NI's input
+    std::int64_t ni_free_fp_ = 0;  ///< the NI finishes pushing its last flit, in kFpCycle units
+    Cycle ni_sent_cycle_ = -1;
+    int ni_sent_ = 0;
     int id_;
     std::uint32_t queued_ = 0;                                  ///< source_.size(), kept here: the deque lies in the cold part
     std::int16_t route_cycles_, va_cycles_, traversal_cycles_;  ///< traversal = SA + ST

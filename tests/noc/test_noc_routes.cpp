@@ -58,13 +58,21 @@ ArchConfig route_arch(int rows, int cols, RouterModel model, PackageTopology top
 /// Zero-load tail arrival (ps) of a packet over `hops` package links, per model.
 /// packet: NI link, `hops` links, NI link, each latency + one flit time, (hops+1) pipelines,
 ///         plus the largest serialisation lag (the 32 GB/s links: flits - 1 flit times).
-/// vc:     NI 1 cycle + (hops+1) routers x 4 + hops x 5 + NI 1 + (flits - 1) serialisation.
+/// vc:     NI 1 cycle + (hops+1) routers x 4 + hops x 5 + NI 1 + (flits - 1) serialisation,
+///         less what the NI's width saves at the last router. The head reaches SA there 2
+///         cycles after it arrives (RC, VA); body flit k arrives k cycles after the head and,
+///         with the NI taking 2 flits a cycle (64 GB/s), takes SA slot k of those starting
+///         with the head's: cycle max(k, 2 + floor(k / 2)). The tail (k = flits - 1) thus
+///         leaves min(2, ceil((flits - 1) / 2)) cycles sooner than at one flit a cycle.
 double zero_load_ps(RouterModel model, int hops, std::int64_t bytes) {
-    const double flits = static_cast<double>(flits_of(bytes));
-    if (model == RouterModel::Vc) return 1000.0 * (1 + kPipeline * (hops + 1) + hops * 5 + 1 + (flits - 1));
+    const std::int64_t flits = flits_of(bytes);
+    if (model == RouterModel::Vc) {
+        const std::int64_t saved = std::min<std::int64_t>(2, (flits - 1 + 1) / 2);
+        return 1000.0 * static_cast<double>(1 + kPipeline * (hops + 1) + hops * 5 + 1 + (flits - 1) - saved);
+    }
     const double ni_flit = kFlitBytes * 1000.0 / kNiGbps, link_flit = kFlitBytes * 1000.0 / kLinkGbps;
     const double links = 2 * ni_flit + hops * (kLinkLatencyNs * 1000.0 + link_flit);
-    const double lag = hops > 0 ? (flits - 1) * link_flit : (flits - 1) * ni_flit;
+    const double lag = static_cast<double>(flits - 1) * (hops > 0 ? link_flit : ni_flit);
     return links + (hops + 1) * kPipeline * 1000.0 + lag;
 }
 

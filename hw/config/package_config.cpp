@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 namespace mcmsim {
 
@@ -37,6 +39,7 @@ void read_router(JsonObject o, RouterConfig& r) {
 PackageConfig read_package(JsonObject o, const std::string& arch_file) {
     PackageConfig p;
     o.allow("source");
+    o.allow("derived");  // config --dump's implied figures: recomputed, never read
     p.rows = static_cast<int>(o.required("rows").integer_in(1, 64));
     p.cols = static_cast<int>(o.required("cols").integer_in(1, 64));
     p.topology = o.choice("topology", p.topology);
@@ -55,6 +58,19 @@ std::int64_t port_flits_for(const PackageConfig& p) {
 
 double d2d_hop_gbps(const PackageConfig& p) {
     return std::min(p.link.bandwidth_gbps, static_cast<double>(port_flits_for(p)) * p.router.flit_gbps());
+}
+
+std::vector<std::string> package_warnings(const PackageConfig& p) {
+    std::vector<std::string> out;
+    const double port = static_cast<double>(port_flits_for(p)) * p.router.flit_gbps();
+    if (port + 1e-9 < p.link.bandwidth_gbps) {
+        std::ostringstream w;
+        w << std::setprecision(4) << "/package/router/port_flits: a router port of " << port_flits_for(p)
+          << " flits per cycle carries " << port << " GB/s, less than the link's " << p.link.bandwidth_gbps
+          << " GB/s: every model runs the link at the port's rate";
+        out.push_back(w.str());
+    }
+    return out;
 }
 
 nlohmann::json package_to_json(const PackageConfig& p) {
@@ -78,7 +94,12 @@ nlohmann::json package_to_json(const PackageConfig& p) {
                       {"buffer_depth", p.router.buffer_depth},
                       {"port_flits", p.router.port_flits},
                       {"d2d_buffer_flits", p.router.d2d_buffer_flits}}},
-                    {"max_packet_bytes", p.max_packet_bytes}};
+                    {"max_packet_bytes", p.max_packet_bytes},
+                    // Figures the config implies, recomputed on load (the reader skips them).
+                    {"derived",
+                     {{"port_flits", port_flits_for(p)},
+                      {"port_gbps", static_cast<double>(port_flits_for(p)) * p.router.flit_gbps()},
+                      {"d2d_hop_gbps", d2d_hop_gbps(p)}}}};
     // A preset name is only informative: the fields already hold its values.
     if (p.link.preset.empty()) package["link"].erase("preset");
     return package;

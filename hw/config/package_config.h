@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -70,6 +71,9 @@ std::int64_t port_flits_for(const PackageConfig& p);
 /// What a die-to-die hop carries: the link's bandwidth, or less when the router port feeding
 /// it is narrower. Every network model uses this figure.
 double d2d_hop_gbps(const PackageConfig& p);
+/// What a valid package config does that its author may not mean (a router port narrower
+/// than its link), one line each starting with the JSON pointer.
+std::vector<std::string> package_warnings(const PackageConfig& p);
 
 struct PackageConfig {
     int rows = 1, cols = 1;

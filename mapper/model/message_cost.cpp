@@ -6,7 +6,7 @@ namespace mcmsim {
 
 PackageLinks::PackageLinks(const ArchConfig& arch, const MeshTopology& topo)
     : mesh_slots(topo.link_slots()), chiplets(arch.chiplet_count()), memories(static_cast<int>(arch.memories.size())) {
-    bandwidth_gbps.assign(static_cast<std::size_t>(count()), arch.package.link.bandwidth_gbps);
+    bandwidth_gbps.assign(static_cast<std::size_t>(count()), d2d_hop_gbps(arch.package));
     latency_ns.assign(static_cast<std::size_t>(count()), arch.package.link.latency_ns);
     energy_pj_per_bit.assign(static_cast<std::size_t>(count()), arch.package.link.energy_pj_per_bit);
     is_d2d.assign(static_cast<std::size_t>(count()), true);

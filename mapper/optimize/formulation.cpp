@@ -117,7 +117,7 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
     const int M = static_cast<int>(arch.memories.size());
     const int mesh = chiplets_ * kMeshPorts;
     const int ni_in = mesh, ni_out = mesh + chiplets_, phy_to = mesh + 2 * chiplets_, phy_from = phy_to + M, dram = phy_from + M;
-    bandwidth_.assign(dram + M, arch.package.link.bandwidth_gbps);
+    bandwidth_.assign(dram + M, d2d_hop_gbps(arch.package));
     for (int c = 0; c < chiplets_; ++c) bandwidth_[ni_in + c] = bandwidth_[ni_out + c] = chip.ni_bandwidth_gbps;
     const IdVector<const MemoryConfig*> memory = memories_of(arch);
     for (int m = 0; m < M; ++m) {

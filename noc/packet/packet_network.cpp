@@ -14,8 +14,9 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
         routers_.push_back(std::make_unique<Router>(rname.c_str(), r, topo, pipeline, flit_bytes_, rc.energy_pj_per_flit,
                                                     &ledger.account(rname)));
     }
-    // Die-to-die links between neighbouring chiplets, one per direction.
-    const LinkParams d2d{arch.package.link.bandwidth_gbps, arch.package.link.latency_ns, arch.package.link.energy_pj_per_bit,
+    // Die-to-die links between neighbouring chiplets, one per direction, carrying what the
+    // router port feeding them can (d2d_hop_gbps: the link unless the port is narrower).
+    const LinkParams d2d{d2d_hop_gbps(arch.package), arch.package.link.latency_ns, arch.package.link.energy_pj_per_bit,
                          EnergyCategory::D2d};
     for (int r = 0; r < topo.routers(); ++r) {
         for (int pi = 0; pi < kMeshPorts; ++pi) {

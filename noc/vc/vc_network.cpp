@@ -347,9 +347,18 @@ nlohmann::json VcNetwork::stats_json(Cycle elapsed) const {
              {"utilization", elapsed ? static_cast<double>(flits * l.cycles_per_flit) / static_cast<double>(elapsed) : 0.0},
              {"energy_pj", static_cast<double>(flits) * cfg_.router.flit_bits * l.energy_pj_per_bit}});
     }
+    nlohmann::json classes = nlohmann::json::array();
+    for (const NocLinkConfig& l : cfg_.links)
+        classes.push_back({{"class", l.name},
+                           {"cycles_per_flit", l.cycles_per_flit},
+                           {"latency_cycles", l.latency_cycles},
+                           {"port_flits", l.port_flits},
+                           {"buffer_flits", l.buffer_flits > 0 ? l.buffer_flits : cfg_.router.buffer_depth},
+                           {"credit_round_trip_cycles", credit_round_trip_cycles(l, cfg_.router)}});
     return {{"flits_injected", flits_injected()},
             {"flits_ejected", flits_ejected_},
             {"flit_hops", flit_hops()},
+            {"link_classes", classes},
             {"routers", routers},
             {"links", links}};
 }

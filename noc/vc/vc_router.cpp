@@ -168,43 +168,52 @@ void VcRouter::apply_credits(Cycle now) {
     }
 }
 
-// The network interface: flits into a local input VC at the NI's bandwidth, up to
-// ni_port_flits per cycle. A packet takes an empty VC so that it never queues behind another
-// packet's blocked tail.
+// The network interface: flits into local input VCs at the NI's bandwidth, up to
+// ni_port_flits per cycle. Each packet takes an empty VC, so that it never queues behind
+// another packet's blocked tail, and the NI keeps pushing the oldest packet it has started
+// whose VC has room; only when every started packet is blocked does it start the next one
+// (its virtual output queues: a packet bound for a congested output does not stall the
+// packets behind it).
 bool VcRouter::inject_one(Cycle now) {
-    InputPort& local = in_[kLocalPort];
-    if (ni_vc_ < 0) {
-        // Empty and idle: no flits and no output VC held (a VC waiting for VA holds a flit).
-        const std::uint64_t empty = ~(local.occupied | local.active) & bit_range(0, vcs_);
-        ni_vc_ = round_robin_pick(empty, ni_last_, vcs_);
-        if (ni_vc_ < 0) {  // a flit leaving this router frees one
-            ni_blocked_ = true;
-            return false;
-        }
-        ni_last_ = ni_vc_;
-    }
-    if (vc(kLocalPort, ni_vc_).size >= local_depth_) {
-        ni_blocked_ = true;
-        return false;
-    }
-    // The NI's own bandwidth: a flit may start once the previous one has left, up to
-    // ni_port_flits in a cycle.
     const std::int64_t now_fp = now * kFpCycle;
     if (ni_sent_cycle_ != now) ni_sent_cycle_ = now, ni_sent_ = 0;
     if (ni_free_fp_ >= now_fp + kFpCycle || ni_sent_ >= out_[kLocalPort].width) {
         wake_no_later_than(std::max(now + 1, ni_free_fp_ / kFpCycle));
         return false;
     }
-    std::uint32_t id = source_.front();
-    FlitPacket& p = net_.packets()[id];
-    if (p.created > now) {  // queued ahead of its start (a sender's NI or PHY still busy)
-        wake_no_later_than(p.created);
-        return false;
+    std::size_t at = 0;
+    while (at < ni_open_.size() && vc(kLocalPort, ni_open_[at].vc).size >= local_depth_) ++at;
+    if (at == ni_open_.size()) {
+        if (source_.empty()) {
+            ni_blocked_ = true;
+            return false;
+        }
+        const std::uint32_t next = source_.front();
+        if (net_.packets()[next].created > now) {  // queued ahead of its start (its sender's NI is busy)
+            if (ni_open_.empty()) wake_no_later_than(net_.packets()[next].created);
+            else ni_blocked_ = true;
+            return false;
+        }
+        // Empty and idle: no flits and no output VC held (a VC waiting for VA holds a flit).
+        const InputPort& local = in_[kLocalPort];
+        std::uint64_t taken = 0;
+        for (const NiInjection& e : ni_open_) taken |= std::uint64_t{1} << e.vc;
+        const std::uint64_t empty = ~(local.occupied | local.active | taken) & bit_range(0, vcs_);
+        const int v = round_robin_pick(empty, ni_last_, vcs_);
+        if (v < 0) {  // a flit leaving this router frees one
+            ni_blocked_ = true;
+            return false;
+        }
+        ni_last_ = v;
+        source_.pop_front();
+        ni_open_.push_back(NiInjection{next, v});
     }
+    const NiInjection e = ni_open_[at];
     ni_free_fp_ = std::max(ni_free_fp_, now_fp) + out_[kLocalPort].serial_fp;
     ++ni_sent_;
+    FlitPacket& p = net_.packets()[e.packet];
     Flit f;
-    f.packet = id;
+    f.packet = e.packet;
     f.index = static_cast<std::uint16_t>(p.injected);
     f.head = p.injected == 0;
     f.tail = p.injected + 1 == p.flits;
@@ -217,15 +226,14 @@ bool VcRouter::inject_one(Cycle now) {
     }
     ++p.injected;
     const Cycle arrival = now + cfg_.ni_latency_cycles - 1 + (ni_free_fp_ - now_fp + kFpCycle - 1) / kFpCycle;
-    push(kLocalPort, ni_vc_, BufferedFlit{f, arrival});
+    push(kLocalPort, e.vc, BufferedFlit{f, arrival});
     ++stats_.injected_flits;
     ++lane_->flits_injected;
     lane_->last_progress = now;
     wake_no_later_than(arrival);
     if (f.tail) {
-        source_.pop_front();
+        ni_open_.erase(ni_open_.begin() + static_cast<std::ptrdiff_t>(at));
         --queued_;
-        ni_vc_ = -1;
     }
     return true;
 }

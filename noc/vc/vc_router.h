@@ -115,7 +115,7 @@ public:
     const VcRouterStats& stats() const { return stats_; }
     /// Flits held in input buffers (received or still on the wire), and queued at the NI.
     int buffered_flits() const;
-    std::size_t source_queue() const { return source_.size(); }
+    std::size_t source_queue() const { return source_.size() + ni_open_.size(); }
     /// Flits that crossed the link behind output `port` (0 for the ejection port).
     std::int64_t link_flits(int port) const { return out_[port].flits; }
     int link_channel(int port) const { return out_[port].channel; }
@@ -271,7 +271,7 @@ private:
     Cycle ni_sent_cycle_ = -1;
     int ni_sent_ = 0;
     int id_;
-    std::uint32_t queued_ = 0;                                  ///< source_.size(), kept here: the deque lies in the cold part
+    std::uint32_t queued_ = 0;  ///< packets not fully injected (source_ and ni_open_), kept here: those lie in the cold part
     std::int16_t route_cycles_, va_cycles_, traversal_cycles_;  ///< traversal = SA + ST
     bool va_blocked_ = false, ni_blocked_ = false, moved_ = false;
     const RoutingFunction* routing_ = nullptr;
@@ -282,7 +282,11 @@ private:
     EnergyAccount* energy_ = nullptr;
     VcRouterStats stats_;
     // Cold: read once per packet, or construction, the network interface's queue, reports.
-    int ni_vc_ = -1;  ///< local input VC the packet at the head of the source queue is entering
+    struct NiInjection {
+        std::uint32_t packet;
+        int vc;
+    };
+    std::vector<NiInjection> ni_open_;  ///< packets the NI has started, oldest first
     int ni_last_ = -1;
     double pj_per_flit_ = 0;
     const VcNetworkConfig& cfg_;

@@ -42,6 +42,13 @@ void add_arch_option(po::options_description& o) {
     o.add_options()("arch", po::value<std::string>(), "architecture config: a file, or a name in configs/arch/");
 }
 
+ArchConfig load_arch(const po::variables_map& vm) {
+    ArchConfig arch = load_arch_config(required(vm, "arch"));
+    for (const std::string& w : package_warnings(arch.package))
+        std::cerr << "mcmsim: warning: " << arch.file << ": " << w << "\n";
+    return arch;
+}
+
 void add_mapping_options(po::options_description& o, const MappingDefaults& d) {
     o.add_options()("workload", po::value<std::string>(),
                     "zoo model (resnet50, vgg16, vit_b16, mobilenet_v2, gpt2_prefill, gpt2_decode), .onnx, SCALE-Sim .csv or "

@@ -45,6 +45,8 @@ E choice_option(const po::variables_map& vm, const std::string& name) {
 
 /// --arch.
 void add_arch_option(po::options_description& o);
+/// Loads the --arch config and prints its warnings on stderr.
+ArchConfig load_arch(const po::variables_map& vm);
 
 /// The mapping options' defaults, which differ between commands.
 struct MappingDefaults {

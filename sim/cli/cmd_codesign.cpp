@@ -20,7 +20,7 @@ int cmd_codesign(const std::vector<std::string>& args) {
                vm))
         return kExitOk;
     CodesignRequest req;
-    req.base = load_arch_config(required(vm, "arch"));
+    req.base = load_arch(vm);
     req.workload = load_workload(vm);
     req.space = load_search_space(required(vm, "space"));
     req.mapping = read_map_request(vm);

@@ -11,7 +11,7 @@ int cmd_config(const std::vector<std::string>& args) {
         "dump", po::bool_switch(), "print the resolved configuration (presets expanded, defaults filled in)");
     po::variables_map vm;
     if (!parse("config", "--arch FILE --dump", o, args, vm)) return kExitOk;
-    ArchConfig arch = load_arch_config(required(vm, "arch"));
+    ArchConfig arch = load_arch(vm);
     if (vm["dump"].as<bool>()) {
         std::cout << arch_to_json(arch).dump(2) << "\n";
     } else {

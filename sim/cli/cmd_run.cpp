@@ -55,7 +55,7 @@ int cmd_run(const std::vector<std::string>& args) {
     po::variables_map vm;
     if (!parse("run", "--arch FILE --workload NAME|FILE [--optimizer uniform] [--seed N] [--out DIR]", o, args, vm))
         return kExitOk;
-    ArchConfig arch = load_arch_config(required(vm, "arch"));
+    ArchConfig arch = load_arch(vm);
     Plan plan = map_from_options(vm, arch, !vm["quiet"].as<bool>());
     std::string out = vm["out"].as<std::string>();
     std::filesystem::create_directories(out);
@@ -71,7 +71,7 @@ int cmd_map(const std::vector<std::string>& args) {
         "quiet,q", po::bool_switch(), "do not print the per-layer mapping table");
     po::variables_map vm;
     if (!parse("map", "--arch FILE --workload NAME|FILE [--optimizer NAME] --out PLAN.json", o, args, vm)) return kExitOk;
-    ArchConfig arch = load_arch_config(required(vm, "arch"));
+    ArchConfig arch = load_arch(vm);
     std::string out = required(vm, "out");
     Plan plan = map_from_options(vm, arch);
     write_plan(plan, out);
@@ -89,7 +89,7 @@ int cmd_simulate(const std::vector<std::string>& args) {
         "out", po::value<std::string>()->default_value("out"), "output directory");
     po::variables_map vm;
     if (!parse("simulate", "--arch FILE --plan PLAN.json [--out DIR]", o, args, vm)) return kExitOk;
-    ArchConfig arch = load_arch_config(required(vm, "arch"));
+    ArchConfig arch = load_arch(vm);
     std::string plan_file = required(vm, "plan");
     Plan plan = read_plan(plan_file);
     check_plan_fits(plan, arch, plan_file);
@@ -110,7 +110,7 @@ int cmd_estimate(const std::vector<std::string>& args) {
                args, vm))
         return kExitOk;
     const EstimateOptions options = read_model_options(vm);
-    ArchConfig arch = load_arch_config(required(vm, "arch"));
+    ArchConfig arch = load_arch(vm);
     std::string plan_file = required(vm, "plan");
     Plan plan = read_plan(plan_file);
     check_plan_fits(plan, arch, plan_file);

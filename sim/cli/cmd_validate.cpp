@@ -44,7 +44,7 @@ int cmd_validate(const std::vector<std::string>& args) {
         if (!(*sensitivity > 0 && *sensitivity <= 0.1))
             throw InputError("", "--sensitivity", "a fraction in (0, 0.1], e.g. 0.005", std::to_string(*sensitivity));
     }
-    const ArchConfig arch = load_arch_config(required(vm, "arch"));
+    const ArchConfig arch = load_arch(vm);
     if (vm.count("plan") && vm.count("workload")) throw InputError("", "command line", "either --plan or --workload", "both");
     const Plan plan =
         vm.count("plan") ? read_plan(vm["plan"].as<std::string>()) : map_workload(arch, load_workload(vm), read_map_request(vm));

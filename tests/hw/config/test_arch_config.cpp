@@ -83,6 +83,24 @@ TEST(ArchConfig, Mcm2x2ResolvesItsPresets) {
     EXPECT_DOUBLE_EQ(a.memories[0].phy_latency_ns, 2);
 }
 
+// A router port to a die-to-die link is as wide as the link needs: 32-byte flits at 1.96 GHz
+// carry 62.72 GB/s per flit per cycle, so 25 and 62 GB/s links take 1 flit per cycle, 64 GB/s
+// 2 and 256 GB/s 5 (4.08 rounded up). A port narrowed by the config caps the hop and warns.
+TEST(ArchConfig, RouterPortIsAsWideAsTheLinkNeeds) {
+    ArchConfig a = load_arch_config(shipped("simba-6x6"));
+    const std::pair<double, std::int64_t> cases[] = {{25, 1}, {62, 1}, {64, 2}, {256, 5}};
+    for (const auto& [gbps, flits] : cases) {
+        a.package.link.bandwidth_gbps = gbps;
+        EXPECT_EQ(port_flits_for(a.package), flits) << gbps;
+        EXPECT_DOUBLE_EQ(d2d_hop_gbps(a.package), gbps);
+        EXPECT_TRUE(package_warnings(a.package).empty());
+    }
+    a.package.router.port_flits = 2;  // 125.44 GB/s in front of a 256 GB/s link
+    EXPECT_DOUBLE_EQ(d2d_hop_gbps(a.package), 2 * 32 * 1.96);
+    ASSERT_EQ(package_warnings(a.package).size(), 1u);
+    EXPECT_EQ(package_warnings(a.package)[0].rfind("/package/router/port_flits", 0), 0u);
+}
+
 TEST(ArchConfig, NameWithoutPathIsLookedUpInConfigsArch) {
     const ArchConfig by_name = load_arch_config("simba-6x6");
     const ArchConfig by_path = load_arch_config(shipped("simba-6x6"));

@@ -39,7 +39,7 @@ void read_router(JsonObject o, RouterConfig& r) {
 PackageConfig read_package(JsonObject o, const std::string& arch_file) {
     PackageConfig p;
     o.allow("source");
-    o.allow("derived");  // config --dump's implied figures: recomputed, never read
+    o.allow("derived");  // the implied figures a dumped config carries: recomputed, never read
     p.rows = static_cast<int>(o.required("rows").integer_in(1, 64));
     p.cols = static_cast<int>(o.required("cols").integer_in(1, 64));
     p.topology = o.choice("topology", p.topology);

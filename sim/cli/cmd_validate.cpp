@@ -26,7 +26,10 @@ int cmd_validate(const std::vector<std::string>& args) {
         "sensitivity", po::value<double>()->implicit_value(0.005),
         "also simulate the plan with the router clock, link bandwidth, link latency and chiplet clock each nudged "
         "down and up by this fraction (default 0.005), and judge each layer's error against the simulation's own "
-        "spread (8 more simulations, in child processes)")("quiet,q", po::bool_switch(), "print only the summary");
+        "spread (8 more simulations, in child processes)")(
+        "reference", po::value<std::string>(),
+        "network model of the simulation the analytical model is held against: packet or vc (default: the arch "
+        "config's package.router.model)")("quiet,q", po::bool_switch(), "print only the summary");
     add_model_options(
         o, "packet",
         "analytical model granularity to validate: packet (events, closest to the simulation; the default) or "
@@ -34,7 +37,7 @@ int cmd_validate(const std::vector<std::string>& args) {
     po::variables_map vm;
     if (!parse("validate",
                "--arch FILE (--plan FILE | --workload W [--optimizer O]) [--granularity packet|message] [--packets-per-event N] "
-               "[--sensitivity [STEP]] [--out DIR]",
+               "[--reference packet|vc] [--sensitivity [STEP]] [--out DIR]",
                o, args, vm))
         return kExitOk;
     const EstimateOptions options = read_model_options(vm);
@@ -50,8 +53,12 @@ int cmd_validate(const std::vector<std::string>& args) {
         vm.count("plan") ? read_plan(vm["plan"].as<std::string>()) : map_workload(arch, load_workload(vm), read_map_request(vm));
     check_plan_fits(plan, arch, vm.count("plan") ? vm["plan"].as<std::string>() : "plan");
 
+    // The simulation runs the reference network model; the analytical model prices the plan
+    // on the arch as given (it has one network model).
+    ArchConfig reference = arch;
+    if (vm.count("reference")) reference.package.router.model = choice_option<RouterModel>(vm, "reference");
     const Estimate est = estimate_plan(arch, plan, options);
-    const SimResult sim = simulate_plan(arch, plan);
+    const SimResult sim = simulate_plan(reference, plan);
     const PlanIndex index(plan);
     const auto sim_layers = summarize_layers(plan, index, sim.ops);
     const CausalityCheck sim_causality = check_causality(plan, index, sim.ops);
@@ -61,10 +68,11 @@ int cmd_validate(const std::vector<std::string>& args) {
     const std::string dir = vm["out"].as<std::string>();
     std::optional<SimulationSpread> spread;
     if (sensitivity)
-        spread = simulate_spread(arch, plan, sim_layers, sim.simulated_ns, *sensitivity, dir + "/sensitivity",
+        spread = simulate_spread(reference, plan, sim_layers, sim.simulated_ns, *sensitivity, dir + "/sensitivity",
                                  child_simulation_runner());
-    const ModelValidation v = validate_model(arch, plan, options, est, EvaluatedRun{sim.ops, sim.ledger, sim.simulated_ns},
-                                             sim_checks, sim_layers, spread ? &*spread : nullptr);
+    ModelValidation v = validate_model(arch, plan, options, est, EvaluatedRun{sim.ops, sim.ledger, sim.simulated_ns}, sim_checks,
+                                       sim_layers, spread ? &*spread : nullptr);
+    v.json["reference"] = to_string(reference.package.router.model);
     if (!vm["quiet"].as<bool>()) std::cout << v.layer_table;
     std::filesystem::create_directories(dir);
     write_json_file(v.json, dir + "/validation.json");

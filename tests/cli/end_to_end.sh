@@ -119,6 +119,17 @@ ok = m["granularity"] == "message" and "search_model" not in m and all(
 sys.exit(0 if ok else 1)
 PY
 check "validate --granularity message equals the packet run's search-model summary" "[ $? -eq 0 ]"
+"$mcmsim" validate --arch "$arch" --plan "$work/plan.json" --reference vc --out "$work/val-vc" --quiet > /dev/null
+check "validate --reference vc exits 0" "[ $? -eq 0 ]"
+python3 - "$work/val/validation.json" "$work/val-vc/validation.json" <<'PY'
+import json, sys
+p, v = (json.load(open(f)) for f in sys.argv[1:])
+# The same analytical figures, held against the other network model's simulation.
+ok = p["reference"] == "packet" and v["reference"] == "vc" and [l["analytical_ns"] for l in p["layers"]] == [
+    l["analytical_ns"] for l in v["layers"]] and [l["simulated_ns"] for l in p["layers"]] != [l["simulated_ns"] for l in v["layers"]]
+sys.exit(0 if ok else 1)
+PY
+check "validate --reference vc keeps the model's figures and simulates the VC network" "[ $? -eq 0 ]"
 
 # The non-uniform heuristic, chosen with the analytical model, must also win in simulation on
 # the package with HBM on one edge.

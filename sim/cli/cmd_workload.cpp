@@ -26,7 +26,8 @@ int cmd_workload(const std::vector<std::string>& args) {
         throw InputError("mcmsim workload", "command line", "exactly one of --model, --onnx, --scalesim-csv",
                          std::to_string(sources));
     std::int64_t batch = vm.count("batch") ? vm["batch"].as<std::int64_t>() : 0;
-    if (vm.count("batch") && batch < 1) throw InputError("", "--batch", "a batch size >= 1", std::to_string(batch));
+    if (vm.count("batch") && (batch < 1 || batch > kMaxBatch))
+        throw InputError("", "--batch", "a batch size in [1, " + std::to_string(kMaxBatch) + "]", std::to_string(batch));
 
     Workload w;
     if (vm.count("model")) {

@@ -97,7 +97,24 @@ private:
     // ONNX shape inference with the chosen batch in dimension 0 of the graph inputs. When that
     // batch overrides a fixed model batch, Reshape targets baked with the model's batch make
     // inferred shapes unreliable: then they only fill in where propagation knows nothing.
+    // Window attributes ONNX's own shape inference divides by: checked before it runs (a
+    // stride of 0 would stop the process there, not raise an error).
+    void check_window_attributes() const {
+        for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
+            const Node& n = g_.nodes[i];
+            for (const char* name : {"strides", "dilations", "kernel_shape"}) {
+                auto it = n.attrs.find(name);
+                if (it == n.attrs.end()) continue;
+                for (std::int64_t v : it->second.ints)
+                    if (v < 1) fail(i, n, std::string(name) + " of at least 1", std::to_string(v));
+            }
+            if (auto it = n.attrs.find("group"); it != n.attrs.end() && it->second.i && *it->second.i < 1)
+                fail(i, n, "group of at least 1", std::to_string(*it->second.i));
+        }
+    }
+
     void run_inference(const std::uint8_t* data, std::size_t size) {
+        check_window_attributes();
         onnx::InferredShapes inferred = onnx::infer_model_shapes(data, size, batch_, file_);
         if (!inferred.error.empty())
             notes_.push_back("ONNX shape inference failed (" + inferred.error + "); shapes from propagation only");
@@ -123,6 +140,9 @@ private:
             if (!vi.dim_params.empty() && !vi.dim_params[0].empty()) batch_names_.insert(vi.dim_params[0]);
         }
         batch_ = opt_.batch > 0 ? opt_.batch : model_batch_ > 0 ? model_batch_ : 1;
+        if (batch_ > kMaxBatch)
+            throw InputError(file_, "graph input 0, dimension 0", "a batch in [1, " + std::to_string(kMaxBatch) + "]",
+                             std::to_string(batch_));
     }
 
     // A value_info shape with the symbolic batch bound wherever its name appears: exporters

@@ -81,7 +81,8 @@ std::vector<std::string> zoo_names() {
 }
 
 Workload zoo_workload(const std::string& spec, std::int64_t batch) {
-    if (batch < 1) throw RequestError("batch", "a batch size of at least 1", std::to_string(batch));
+    if (batch < 1 || batch > kMaxBatch)
+        throw RequestError("batch", "a batch size in [1, " + std::to_string(kMaxBatch) + "]", std::to_string(batch));
     const std::size_t colon = spec.find(':');
     const std::string name = spec.substr(0, colon);
     const std::string options = colon == std::string::npos ? "" : spec.substr(colon + 1);

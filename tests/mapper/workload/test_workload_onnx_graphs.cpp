@@ -221,4 +221,30 @@ TEST(OnnxGraphs, UnsupportedOpNamesNodeAndOp) {
     }
 }
 
+// A Conv with a stride of 0 is bad input, named before ONNX's shape inference would divide
+// by it.
+TEST(OnnxGraphs, ZeroStrideIsAnInputError) {
+    Graph g;
+    g.input("X", {1, 3, 8, 8});
+    g.weight("W", {4, 3, 3, 3});
+    g.node("Conv", {"X", "W"}, {"Y"}, {attr_ints("kernel_shape", {3, 3}), attr_ints("strides", {0, 1})});
+    File f("zero_stride", g.model());
+    try {
+        import_onnx(f.path());
+        ADD_FAILURE() << "no InputError";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.where(), "node 0 (Conv \"Conv_Y\")");
+        EXPECT_NE(std::string(e.what()).find("strides of at least 1"), std::string::npos) << e.what();
+    }
+}
+
+// A fixed batch beyond kMaxBatch in the graph input is refused, not multiplied through.
+TEST(OnnxGraphs, HugeFixedBatchIsAnInputError) {
+    Graph g;
+    g.input("X", {kMaxBatch + 1, 8});
+    g.node("Relu", {"X"}, {"Y"});
+    File f("huge_batch", g.model());
+    EXPECT_THROW(import_onnx(f.path()), InputError);
+}
+
 }  // namespace test_workload_onnx_graphs

@@ -53,9 +53,9 @@ TEST(Vgg16, FormulaOverTheConfiguration) {
         }
     macs += 512 * 7 * 7 * 4096 + 4096 * 4096 + 4096 * 1000;
     EXPECT_EQ(zoo_workload("vgg16", 1).total_macs(), macs);
-    const Layer& fc6 = find_layer(zoo_workload("vgg16", 1), "fc6");
-    EXPECT_EQ(fc6.c, 25088);
-    EXPECT_EQ(find_layer(zoo_workload("vgg16", 1), "conv5_3").p, 14);
+    const Workload vgg = zoo_workload("vgg16", 1);  // kept: find_layer returns a reference into it
+    EXPECT_EQ(find_layer(vgg, "fc6").c, 25088);
+    EXPECT_EQ(find_layer(vgg, "conv5_3").p, 14);
     EXPECT_EQ(zoo_workload("vgg16", 2).total_macs(), 2 * macs);
 }
 

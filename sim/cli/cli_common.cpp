@@ -6,6 +6,7 @@
 #include "traces/report/report.h"
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
 namespace mcmsim::cli {
@@ -40,6 +41,16 @@ std::string option_of_field(const std::string& field) {
 
 void add_arch_option(po::options_description& o) {
     o.add_options()("arch", po::value<std::string>(), "architecture config: a file, or a name in configs/arch/");
+}
+
+std::string make_out_dir(const po::variables_map& vm) {
+    const std::string dir = vm["out"].as<std::string>();
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec || !std::filesystem::is_directory(dir))
+        throw InputError("", "--out", "a directory, or a path where one can be made",
+                         "\"" + dir + "\" (" + (ec ? ec.message() : std::string("not a directory")) + ")");
+    return dir;
 }
 
 ArchConfig load_arch(const po::variables_map& vm) {

@@ -45,6 +45,9 @@ E choice_option(const po::variables_map& vm, const std::string& name) {
 
 /// --arch.
 void add_arch_option(po::options_description& o);
+/// The --out directory, created if missing; a path that cannot be a directory (an existing
+/// file, no permission) is bad input on --out.
+std::string make_out_dir(const po::variables_map& vm);
 /// Loads the --arch config and prints its warnings on stderr.
 ArchConfig load_arch(const po::variables_map& vm);
 

@@ -26,7 +26,7 @@ int cmd_codesign(const std::vector<std::string>& args) {
     req.mapping = read_map_request(vm);
     req.confirm = vm["confirm"].as<int>();
     if (req.confirm < 0) throw InputError("", "--confirm", "a number of points >= 0", std::to_string(req.confirm));
-    req.out_dir = vm["out"].as<std::string>();
+    req.out_dir = make_out_dir(vm);
     const Objective obj = req.mapping.objective;
     CodesignResult r;
     {

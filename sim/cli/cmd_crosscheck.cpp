@@ -26,8 +26,7 @@ int cmd_crosscheck(const std::vector<std::string>& args) {
     const Plan plan =
         vm.count("plan") ? read_plan(vm["plan"].as<std::string>()) : map_workload(arch, load_workload(vm), read_map_request(vm));
     check_plan_fits(plan, arch, vm.count("plan") ? vm["plan"].as<std::string>() : "plan");
-    const std::string dir = vm["out"].as<std::string>();
-    std::filesystem::create_directories(dir);
+    const std::string dir = make_out_dir(vm);
     write_plan(plan, dir + "/plan.json");
     std::vector<SimulationJob> jobs;
     for (RouterModel model : {RouterModel::Packet, RouterModel::Vc}) {

@@ -57,8 +57,7 @@ int cmd_run(const std::vector<std::string>& args) {
         return kExitOk;
     ArchConfig arch = load_arch(vm);
     Plan plan = map_from_options(vm, arch, !vm["quiet"].as<bool>());
-    std::string out = vm["out"].as<std::string>();
-    std::filesystem::create_directories(out);
+    const std::string out = make_out_dir(vm);
     write_plan(plan, out + "/plan.json");
     return simulate_and_report(arch, plan, out, watchdog(vm), vm["quiet"].as<bool>());
 }
@@ -93,7 +92,7 @@ int cmd_simulate(const std::vector<std::string>& args) {
     std::string plan_file = required(vm, "plan");
     Plan plan = read_plan(plan_file);
     check_plan_fits(plan, arch, plan_file);
-    return simulate_and_report(arch, plan, vm["out"].as<std::string>(), watchdog(vm), vm["quiet"].as<bool>());
+    return simulate_and_report(arch, plan, make_out_dir(vm), watchdog(vm), vm["quiet"].as<bool>());
 }
 
 int cmd_estimate(const std::vector<std::string>& args) {
@@ -114,7 +113,7 @@ int cmd_estimate(const std::vector<std::string>& args) {
     std::string plan_file = required(vm, "plan");
     Plan plan = read_plan(plan_file);
     check_plan_fits(plan, arch, plan_file);
-    return estimate_and_report(arch, plan, vm["out"].as<std::string>(), vm["quiet"].as<bool>(), options);
+    return estimate_and_report(arch, plan, make_out_dir(vm), vm["quiet"].as<bool>(), options);
 }
 
 }  // namespace mcmsim::cli

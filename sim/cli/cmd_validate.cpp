@@ -65,7 +65,7 @@ int cmd_validate(const std::vector<std::string>& args) {
     const CausalityCheck model_causality = check_causality(plan, index, est.ops);
     nlohmann::json sim_checks = sim.checks;
     sim_checks.update(sim_causality.to_json());
-    const std::string dir = vm["out"].as<std::string>();
+    const std::string dir = make_out_dir(vm);
     std::optional<SimulationSpread> spread;
     if (sensitivity)
         spread = simulate_spread(reference, plan, sim_layers, sim.simulated_ns, *sensitivity, dir + "/sensitivity",
@@ -74,7 +74,6 @@ int cmd_validate(const std::vector<std::string>& args) {
                                        sim_layers, spread ? &*spread : nullptr);
     v.json["reference"] = to_string(reference.package.router.model);
     if (!vm["quiet"].as<bool>()) std::cout << v.layer_table;
-    std::filesystem::create_directories(dir);
     write_json_file(v.json, dir + "/validation.json");
     std::cout << v.summary << "wrote " << dir << "/validation.json\n";
     if (!sim_causality.ok()) return causality_failed(sim_causality);

@@ -142,6 +142,9 @@ expect_error validate-unknown-granularity "--granularity" '"Packet"' -- \
     validate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity Packet --out "$TMP/out" -q
 expect_error workload-batch-too-large "--batch" "[1, 65536]" "4294967296" -- \
     workload --model resnet50 --batch 4294967296
+touch "$TMP/a_file"
+expect_error run-out-is-a-file "--out" "a directory" "a_file" -- \
+    run --arch "$GOOD_ARCH" --workload "$TINY" --out "$TMP/a_file" -q
 expect_error crosscheck-plan-and-workload "command line" "either --plan or --workload" "both" -- \
     crosscheck --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --workload resnet50 --out "$TMP/out"
 expect_error validate-unknown-reference "--reference" '"booksim"' "vc" -- \

@@ -36,8 +36,9 @@ void read_buffers(JsonObject o, ChipletConfig& c) {
 
 void read_array(JsonObject o, ChipletConfig& c) {
     c.array_kind = o.choice("kind", c.array_kind);
-    c.array_rows = o.integer_in("rows", c.array_rows, 1, kInt64Max);
-    c.array_cols = o.integer_in("cols", c.array_cols, 1, kInt64Max);
+    // A square array of 4096 x 4096 MACs is far beyond any die; the product stays exact.
+    c.array_rows = o.integer_in("rows", c.array_rows, 1, 4096);
+    c.array_cols = o.integer_in("cols", c.array_cols, 1, 4096);
     c.pipeline_cycles = o.integer_in("pipeline_cycles", c.pipeline_cycles, 0, kInt64Max);
     o.finish();
 }
@@ -67,8 +68,10 @@ nlohmann::json buffer_json(const ChipletConfig& c, const SramBuffer& b, bool wit
 void read_chiplet_fields(JsonObject& o, ChipletConfig& c) {
     o.allow("source");
     c.clock_ghz = o.positive("clock_ghz", c.clock_ghz);
-    c.pes = o.integer_in("pes", c.pes, 1, kInt64Max);
-    c.macs_per_pe = o.integer_in("macs_per_pe", c.macs_per_pe, 1, kInt64Max);
+    // 65536 PEs of up to 2^24 MACs each: beyond any chiplet, and every MAC-rate and tiling
+    // product stays inside 64-bit integers.
+    c.pes = o.integer_in("pes", c.pes, 1, 65536);
+    c.macs_per_pe = o.integer_in("macs_per_pe", c.macs_per_pe, 1, std::int64_t{1} << 24);
     c.sram_energy_pj_per_byte = o.non_negative("sram_energy_pj_per_byte", c.sram_energy_pj_per_byte);
     c.global_buffer_bytes = o.integer_in("global_buffer_bytes", c.global_buffer_bytes, 1, kInt64Max);
     c.ni_bandwidth_gbps = o.positive("ni_bandwidth_gbps", c.ni_bandwidth_gbps);

@@ -179,6 +179,7 @@ arch_case arch-duplicate-memory arch_duplicate_memory.json "/memories/1/name" '"
 arch_case arch-unknown-topology arch_unknown_topology.json "/package/topology" '"mesh"' '"torus"'
 arch_case arch-missing-memories arch_missing_memories.json "/memories" "memory"
 arch_case arch-port-flits-too-wide arch_port_flits_too_wide.json "/package/router/port_flits" "[0, 64]" "number 65"
+arch_case arch-pes-too-many arch_pes_too_many.json "/chiplet/pes" "[1, 65536]" "4611686018427387904"
 expect_error arch-missing-file no_such_arch.json -- config --arch "$BAD/no_such_arch.json"
 
 # ---- workloads ---------------------------------------------------------------------------

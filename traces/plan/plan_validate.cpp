@@ -41,6 +41,7 @@ public:
             for (std::size_t i = 0; i < layer.ops.size(); ++i) {
                 OpRef ref{l, i, &layer.ops[i]};
                 check_op(ref);
+                all_.push_back(ref);
                 if (ref.op->kind == OpKind::Compute) {
                     if (ref.op->macs > std::numeric_limits<std::int64_t>::max() - macs)
                         fail(op_pointer(ref, "macs"), "layer MACs below 2^63", "an overflowing sum at " + op_name(*ref.op));
@@ -53,6 +54,7 @@ public:
             if (layer.mapping) check_placement(*layer.mapping, "/layers/" + std::to_string(l) + "/mapping");
         }
         check_pairs();
+        check_runnable();
     }
 
 private:
@@ -220,6 +222,36 @@ private:
                      op_name(*r.r.op) + " receives flow " + std::to_string(r.x().flow) + ", which no send sends");
     }
 
+    // Every op can run: no cycle through dependencies and flows (a recv waits for its send,
+    // which waits for its own dependencies, which may wait for a recv on another chiplet).
+    void check_runnable() const {
+        std::unordered_map<std::int64_t, std::size_t> at;  // op id -> position in file order
+        for (std::size_t k = 0; k < all_.size(); ++k) at[all_[k].op->id] = k;
+        std::vector<std::vector<std::size_t>> succ(all_.size());
+        std::vector<std::size_t> waiting(all_.size(), 0);
+        for (std::size_t k = 0; k < all_.size(); ++k)
+            for (std::int64_t d : all_[k].op->deps) {
+                succ[at.at(d)].push_back(k);
+                ++waiting[k];
+            }
+        for (const FlowRef& snd : sends_) {
+            const std::size_t r = at.at(recv_of_flow_.at(snd.x().flow).r.op->id);
+            succ[at.at(snd.r.op->id)].push_back(r);
+            ++waiting[r];
+        }
+        std::vector<std::size_t> ready;
+        for (std::size_t k = 0; k < all_.size(); ++k)
+            if (waiting[k] == 0) ready.push_back(k);
+        for (std::size_t n = 0; n < ready.size(); ++n)
+            for (std::size_t s : succ[ready[n]])
+                if (--waiting[s] == 0) ready.push_back(s);
+        if (ready.size() == all_.size()) return;
+        for (std::size_t k = 0; k < all_.size(); ++k)
+            if (waiting[k] > 0)
+                fail(op_pointer(all_[k]), "ops that can all run: no cycle through dependencies and flows",
+                     op_name(*all_[k].op) + " waits, through dependencies and received flows, on itself");
+    }
+
     const Plan& plan_;
     const std::string& file_;
     bool first_ = true;
@@ -227,6 +259,7 @@ private:
     std::unordered_map<std::int64_t, OpRef> seen_;  ///< id -> earlier op (deps, duplicates)
     std::unordered_map<std::int64_t, FlowRef> send_of_flow_, recv_of_flow_;
     std::vector<FlowRef> sends_, recvs_;  ///< in file order, for deterministic pairing errors
+    std::vector<OpRef> all_;              ///< every op in file order
 };
 
 }  // namespace

@@ -16,6 +16,46 @@ namespace test_plan_validate {
 
 using namespace plan_test;
 
+// Chiplet 0 receives flow 1 before it sends flow 2; chiplet 1 receives flow 2 before it sends
+// flow 1: each recv waits for a send that waits for the other recv. No op can run.
+TEST(PlanErrors, CycleThroughFlowsIsBadInput) {
+    const json doc = {
+        {"format", "mcmsim-plan"},
+        {"version", 3},
+        {"arch", "two"},
+        {"workload", "swap"},
+        {"optimizer", "uniform"},
+        {"seed", 1},
+        {"chiplets", 2},
+        {"memories", 0},
+        {"layers", json::array({{{"name", "swap"},
+                                 {"macs", 0},
+                                 {"ops", json::array({
+                                             {{"id", 1},
+                                              {"chiplet", 0},
+                                              {"kind", "recv"},
+                                              {"transfers", json::array({{{"flow", 1}, {"from", 1}, {"bytes", 64}}})}},
+                                             {{"id", 2},
+                                              {"chiplet", 0},
+                                              {"kind", "send"},
+                                              {"deps", {1}},
+                                              {"transfers", json::array({{{"flow", 2}, {"to", 1}, {"bytes", 64}}})}},
+                                             {{"id", 3},
+                                              {"chiplet", 1},
+                                              {"kind", "recv"},
+                                              {"transfers", json::array({{{"flow", 2}, {"from", 0}, {"bytes", 64}}})}},
+                                             {{"id", 4},
+                                              {"chiplet", 1},
+                                              {"kind", "send"},
+                                              {"deps", {3}},
+                                              {"transfers", json::array({{{"flow", 1}, {"to", 0}, {"bytes", 64}}})}},
+                                         })}}})}};
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/0", {"no cycle through dependencies and flows", "op 1"}));
+    json fine = doc;  // the control: chiplet 1 sends first, and everything runs
+    fine["layers"][0]["ops"][3].erase("deps");
+    EXPECT_EQ(error_of(fine), "no error");
+}
+
 TEST(PlanErrors, UnknownTopLevelKey) {
     json doc = plan_to_json(sample_plan());
     doc["comment"] = "hi";

@@ -132,6 +132,25 @@ void read_graph(JsonObject& o, NocConfig& c, const std::string& file) {
         c.links.push_back(link);
         c.graph_links.push_back({a, b, static_cast<int>(c.links.size() - 1)});
     }
+    // Every router must reach every other: traffic between two islands could never arrive.
+    std::vector<std::vector<int>> adjacent(c.graph_nodes.size());
+    for (const NocTopology::GraphLink& l : c.graph_links) {
+        adjacent[static_cast<std::size_t>(l.a)].push_back(l.b);
+        adjacent[static_cast<std::size_t>(l.b)].push_back(l.a);
+    }
+    std::vector<bool> reached(c.graph_nodes.size(), false);
+    std::vector<int> frontier{0};
+    reached[0] = true;
+    for (std::size_t k = 0; k < frontier.size(); ++k)
+        for (int n : adjacent[static_cast<std::size_t>(frontier[k])])
+            if (!reached[static_cast<std::size_t>(n)]) {
+                reached[static_cast<std::size_t>(n)] = true;
+                frontier.push_back(n);
+            }
+    for (std::size_t r = 0; r < reached.size(); ++r)
+        if (!reached[r])
+            o.required("links").fail("links that connect every router",
+                                     "router \"" + c.graph_nodes[r] + "\" unreachable from \"" + c.graph_nodes[0] + "\"");
     c.rows = 1;
     c.cols = static_cast<int>(c.graph_nodes.size());
 }

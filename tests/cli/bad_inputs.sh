@@ -223,6 +223,8 @@ expect_error dram-zero-banks dram_zero_banks.json "/organization/banks_per_group
     dram --preset hbm2 --config "$BAD/dram_zero_banks.json" --requests 10
 expect_error noc-zero-vcs noc_zero_vcs.json "/router/vcs" "number 0" -- \
     noc --config "$BAD/noc_zero_vcs.json" --cycles 100
+expect_error noc-disconnected-graph noc_disconnected_graph.json "/topology/links" "connect every router" '"c"' -- \
+    noc --config "$BAD/noc_disconnected_graph.json" --cycles 100
 expect_error noc-unknown-topology noc_unknown_topology.json "/topology/type" '"hypercube"' -- \
     noc --config "$BAD/noc_unknown_topology.json" --cycles 100
 expect_error noc-routing-invalid-for-topology noc_routing_invalid.json "/routing" '"west_first"' "torus" -- \

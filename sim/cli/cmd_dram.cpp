@@ -56,7 +56,11 @@ int cmd_dram(const std::vector<std::string>& args) {
     if (!(tc.read_ratio >= 0.0 && tc.read_ratio <= 1.0))
         throw InputError("", "--read-ratio", "a number in [0, 1]", std::to_string(tc.read_ratio));
     tc.requests = vm["requests"].as<std::int64_t>();
-    if (tc.requests < 1) throw InputError("", "--requests", "an integer >= 1", std::to_string(tc.requests));
+    // 10^9 requests take minutes already; more is a typo, not a study.
+    constexpr std::int64_t kMaxRequests = 1000000000;
+    if (tc.requests < 1 || tc.requests > kMaxRequests)
+        throw InputError("", "--requests", "an integer in [1, " + std::to_string(kMaxRequests) + "]",
+                         std::to_string(tc.requests));
     const std::int64_t stride = vm["stride"].as<std::int64_t>();
     if (stride < 0) throw InputError("", "--stride", "bytes >= 0", std::to_string(stride));
     tc.stride_bytes = static_cast<std::uint64_t>(stride);

@@ -140,6 +140,8 @@ expect_error estimate-unknown-granularity "--granularity" "message or packet" '"
     estimate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity flit --out "$TMP/out" -q
 expect_error validate-unknown-granularity "--granularity" '"Packet"' -- \
     validate --arch "$GOOD_ARCH" --plan "$TMP/good_plan.json" --granularity Packet --out "$TMP/out" -q
+expect_error dram-too-many-requests "--requests" "[1, 1000000000]" "9223372036854775807" -- \
+    dram --preset hbm2 --requests 9223372036854775807
 expect_error workload-batch-too-large "--batch" "[1, 65536]" "4294967296" -- \
     workload --model resnet50 --batch 4294967296
 touch "$TMP/a_file"

@@ -101,6 +101,15 @@ json parse_json_text(const std::string& text, const std::string& file) {
             found += " (unexpected end of file)";
         }
         throw InputError(file, line_of_offset(text, offset), "valid JSON", found);
+    } catch (const json::out_of_range& e) {
+        // A number beyond a double (1e400): the library names the literal, not its place.
+        const std::string what = e.what(), mark = "parsing '";
+        const std::size_t at = what.find(mark);
+        const std::string literal =
+            at == std::string::npos ? "" : what.substr(at + mark.size(), what.find('\'', at + mark.size()) - at - mark.size());
+        const std::size_t offset = literal.empty() ? std::string::npos : text.find(literal);
+        throw InputError(file, offset == std::string::npos ? "" : line_of_offset(text, offset),
+                         "a number within the range of a double (magnitude below 1.8e308)", "number " + literal);
     }
 }
 

@@ -182,6 +182,7 @@ arch_case arch-unknown-topology arch_unknown_topology.json "/package/topology" '
 arch_case arch-missing-memories arch_missing_memories.json "/memories" "memory"
 arch_case arch-port-flits-too-wide arch_port_flits_too_wide.json "/package/router/port_flits" "[0, 64]" "number 65"
 arch_case arch-pes-too-many arch_pes_too_many.json "/chiplet/pes" "[1, 65536]" "4611686018427387904"
+arch_case arch-number-overflow arch_number_overflow.json "line 8" "range of a double" "1e400"
 expect_error arch-missing-file no_such_arch.json -- config --arch "$BAD/no_such_arch.json"
 
 # ---- workloads ---------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 #include "hw/config/arch_config.h"
 
+#include "hw/config/physical_ranges.h"
+
 #include "hw/common/integer_math.h"
 #include "hw/config/json_input.h"
 #include "hw/config/presets.h"
@@ -23,8 +25,9 @@ MemoryConfig read_memory(JsonObject o, const std::string& arch_file, const Packa
     m.attach_row = static_cast<int>(at.required("row").integer_in(0, pkg.rows - 1));
     m.attach_col = static_cast<int>(at.required("col").integer_in(0, pkg.cols - 1));
     at.finish();
-    m.phy_bandwidth_gbps = o.positive("phy_bandwidth_gbps", m.dram.bandwidth_gbps());
-    m.phy_latency_ns = o.non_negative("phy_latency_ns", m.phy_latency_ns);
+    m.phy_bandwidth_gbps =
+        o.number_in("phy_bandwidth_gbps", m.dram.bandwidth_gbps(), ranges::kMinBandwidthGbps, ranges::kMaxBandwidthGbps);
+    m.phy_latency_ns = o.number_in("phy_latency_ns", m.phy_latency_ns, 0, ranges::kMaxLatencyNs);
     m.phy_energy_pj_per_bit = o.non_negative("phy_energy_pj_per_bit", m.phy_energy_pj_per_bit);
     o.finish();
     return m;

@@ -1,5 +1,7 @@
 #include "hw/config/chiplet_config.h"
 
+#include "hw/config/physical_ranges.h"
+
 #include "hw/common/integer_math.h"
 #include "hw/compute/energy_reference.h"
 #include "hw/compute/sram_energy.h"
@@ -67,14 +69,15 @@ nlohmann::json buffer_json(const ChipletConfig& c, const SramBuffer& b, bool wit
 
 void read_chiplet_fields(JsonObject& o, ChipletConfig& c) {
     o.allow("source");
-    c.clock_ghz = o.positive("clock_ghz", c.clock_ghz);
+    c.clock_ghz = o.number_in("clock_ghz", c.clock_ghz, ranges::kMinClockGhz, ranges::kMaxClockGhz);
     // 65536 PEs of up to 2^24 MACs each: beyond any chiplet, and every MAC-rate and tiling
     // product stays inside 64-bit integers.
     c.pes = o.integer_in("pes", c.pes, 1, 65536);
     c.macs_per_pe = o.integer_in("macs_per_pe", c.macs_per_pe, 1, std::int64_t{1} << 24);
     c.sram_energy_pj_per_byte = o.non_negative("sram_energy_pj_per_byte", c.sram_energy_pj_per_byte);
     c.global_buffer_bytes = o.integer_in("global_buffer_bytes", c.global_buffer_bytes, 1, kInt64Max);
-    c.ni_bandwidth_gbps = o.positive("ni_bandwidth_gbps", c.ni_bandwidth_gbps);
+    c.ni_bandwidth_gbps =
+        o.number_in("ni_bandwidth_gbps", c.ni_bandwidth_gbps, ranges::kMinBandwidthGbps, ranges::kMaxBandwidthGbps);
 
     if (auto a = o.optional("array")) read_array(a->object(), c);
     c.dataflow = o.choice("dataflow", c.dataflow);

@@ -271,6 +271,14 @@ double JsonObject::number(const std::string& key, double fallback) {
     return n ? n->number() : fallback;
 }
 
+double JsonObject::number_in(const std::string& key, double fallback, double lo, double hi) {
+    auto n = optional(key);
+    if (!n) return fallback;
+    std::ostringstream range;
+    range << "a number in [" << lo << ", " << hi << "]";
+    return n->number_in(lo, hi, range.str());
+}
+
 double JsonObject::positive(const std::string& key, double fallback) {
     auto n = optional(key);
     return n ? n->positive() : fallback;

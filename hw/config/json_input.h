@@ -88,6 +88,8 @@ public:
     std::optional<JsonNode> optional(const std::string& key);
 
     double number(const std::string& key, double fallback);
+    /// A number in [lo, hi] (the message says so), or `fallback` when absent.
+    double number_in(const std::string& key, double fallback, double lo, double hi);
     double positive(const std::string& key, double fallback);
     double non_negative(const std::string& key, double fallback);
     std::int64_t integer_in(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi);

@@ -1,5 +1,7 @@
 #include "hw/config/package_config.h"
 
+#include "hw/config/physical_ranges.h"
+
 #include "hw/config/presets.h"
 
 #include <algorithm>
@@ -11,8 +13,8 @@ namespace mcmsim {
 
 void read_link_fields(JsonObject& o, LinkConfig& l) {
     o.allow("source");
-    l.bandwidth_gbps = o.positive("bandwidth_gbps", l.bandwidth_gbps);
-    l.latency_ns = o.non_negative("latency_ns", l.latency_ns);
+    l.bandwidth_gbps = o.number_in("bandwidth_gbps", l.bandwidth_gbps, ranges::kMinBandwidthGbps, ranges::kMaxBandwidthGbps);
+    l.latency_ns = o.number_in("latency_ns", l.latency_ns, 0, ranges::kMaxLatencyNs);
     l.energy_pj_per_bit = o.non_negative("energy_pj_per_bit", l.energy_pj_per_bit);
     o.finish();
 }
@@ -22,7 +24,7 @@ namespace {
 void read_router(JsonObject o, RouterConfig& r) {
     o.allow("source");
     r.model = o.choice("model", r.model);
-    r.clock_ghz = o.positive("clock_ghz", r.clock_ghz);
+    r.clock_ghz = o.number_in("clock_ghz", r.clock_ghz, ranges::kMinClockGhz, ranges::kMaxClockGhz);
     // The VC router's pipeline has VA, SA and ST stages besides route computation.
     r.pipeline_cycles = o.integer_in("pipeline_cycles", r.pipeline_cycles, r.model == RouterModel::Vc ? 3 : 1, 64);
     r.vcs = o.integer_in("vcs", r.vcs, 1, 64);

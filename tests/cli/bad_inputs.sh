@@ -172,7 +172,7 @@ arch_case() {  # arch_case NAME FILE NEEDLE...
     expect_error "$name" "$file" "$@" -- config --arch "$BAD/$file"
 }
 arch_case arch-misspelt-key arch_misspelt_key.json "/package/link/bandwith_gbps" 'unknown key "bandwith_gbps"'
-arch_case arch-negative-bandwidth arch_negative_bandwidth.json "/package/link/bandwidth_gbps" "positive" "-64"
+arch_case arch-negative-bandwidth arch_negative_bandwidth.json "/package/link/bandwidth_gbps" "[0.001, 100000]" "-64"
 arch_case arch-wrong-type arch_wrong_type.json "/package/rows" "integer" 'string "six"'
 arch_case arch-unknown-preset arch_unknown_preset.json "/memories/0/dram" '"hbm9"' "hbm2"
 arch_case arch-truncated arch_truncated.json "line 8" "valid JSON"
@@ -183,6 +183,7 @@ arch_case arch-missing-memories arch_missing_memories.json "/memories" "memory"
 arch_case arch-port-flits-too-wide arch_port_flits_too_wide.json "/package/router/port_flits" "[0, 64]" "number 65"
 arch_case arch-pes-too-many arch_pes_too_many.json "/chiplet/pes" "[1, 65536]" "4611686018427387904"
 arch_case arch-number-overflow arch_number_overflow.json "line 8" "range of a double" "1e400"
+arch_case arch-tiny-bandwidth arch_tiny_bandwidth.json "/package/link/bandwidth_gbps" "[0.001, 100000]" "1e-300"
 expect_error arch-missing-file no_such_arch.json -- config --arch "$BAD/no_such_arch.json"
 
 # ---- workloads ---------------------------------------------------------------------------

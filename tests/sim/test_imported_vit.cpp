@@ -11,10 +11,8 @@
 #include "traces/plan/plan_index.h"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <stdexcept>
+#include "tests/support/in_child.h"
 
 #include "tests/mapper/workload/onnx_vit_graph.h"
 
@@ -40,32 +38,13 @@ Simulated simulate(const ArchConfig& arch, const Plan& plan) {
             check_causality(plan, PlanIndex(plan), sim.ops).ok()};
 }
 
-// SystemC elaborates once per process, so the second network is simulated in a child.
-Simulated simulate_in_child(const ArchConfig& arch, const Plan& plan) {
-    int fd[2];
-    if (::pipe(fd) != 0) throw std::runtime_error("pipe failed");
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::close(fd[0]);
-        const Simulated s = simulate(arch, plan);
-        const bool written = ::write(fd[1], &s, sizeof s) == static_cast<ssize_t>(sizeof s);
-        ::_exit(written ? 0 : 1);
-    }
-    ::close(fd[1]);
-    Simulated s;
-    const bool read_all = ::read(fd[0], &s, sizeof s) == static_cast<ssize_t>(sizeof s);
-    ::close(fd[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (!read_all || !WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("child simulation failed");
-    return s;
-}
-
 Evaluated evaluate(const ArchConfig& arch, const Workload& w, bool in_child) {
     const Plan plan = map_uniform(arch, w, 1);
     const Estimate est = estimate_plan(arch, plan);
     EXPECT_TRUE(check_causality(plan, PlanIndex(plan), est.ops).ok()) << w.name << " (analytical model)";
-    const Simulated sim = in_child ? simulate_in_child(arch, plan) : simulate(arch, plan);
+    // SystemC elaborates once per process: the second network is simulated in a child.
+    const Simulated sim =
+        in_child ? test_support::in_child<Simulated>([&] { return simulate(arch, plan); }) : simulate(arch, plan);
     EXPECT_TRUE(sim.completed && sim.conserved) << w.name;
     EXPECT_TRUE(sim.causal) << w.name << " (SystemC)";
     return {est.latency_ns, est.ledger.total_pj(), sim.ns, sim.pj};

@@ -14,10 +14,10 @@
 #include "sim/system/system.h"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <stdexcept>
+
+#include "tests/support/in_child.h"
 
 using namespace mcmsim;
 
@@ -25,22 +25,11 @@ namespace test_packaging {
 
 // SystemC elaborates once per process: each simulation runs in a child.
 double simulated_ns(const ArchConfig& arch, const Plan& plan) {
-    int fd[2];
-    if (::pipe(fd) != 0) throw std::runtime_error("pipe failed");
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::close(fd[0]);
+    const double ns = test_support::in_child<double>([&] {
         const SimResult r = simulate_plan(arch, plan);
-        const double ns = r.completed && r.conservation_ok ? r.simulated_ns : -1;
-        ::_exit(::write(fd[1], &ns, sizeof ns) == static_cast<ssize_t>(sizeof ns) ? 0 : 1);
-    }
-    ::close(fd[1]);
-    double ns = -1;
-    const bool got = ::read(fd[0], &ns, sizeof ns) == static_cast<ssize_t>(sizeof ns);
-    ::close(fd[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || ns < 0) throw std::runtime_error("simulation failed");
+        return r.completed && r.conservation_ok ? r.simulated_ns : -1.0;
+    });
+    if (ns < 0) throw std::runtime_error("simulation did not complete");
     return ns;
 }
 

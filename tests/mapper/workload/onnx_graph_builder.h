@@ -110,6 +110,23 @@ private:
     std::set<std::string> constants_;
 };
 
+// LayerNorm over the last axis as opset-13 exports write it (ReduceMean, Sub, Pow, ReduceMean,
+// Add eps, Sqrt, Div, Mul gamma, Add beta), reading the constants "two" and "eps"; returns the
+// output's name, `tag`.
+inline std::string layer_norm(Graph& g, const std::string& x, const std::string& tag, const std::string& gamma,
+                              const std::string& beta) {
+    g.node("ReduceMean", {x}, {tag + "_mean"}, {attr_ints("axes", {-1})});
+    g.node("Sub", {x, tag + "_mean"}, {tag + "_d"});
+    g.node("Pow", {tag + "_d", "two"}, {tag + "_d2"});
+    g.node("ReduceMean", {tag + "_d2"}, {tag + "_var"}, {attr_ints("axes", {-1})});
+    g.node("Add", {tag + "_var", "eps"}, {tag + "_ve"});
+    g.node("Sqrt", {tag + "_ve"}, {tag + "_sd"});
+    g.node("Div", {tag + "_d", tag + "_sd"}, {tag + "_n"});
+    g.node("Mul", {tag + "_n", gamma}, {tag + "_s"});
+    g.node("Add", {tag + "_s", beta}, {tag});
+    return tag;
+}
+
 inline const Layer& layer(const Workload& wl, const std::string& name) {
     for (const auto& l : wl.layers)
         if (l.name == name) return l;

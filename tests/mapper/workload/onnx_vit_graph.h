@@ -70,16 +70,7 @@ private:
     std::string layer_norm(const std::string& x, const std::string& tag) {
         g_.shape_only_weight(tag + "_g", {d_.hidden});
         g_.shape_only_weight(tag + "_b", {d_.hidden});
-        g_.node("ReduceMean", {x}, {tag + "_mean"}, {attr_ints("axes", {-1})});
-        g_.node("Sub", {x, tag + "_mean"}, {tag + "_d"});
-        g_.node("Pow", {tag + "_d", "two"}, {tag + "_d2"});
-        g_.node("ReduceMean", {tag + "_d2"}, {tag + "_var"}, {attr_ints("axes", {-1})});
-        g_.node("Add", {tag + "_var", "eps"}, {tag + "_ve"});
-        g_.node("Sqrt", {tag + "_ve"}, {tag + "_sd"});
-        g_.node("Div", {tag + "_d", tag + "_sd"}, {tag + "_n"});
-        g_.node("Mul", {tag + "_n", tag + "_g"}, {tag + "_s"});
-        g_.node("Add", {tag + "_s", tag + "_b"}, {tag});
-        return tag;
+        return onnx_graph_test::layer_norm(g_, x, tag, tag + "_g", tag + "_b");
     }
 
     // x @ W + b with W [in, out]

@@ -12,20 +12,6 @@ namespace test_workload_onnx_vit {
 
 using namespace onnx_graph_test;
 
-// LayerNorm over the last axis as opset-13 exports write it; returns the output's name.
-std::string layer_norm(Graph& g, const std::string& x, const std::string& tag) {
-    g.node("ReduceMean", {x}, {tag + "_mean"}, {attr_ints("axes", {-1})});
-    g.node("Sub", {x, tag + "_mean"}, {tag + "_d"});
-    g.node("Pow", {tag + "_d", "two"}, {tag + "_d2"});
-    g.node("ReduceMean", {tag + "_d2"}, {tag + "_var"}, {attr_ints("axes", {-1})});
-    g.node("Add", {tag + "_var", "eps"}, {tag + "_ve"});
-    g.node("Sqrt", {tag + "_ve"}, {tag + "_sd"});
-    g.node("Div", {tag + "_d", tag + "_sd"}, {tag + "_n"});
-    g.node("Mul", {tag + "_n", "gamma"}, {tag + "_g"});
-    g.node("Add", {tag + "_g", "beta"}, {tag});
-    return tag;
-}
-
 // A ViT encoder block with its embedding: 4 patches of a 3×4×4 image (2×2 patch conv, 8
 // channels), a class token, LayerNorm, QKV projection sliced into Q, K, V, 2-head attention,
 // MLP and residual Adds. Its layer MACs must equal the zoo's block of the same dims plus the
@@ -58,7 +44,7 @@ TEST(OnnxGraphs, VitStyleBlockMatchesZoo) {
     g.node("Transpose", {"pflat"}, {"tokens"}, {attr_ints("perm", {0, 2, 1})});
     g.node("Concat", {"cls", "tokens"}, {"withcls"}, {attr_int("axis", 1)});
     g.node("Add", {"withcls", "pos"}, {"x"});
-    const std::string ln1 = layer_norm(g, "x", "ln1");
+    const std::string ln1 = layer_norm(g, "x", "ln1", "gamma", "beta");
     g.node("MatMul", {ln1, "Wqkv"}, {"qkv0"});
     g.node("Add", {"qkv0", "bqkv"}, {"qkv"});
     g.node("Slice", {"qkv", "s0", "s1", "ax"}, {"q"});
@@ -76,7 +62,7 @@ TEST(OnnxGraphs, VitStyleBlockMatchesZoo) {
     g.node("Reshape", {"ctxt", "merge"}, {"ctxm"});
     g.node("MatMul", {"ctxm", "Wo"}, {"proj"});
     g.node("Add", {"x", "proj"}, {"add1"});
-    const std::string ln2 = layer_norm(g, "add1", "ln2");
+    const std::string ln2 = layer_norm(g, "add1", "ln2", "gamma", "beta");
     g.node("MatMul", {ln2, "W1"}, {"fc1"});
     g.node("Relu", {"fc1"}, {"act"});
     g.node("MatMul", {"act", "W2"}, {"fc2"});

@@ -14,6 +14,7 @@
 #include "mapper/workload/import/onnx_shapes.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -35,28 +36,16 @@ struct Tensor {
     bool features_last = false;
 };
 
-bool fully_known(const Shape& s) {
-    return std::all_of(s.begin(), s.end(), [](std::int64_t d) { return d >= 0; });
-}
-
-std::int64_t product(const Shape& s, std::size_t from, std::size_t to) {
-    std::int64_t p = 1;
-    for (std::size_t i = from; i < to && i < s.size(); ++i) p *= s[i];
-    return p;
-}
-
-std::string shape_text(const Shape& s) {
-    std::string t = "[";
-    for (std::size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
-    return t + "]";
-}
+using onnx::fully_known;
+using onnx::product;
+using onnx::shape_text;
 
 class Importer {
 public:
     Importer(const std::string& file, const onnx::Graph& g, const OnnxImportOptions& opt) : file_(file), g_(g), opt_(opt) {}
 
     Workload run(const std::uint8_t* data, std::size_t size) {
-        wl_.name = g_.name.empty() ? stem(file_) : g_.name;
+        wl_.name = g_.name.empty() ? std::filesystem::path(file_).stem().string() : g_.name;
         choose_batch();
         wl_.batch = batch_;
         run_inference(data, size);
@@ -89,28 +78,14 @@ public:
     }
 
 private:
-    static std::string stem(const std::string& path) {
-        std::string base = path.substr(path.find_last_of('/') + 1);
-        return base.substr(0, base.rfind('.'));
-    }
-
     // ONNX shape inference with the chosen batch in dimension 0 of the graph inputs. When that
     // batch overrides a fixed model batch, Reshape targets baked with the model's batch make
     // inferred shapes unreliable: then they only fill in where propagation knows nothing.
-    // Window attributes ONNX's own shape inference divides by: checked before it runs (a
-    // stride of 0 would stop the process there, not raise an error).
+    // Checked before ONNX's own shape inference runs: a stride of 0 would stop the process
+    // there, not raise an error.
     void check_window_attributes() const {
-        for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
-            const Node& n = g_.nodes[i];
-            for (const char* name : {"strides", "dilations", "kernel_shape"}) {
-                auto it = n.attrs.find(name);
-                if (it == n.attrs.end()) continue;
-                for (std::int64_t v : it->second.ints)
-                    if (v < 1) fail(i, n, std::string(name) + " of at least 1", std::to_string(v));
-            }
-            if (auto it = n.attrs.find("group"); it != n.attrs.end() && it->second.i && *it->second.i < 1)
-                fail(i, n, "group of at least 1", std::to_string(*it->second.i));
-        }
+        for (std::size_t i = 0; i < g_.nodes.size(); ++i)
+            if (auto bad = onnx::bad_window_attribute(g_.nodes[i])) fail(i, g_.nodes[i], bad->first, bad->second);
     }
 
     void run_inference(const std::uint8_t* data, std::size_t size) {
@@ -258,17 +233,6 @@ private:
         return leading / batch_;
     }
 
-    // Chooses the symmetric pad with which mcmsim's (h + 2·pad − r)/stride + 1 gives ONNX's
-    // output size (ONNX allows asymmetric pads, SAME padding, dilation, ceil_mode).
-    std::optional<std::int64_t> equivalent_pad(std::int64_t h, std::int64_t w, std::int64_t r, std::int64_t s,
-                                               std::int64_t stride, std::int64_t p, std::int64_t q) const {
-        for (std::int64_t pad = 0; pad <= std::max(r, s); ++pad)
-            if (h + 2 * pad >= r && w + 2 * pad >= s && (h + 2 * pad - r) / stride + 1 == p &&
-                (w + 2 * pad - s) / stride + 1 == q)
-                return pad;
-        return std::nullopt;
-    }
-
     std::int64_t stride_of(std::size_t index, const Node& n) const {
         auto it = n.attrs.find("strides");
         if (it == n.attrs.end() || it->second.ints.empty()) return 1;
@@ -312,7 +276,7 @@ private:
             const std::int64_t min_w = (l.q - 1) * l.stride + l.s;
             l.w = std::max(min_w, std::min(l.w, min_w + l.stride - 1));
         }
-        const auto pad = one_d ? std::optional<std::int64_t>(0) : equivalent_pad(l.h, l.w, l.r, l.s, l.stride, l.p, l.q);
+        const auto pad = one_d ? std::optional<std::int64_t>(0) : onnx::symmetric_pad(l.h, l.w, l.r, l.s, l.stride, l.p, l.q);
         if (l.p < 1 || l.q < 1 || !pad)
             fail(index, n, "a convolution geometry mcmsim can express (one stride, symmetric padding)",
                  "input " + shape_text(x) + ", weight " + shape_text(wt) + ", output " + std::to_string(l.p) + "×" +
@@ -449,7 +413,7 @@ private:
             if (facts[i].shape) in_shapes.push_back(*facts[i].shape);
         }
         const bool in_features_last = first_features_last.value_or(false);
-        const bool out_features_last = swaps_last_two(n, in_shapes) ? !in_features_last : in_features_last;
+        const bool out_features_last = onnx::swaps_last_two(n, in_shapes) ? !in_features_last : in_features_last;
         const bool same = std::all_of(in_shapes.begin(), in_shapes.end(), [&](const Shape& s) { return s == in_shapes[0]; });
         if (!in_shapes.empty()) {
             Chw in;
@@ -484,13 +448,6 @@ private:
         for (const auto& o : n.outputs) tensors_[o].features_last = out_features_last;
     }
 
-    // A Transpose of [N, A, B] to [N, B, A]: features move between dimension 1 and the last.
-    static bool swaps_last_two(const Node& n, const std::vector<Shape>& in_shapes) {
-        if (n.op_type != "Transpose" || in_shapes.size() != 1 || in_shapes[0].size() != 3) return false;
-        auto it = n.attrs.find("perm");
-        return it != n.attrs.end() && it->second.ints == std::vector<std::int64_t>{0, 2, 1};
-    }
-
     // Pooling as mcmsim's window op; an irregular window (asymmetric pads, ceil_mode that no
     // symmetric pad reproduces) stays a generic "pool" op costing one operation per output.
     void make_window(std::size_t index, const Node& n, Layer& l) {
@@ -507,7 +464,7 @@ private:
         } else {
             l.stride = 0;
         }
-        const auto pad = l.stride > 0 && l.k == l.c ? equivalent_pad(l.h, l.w, l.r, l.s, l.stride, l.p, l.q) : std::nullopt;
+        const auto pad = l.stride > 0 && l.k == l.c ? onnx::symmetric_pad(l.h, l.w, l.r, l.s, l.stride, l.p, l.q) : std::nullopt;
         if (pad) {
             l.pad = *pad;
             return;
@@ -527,16 +484,9 @@ private:
         if (standard && op == "Constant") {
             Tensor& t = tensors_[n.outputs[0]];
             t.constant = true;
-            if (n.value) {
-                if (fully_known(n.value->dims)) t.shape = n.value->dims;
-                t.ints = n.value->ints;
-            } else if (auto it = n.attrs.find("value_ints"); it != n.attrs.end()) {
-                t.ints = it->second.ints;
-                t.shape = Shape{static_cast<std::int64_t>(it->second.ints.size())};
-            } else if (auto iv = n.attrs.find("value_int"); iv != n.attrs.end() && iv->second.i) {
-                t.ints = std::vector<std::int64_t>{*iv->second.i};
-                t.shape = Shape{};
-            }
+            const onnx::ConstantFacts c = onnx::constant_node_facts(n);
+            t.shape = c.shape;
+            t.ints = c.ints;
             ++folded_;
             return;
         }

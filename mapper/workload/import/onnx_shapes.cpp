@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
+#include <utility>
 
 namespace mcmsim::onnx {
 
@@ -23,12 +25,6 @@ const std::vector<std::int64_t>* attr_ints(const Node& n, const std::string& nam
 std::string attr_s(const Node& n, const std::string& name) {
     auto it = n.attrs.find(name);
     return it != n.attrs.end() ? it->second.s : std::string();
-}
-
-std::int64_t product(const Shape& s, std::size_t from, std::size_t to) {
-    std::int64_t p = 1;
-    for (std::size_t i = from; i < to && i < s.size(); ++i) p *= s[i];
-    return p;
 }
 
 // Normalises a possibly negative axis against `rank`; -1 when out of range.
@@ -88,6 +84,63 @@ std::optional<Shape> reshape(const Shape& in, const std::vector<std::int64_t>& t
 }
 
 }  // namespace
+
+bool fully_known(const Shape& s) {
+    return std::all_of(s.begin(), s.end(), [](std::int64_t d) { return d >= 0; });
+}
+
+std::int64_t product(const Shape& s, std::size_t from, std::size_t to) {
+    std::int64_t p = 1;
+    for (std::size_t i = from; i < to && i < s.size(); ++i) p *= s[i];
+    return p;
+}
+
+std::string shape_text(const Shape& s) {
+    std::string t = "[";
+    for (std::size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
+    return t + "]";
+}
+
+std::optional<std::int64_t> symmetric_pad(std::int64_t h, std::int64_t w, std::int64_t r, std::int64_t s, std::int64_t stride,
+                                          std::int64_t p, std::int64_t q) {
+    for (std::int64_t pad = 0; pad <= std::max(r, s); ++pad)
+        if (h + 2 * pad >= r && w + 2 * pad >= s && (h + 2 * pad - r) / stride + 1 == p && (w + 2 * pad - s) / stride + 1 == q)
+            return pad;
+    return std::nullopt;
+}
+
+ConstantFacts constant_node_facts(const Node& n) {
+    ConstantFacts c;
+    if (n.value) {
+        if (fully_known(n.value->dims)) c.shape = n.value->dims;
+        c.ints = n.value->ints;
+    } else if (auto it = n.attrs.find("value_ints"); it != n.attrs.end()) {
+        c.ints = it->second.ints;
+        c.shape = Shape{static_cast<std::int64_t>(it->second.ints.size())};
+    } else if (auto iv = n.attrs.find("value_int"); iv != n.attrs.end() && iv->second.i) {
+        c.ints = std::vector<std::int64_t>{*iv->second.i};
+        c.shape = Shape{};
+    }
+    return c;
+}
+
+bool swaps_last_two(const Node& n, const std::vector<Shape>& in_shapes) {
+    if (n.op_type != "Transpose" || in_shapes.size() != 1 || in_shapes[0].size() != 3) return false;
+    auto it = n.attrs.find("perm");
+    return it != n.attrs.end() && it->second.ints == std::vector<std::int64_t>{0, 2, 1};
+}
+
+std::optional<std::pair<std::string, std::string>> bad_window_attribute(const Node& n) {
+    for (const char* name : {"strides", "dilations", "kernel_shape"}) {
+        auto it = n.attrs.find(name);
+        if (it == n.attrs.end()) continue;
+        for (std::int64_t v : it->second.ints)
+            if (v < 1) return std::make_pair(std::string(name) + " of at least 1", std::to_string(v));
+    }
+    if (auto it = n.attrs.find("group"); it != n.attrs.end() && it->second.i && *it->second.i < 1)
+        return std::make_pair(std::string("group of at least 1"), std::to_string(*it->second.i));
+    return std::nullopt;
+}
 
 bool is_shape_keeping(const std::string& op) {
     static const std::set<std::string> ops = {"Relu",

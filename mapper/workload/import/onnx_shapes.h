@@ -3,6 +3,8 @@
 #include "mapper/workload/import/onnx_proto.h"
 
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace mcmsim::onnx {
@@ -26,6 +28,33 @@ std::vector<Shape> split_shapes(const Node& node, const std::vector<InputFacts>&
 /// Integer values of the output of a metadata op on known integers (Shape, Gather, Concat,
 /// Unsqueeze, Squeeze, Cast, Identity, Slice on 1-D): how exported models compute Reshape targets.
 std::optional<std::vector<std::int64_t>> fold_ints(const Node& node, const std::vector<InputFacts>& in);
+
+/// Every dim known (none negative).
+bool fully_known(const Shape& s);
+/// Product of dims [from, to).
+std::int64_t product(const Shape& s, std::size_t from, std::size_t to);
+/// "[1,3,224,224]", for messages.
+std::string shape_text(const Shape& s);
+
+/// The symmetric pad with which (h + 2·pad − r) / stride + 1 gives ONNX's output size p × q,
+/// if one exists (ONNX allows asymmetric pads, SAME padding, dilation, ceil_mode).
+std::optional<std::int64_t> symmetric_pad(std::int64_t h, std::int64_t w, std::int64_t r, std::int64_t s, std::int64_t stride,
+                                          std::int64_t p, std::int64_t q);
+
+/// A Transpose of [N, A, B] to [N, B, A]: features move between dimension 1 and the last.
+bool swaps_last_two(const Node& n, const std::vector<Shape>& in_shapes);
+
+/// A window attribute ONNX's shape inference divides by (strides, dilations, kernel_shape,
+/// group) below 1, as (expected, found); absent when all are valid.
+std::optional<std::pair<std::string, std::string>> bad_window_attribute(const Node& n);
+
+/// What a Constant node holds: its shape when fully known, and small integer values (from
+/// `value`, `value_ints` or `value_int`).
+struct ConstantFacts {
+    std::optional<Shape> shape;
+    std::optional<std::vector<std::int64_t>> ints;
+};
+ConstantFacts constant_node_facts(const Node& n);
 
 /// True for the element-wise ops whose output has the first input's shape.
 bool is_shape_keeping(const std::string& op_type);

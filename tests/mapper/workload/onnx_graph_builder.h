@@ -1,6 +1,7 @@
 #pragma once
 // Hand-written ONNX graphs for the importer tests: a protobuf wire-format writer and a small
 // graph builder (field numbers from onnx.proto3), and helpers to import and inspect the result.
+#include "hw/common/input_error.h"
 #include "mapper/workload/import/onnx_importer.h"
 #include "mapper/workload/workload.h"
 #include "tests/mapper/workload/onnx_writer.h"
@@ -145,6 +146,18 @@ inline Workload import_with(const Graph& g, const std::string& tag, std::int64_t
     opt.batch = batch;
     opt.fuse_layers = fuse;
     return import_onnx(f.path(), opt);
+}
+
+// Importing `g` fails with an InputError at `where` whose message contains `needle`.
+inline void expect_import_error(const Graph& g, const std::string& tag, const std::string& where, const std::string& needle) {
+    File f(tag, g.model());
+    try {
+        import_onnx(f.path());
+        ADD_FAILURE() << "no InputError";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.where(), where);
+        EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace mcmsim::onnx_graph_test

@@ -158,6 +158,7 @@ void Chiplet::finish(std::size_t l, Tick now) {
     o.done = true;
     ++done_count_;
     timing_[o.global].end = now;
+    if (on_finish_) on_finish_(now);
     if (o.op->kind == OpKind::Compute) {
         macs_done_ += o.op->macs;
         compute_busy_now_ = false;

@@ -23,6 +23,8 @@
 
 #include <systemc>
 
+#include <functional>
+
 #include <deque>
 #include <unordered_map>
 #include <vector>
@@ -45,6 +47,8 @@ public:
 
     std::size_t ops_total() const { return ops_.size(); }
     std::size_t ops_done() const { return done_count_; }
+    /// Called with the simulated time whenever one of this chiplet's ops finishes.
+    void on_op_finished(std::function<void(Tick)> f) { on_finish_ = std::move(f); }
     std::size_t pending_events() const { return queue_.size(); }
     std::int64_t macs_done() const { return macs_done_; }
     Tick compute_busy() const { return compute_busy_; }
@@ -103,6 +107,7 @@ private:
     bool compute_busy_now_ = false;
     bool started_ = false;
     std::size_t done_count_ = 0;
+    std::function<void(Tick)> on_finish_;
     std::int64_t macs_done_ = 0;
     Tick compute_busy_ = 0;
     std::int64_t compute_cycles_ = 0;

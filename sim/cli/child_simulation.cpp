@@ -40,11 +40,12 @@ std::optional<nlohmann::json> read_report(const SimulationJob& job) {
 
 int child_parallelism() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
-std::vector<std::optional<nlohmann::json>> simulate_in_children(const std::vector<SimulationJob>& jobs, int parallel) {
+std::vector<std::optional<nlohmann::json>> simulate_in_children(const std::vector<SimulationJob>& jobs, int parallel,
+                                                                const std::function<void(std::size_t, std::size_t)>& progress) {
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
     std::vector<std::optional<nlohmann::json>> reports(jobs.size());
     std::map<pid_t, std::size_t> running;  // child pid -> job
-    std::size_t next = 0;
+    std::size_t next = 0, finished = 0;
     parallel = std::max(parallel, 1);
     while (next < jobs.size() || !running.empty()) {
         while (next < jobs.size() && static_cast<int>(running.size()) < parallel) {
@@ -64,12 +65,14 @@ std::vector<std::optional<nlohmann::json>> simulate_in_children(const std::vecto
         std::size_t job = it->second;
         running.erase(it);
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0) reports[job] = read_report(jobs[job]);
+        if (progress) progress(++finished, jobs.size());
     }
     return reports;
 }
 
-SimulationRunner child_simulation_runner() {
-    return [](const std::vector<SimulationJob>& jobs) { return simulate_in_children(jobs, child_parallelism()); };
+SimulationRunner child_simulation_runner(std::function<void(std::size_t, std::size_t)> progress) {
+    return
+        [progress](const std::vector<SimulationJob>& jobs) { return simulate_in_children(jobs, child_parallelism(), progress); };
 }
 
 }  // namespace mcmsim::cli

@@ -1,5 +1,6 @@
 #include "sim/cli/cli_common.h"
 
+#include "mapper/optimize/progress.h"
 #include "sim/system/system.h"
 #include "traces/plan/plan_causality.h"
 #include "traces/plan/plan_index.h"
@@ -149,7 +150,12 @@ int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
     auto t0 = std::chrono::steady_clock::now();
     SimOptions opt;
     opt.watchdog_ns = watchdog_ns;
-    SimResult res = simulate_plan(arch, plan, opt);
+    SimResult res;
+    {
+        ProgressLine progress(ProgressLine::wanted(quiet), "simulate", "", "", 1);
+        opt.progress = progress.ops_callback();
+        res = simulate_plan(arch, plan, opt);
+    }
     double wall = wall_since(t0);
     PlanIndex index(plan);
     const CausalityCheck causality = check_causality(plan, index, res.ops);
@@ -166,7 +172,7 @@ int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
                     out_dir + "/run-info.json");
     if (!quiet) {
         std::cout << console_table(report);
-        std::cout << "reports      " << out_dir << "/report.json, report.csv, trace.json (wall " << wall << " s)\n";
+        std::cout << "reports      " << out_dir << "/report.json, report.csv, trace.json, report.html (wall " << wall << " s)\n";
     }
     if (!res.conservation_ok) {
         std::cerr << "mcmsim: error: simulation failed its self-checks";
@@ -218,7 +224,7 @@ int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::str
     write_json_file(info, out_dir + "/run-info.json");
     if (!quiet) {
         std::cout << console_table(report);
-        std::cout << "reports      " << out_dir << "/report.json, report.csv, trace.json (wall " << wall << " s)\n";
+        std::cout << "reports      " << out_dir << "/report.json, report.csv, trace.json, report.html (wall " << wall << " s)\n";
     }
     if (!causality.ok()) return causality_failed(causality);
     return kExitOk;

@@ -1,5 +1,6 @@
 // mcmsim codesign: hardware knobs x mapping (traces/report/codesign.h); --confirm N simulates
 // the N best points, each in a child `mcmsim simulate` (sim/cli/child_simulation.h).
+#include "mapper/optimize/hardware_point.h"
 #include "mapper/optimize/progress.h"
 #include "sim/cli/child_simulation.h"
 #include "sim/cli/cli_common.h"
@@ -14,10 +15,11 @@ int cmd_codesign(const std::vector<std::string>& args) {
     add_arch_option(o);
     add_mapping_options(o, MappingDefaults{"ga", 16, 12});
     o.add_options()("confirm", po::value<int>()->default_value(0), "simulate the N best points in SystemC and compare rankings")(
-        "out", po::value<std::string>()->default_value("codesign"), "output directory");
+        "out", po::value<std::string>()->default_value("codesign"), "output directory")("quiet,q", po::bool_switch(),
+                                                                                        "no progress line");
     po::variables_map vm;
-    if (!parse("codesign", "--arch FILE --workload W --space SPACE.json [--objective edp] [--confirm N] [--out DIR]", o, args,
-               vm))
+    if (!parse("codesign", "--arch FILE --workload W --space SPACE.json [--objective edp] [--confirm N] [--out DIR] [-q]", o,
+               args, vm))
         return kExitOk;
     CodesignRequest req;
     req.base = load_arch(vm);
@@ -30,9 +32,10 @@ int cmd_codesign(const std::vector<std::string>& args) {
     const Objective obj = req.mapping.objective;
     CodesignResult r;
     {
-        ProgressLine progress(ProgressLine::stderr_is_terminal(), "codesign", "step", printable_unit(obj),
+        ProgressLine progress(ProgressLine::wanted(vm["quiet"].as<bool>()), "codesign", "point", printable_unit(obj),
                               obj == Objective::Edp ? 1e-21 : 1.0);
-        r = run_codesign(req, child_simulation_runner(), progress.callback());
+        progress.set_total(static_cast<int>(hardware_points(req.space.hardware).size()));
+        r = run_codesign(req, child_simulation_runner(progress.runs_callback()), progress.callback());
     }
     write_codesign(req, r);
     std::cout << codesign_summary(req, r);

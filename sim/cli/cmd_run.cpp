@@ -26,7 +26,7 @@ Plan map_from_options(const po::variables_map& vm, const ArchConfig& arch, bool 
     MapRequest r = read_map_request(vm);
     OptimizeResult result;
     {
-        ProgressLine progress(ProgressLine::stderr_is_terminal(), to_string(r.optimizer),
+        ProgressLine progress(ProgressLine::wanted(!print), to_string(r.optimizer),
                               r.optimizer == Optimizer::Ga ? "generation" : "step", printable_unit(r.objective),
                               r.objective == Objective::Edp ? 1e-21 : 1.0);
         r.progress = progress.callback();

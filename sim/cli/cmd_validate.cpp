@@ -2,12 +2,14 @@
 // layer, with the reasons for large differences (traces/report/validation.h).
 #include "mapper/model/analytical_model.h"
 #include "mapper/optimize/optimize.h"
+#include "mapper/optimize/progress.h"
 #include "sim/cli/child_simulation.h"
 #include "sim/cli/cli_common.h"
 #include "sim/system/system.h"
 #include "traces/plan/plan_causality.h"
 #include "traces/plan/plan_index.h"
 #include "traces/plan/plan_routes.h"
+#include "traces/report/html_report.h"
 #include "traces/report/report.h"
 #include "traces/report/validation.h"
 
@@ -22,14 +24,14 @@ int cmd_validate(const std::vector<std::string>& args) {
     add_arch_option(o);
     o.add_options()("plan", po::value<std::string>(), "execution plan to validate on (or give --workload)");
     add_mapping_options(o);
-    o.add_options()("out", po::value<std::string>()->default_value("out"), "output directory (validation.json)")(
+    o.add_options()("out", po::value<std::string>()->default_value("out"), "output directory (validation.json, validation.html)")(
         "sensitivity", po::value<double>()->implicit_value(0.005),
         "also simulate the plan with the router clock, link bandwidth, link latency and chiplet clock each nudged "
         "down and up by this fraction (default 0.005), and judge each layer's error against the simulation's own "
         "spread (8 more simulations, in child processes)")(
         "reference", po::value<std::string>(),
         "network model of the simulation the analytical model is held against: packet or vc (default: the arch "
-        "config's package.router.model)")("quiet,q", po::bool_switch(), "print only the summary");
+        "config's package.router.model)")("quiet,q", po::bool_switch(), "print only the summary, no progress line");
     add_model_options(
         o, "packet",
         "analytical model granularity to validate: packet (events, closest to the simulation; the default) or "
@@ -58,7 +60,14 @@ int cmd_validate(const std::vector<std::string>& args) {
     ArchConfig reference = arch;
     if (vm.count("reference")) reference.package.router.model = choice_option<RouterModel>(vm, "reference");
     const Estimate est = estimate_plan(arch, plan, options);
-    const SimResult sim = simulate_plan(reference, plan);
+    const bool quiet = vm["quiet"].as<bool>();
+    SimOptions sim_options;
+    SimResult sim;
+    {
+        ProgressLine progress(ProgressLine::wanted(quiet), "validate: simulate", "", "", 1);
+        sim_options.progress = progress.ops_callback();
+        sim = simulate_plan(reference, plan, sim_options);
+    }
     const PlanIndex index(plan);
     const auto sim_layers = summarize_layers(plan, index, sim.ops);
     const CausalityCheck sim_causality = check_causality(plan, index, sim.ops);
@@ -67,15 +76,18 @@ int cmd_validate(const std::vector<std::string>& args) {
     sim_checks.update(sim_causality.to_json());
     const std::string dir = make_out_dir(vm);
     std::optional<SimulationSpread> spread;
-    if (sensitivity)
+    if (sensitivity) {
+        ProgressLine progress(ProgressLine::wanted(quiet), "validate: sensitivity", "", "", 1);
         spread = simulate_spread(reference, plan, sim_layers, sim.simulated_ns, *sensitivity, dir + "/sensitivity",
-                                 child_simulation_runner());
+                                 child_simulation_runner(progress.runs_callback()));
+    }
     ModelValidation v = validate_model(arch, plan, options, est, EvaluatedRun{sim.ops, sim.ledger, sim.simulated_ns}, sim_checks,
                                        sim_layers, spread ? &*spread : nullptr);
     v.json["reference"] = to_string(reference.package.router.model);
-    if (!vm["quiet"].as<bool>()) std::cout << v.layer_table;
+    if (!quiet) std::cout << v.layer_table;
     write_json_file(v.json, dir + "/validation.json");
-    std::cout << v.summary << "wrote " << dir << "/validation.json\n";
+    write_html_file(validation_html(v.json), dir + "/validation.html");
+    std::cout << v.summary << "wrote " << dir << "/validation.json, validation.html\n";
     if (!sim_causality.ok()) return causality_failed(sim_causality);
     if (!model_causality.ok()) return causality_failed(model_causality);
     return sim.conservation_ok && v.nudged_ok ? kExitOk : kExitCheckFailed;

@@ -29,6 +29,13 @@ public:
             drams.push_back(std::make_unique<DramTarget>(dn.c_str(), mc.dram, &ledger.account("dram." + mc.name)));
             ports.back()->socket.bind(drams.back()->socket);
         }
+        if (opt.progress) {
+            const std::size_t total = index.size(), every = std::max<std::size_t>(1, total / 1000);
+            for (auto& c : chiplets)
+                c->on_op_finished([this, total, every, report = opt.progress](Tick now) {
+                    if (++finished_ % every == 0 || finished_ == total) report(finished_, total, ticks_to_ns(now));
+                });
+        }
         watchdog = std::make_unique<Watchdog>(
             "watchdog", ns_to_ticks(opt.watchdog_ns), [this] { return ops_done(); }, index.size(), [this] { return pending(); });
     }
@@ -56,6 +63,7 @@ public:
     }
 
     PlanIndex index;
+    std::size_t finished_ = 0;  ///< ops finished, counted for the progress report
     std::vector<OpTiming> timing;
     std::unique_ptr<PackageNetwork> network;
     std::vector<std::unique_ptr<Chiplet>> chiplets;

@@ -9,6 +9,8 @@
 #include "traces/plan/plan_index.h"
 
 #include <nlohmann/json.hpp>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,9 @@ namespace mcmsim {
 struct SimOptions {
     /// The watchdog stops a run in which no op finished for this long (simulated time).
     double watchdog_ns = 1e7;
+    /// Told now and then as ops finish (ops done, ops in the plan, simulated ns), about a
+    /// thousand times a run. It adds no simulation event: the report does not depend on it.
+    std::function<void(std::size_t, std::size_t, double)> progress;
 };
 
 struct SimResult {

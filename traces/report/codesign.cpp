@@ -2,6 +2,7 @@
 
 #include "hw/config/json_input.h"
 #include "mapper/optimize/pareto.h"
+#include "traces/report/html_report.h"
 #include "traces/report/report.h"
 
 #include <algorithm>
@@ -140,6 +141,7 @@ void write_codesign(const CodesignRequest& req, const CodesignResult& r) {
     if (r.confirmed > 0)
         summary["confirm"] = {{"points", r.confirmed}, {"ranking_agrees", r.kendall_tau == 1.0}, {"kendall_tau", r.kendall_tau}};
     write_json_file(summary, req.out_dir + "/codesign.json");
+    write_html_file(codesign_html(summary), req.out_dir + "/codesign.html");
 }
 
 std::string codesign_summary(const CodesignRequest& req, const CodesignResult& r) {
@@ -163,7 +165,7 @@ std::string codesign_summary(const CodesignRequest& req, const CodesignResult& r
                 << fmt("%.4g", printable(*p.simulated, obj)) << " " << printable_unit(obj) << "\n";
         }
     }
-    out << "results          " << req.out_dir << "/codesign.csv, codesign.json\n";
+    out << "results          " << req.out_dir << "/codesign.csv, codesign.json, codesign.html\n";
     return out.str();
 }
 

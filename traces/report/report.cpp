@@ -1,9 +1,11 @@
 #include "traces/report/report.h"
 
 #include "hw/common/input_error.h"
+#include "traces/report/html_report.h"
 #include "traces/report/layer_summary.h"
 #include "traces/report/op_timeline.h"
 #include "traces/report/perfetto_trace.h"
+#include "traces/report/run_activity.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -74,6 +76,7 @@ nlohmann::json build_report(const RunView& run) {
             {"checks", run.checks},
             {"sim", run.sim},
             {"stats", run.stats},
+            {"activity", run_activity(run.arch, run.index, run.ops, latency)},
             {"config", arch_to_json(run.arch)}};
 }
 
@@ -153,6 +156,7 @@ void write_reports(const nlohmann::json& report, const RunView& run, const std::
     write_json_file(report, dir + "/report.json");
     write_text(report_csv(report), dir + "/report.csv");
     write_trace(report, run, dir + "/trace.json");
+    write_html_file(report_html(report), dir + "/report.html");
 }
 
 }  // namespace mcmsim

@@ -1,7 +1,7 @@
 #pragma once
 // Reports of a run, simulated or estimated: report.json (deterministic: no wall-clock
-// figures), report.csv (one row per layer), trace.json (Chrome trace events for Perfetto)
-// and a console table.
+// figures), report.csv (one row per layer), trace.json (Chrome trace events for Perfetto),
+// report.html (traces/report/html_report.h) and a console table.
 #include "hw/config/arch_config.h"
 #include "hw/energy/energy_ledger.h"
 #include "traces/plan/plan.h"
@@ -26,7 +26,7 @@ struct RunView {
 };
 
 nlohmann::json build_report(const RunView& run);
-/// Writes report.json, report.csv and trace.json into `dir` (created if missing).
+/// Writes report.json, report.csv, trace.json and report.html into `dir` (created if missing).
 void write_reports(const nlohmann::json& report, const RunView& run, const std::string& dir);
 std::string report_csv(const nlohmann::json& report);
 std::string console_table(const nlohmann::json& report);

@@ -16,7 +16,7 @@ std::string svg_num(double v, int decimals) {
         while (s.back() == '0') s.pop_back();
         if (s.back() == '.') s.pop_back();
     }
-    if (s == "-0") s = "0";
+    if (s.size() == 2 && s[0] == '-' && s[1] == '0') s.erase(0, 1);  // a negative value that rounds to zero
     return s;
 }
 

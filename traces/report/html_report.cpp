@@ -22,9 +22,8 @@ const char* kStyle =
     ".ok{color:#070}.failed{color:#b00;font-weight:bold}.note{font-size:12px;color:#555}";
 
 std::string page(const std::string& title, const std::string& body) {
-    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + xml_escape(title) +
-           "</title><style>" + kStyle + "</style></head><body>\n<h1>" + xml_escape(title) + "</h1>\n" + body +
-           "</body></html>\n";
+    return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + xml_escape(title) + "</title><style>" +
+           kStyle + "</style></head><body>\n<h1>" + xml_escape(title) + "</h1>\n" + body + "</body></html>\n";
 }
 
 std::string section(const std::string& id, const std::string& heading, const std::string& content) {
@@ -80,9 +79,9 @@ std::string layer_table(const nlohmann::json& r) {
     std::string t = "<details><summary>per-layer table</summary><table id=\"layers\">" +
                     row({"layer", "latency µs", "energy µJ", "compute µs", "comm µs", "DRAM µs", "MAC util."}, true);
     for (const auto& l : r["layers"])
-        t += row({xml_escape(l["name"].get<std::string>()), us(l["latency_ns"].get<double>()),
-                  uj(l["energy_pj"].get<double>()), us(l["compute_ns"].get<double>()), us(l["comm_ns"].get<double>()),
-                  us(l["dram_ns"].get<double>()), pct(l["mac_utilization"].get<double>())});
+        t += row({xml_escape(l["name"].get<std::string>()), us(l["latency_ns"].get<double>()), uj(l["energy_pj"].get<double>()),
+                  us(l["compute_ns"].get<double>()), us(l["comm_ns"].get<double>()), us(l["dram_ns"].get<double>()),
+                  pct(l["mac_utilization"].get<double>())});
     return t + "</table></details>";
 }
 
@@ -103,7 +102,8 @@ std::string layer_charts(const nlohmann::json& r) {
         dram.values.push_back(l["dram_ns"].get<double>());
         energy.values.push_back(l["energy_pj"].get<double>());
     }
-    return stacked_bar_chart(names, {compute, comm, dram}, {"compute, communication and DRAM time per layer", "layer", "µs", 1e3}) +
+    return stacked_bar_chart(names, {compute, comm, dram},
+                             {"compute, communication and DRAM time per layer", "layer", "µs", 1e3}) +
            "<p class=\"note\">Each bar stacks the layer's busiest chiplet's compute time, its first-send-to-last-receive "
            "window and its longest DRAM access; they overlap in time, so a bar is not the layer's latency.</p>" +
            stacked_bar_chart(names, {energy}, {"energy per layer", "layer", "µJ", 1e6});
@@ -195,9 +195,9 @@ std::string validation_html(const nlohmann::json& v) {
                       pct(l["error"].get<double>(), 2), pct(l["end_error"].get<double>(), 2)});
     }
     table += "</table></details>";
-    const ChartText lat{"per-layer latency, analytical vs simulated" +
-                            std::string(band && !x.empty() ? " (band: the simulation's spread)" : ""),
-                        "layer (plan order)", "µs", 1e3};
+    const ChartText lat{
+        "per-layer latency, analytical vs simulated" + std::string(band && !x.empty() ? " (band: the simulation's spread)" : ""),
+        "layer (plan order)", "µs", 1e3};
     std::string charts = band && !x.empty() ? band_chart(x, {model, sim}, lo, hi, lat) : line_chart(x, {model, sim}, lat);
     charts += line_chart(x, {model_end, sim_end}, {"completion time after each layer", "layer (plan order)", "µs", 1e3});
     charts += histogram_chart(errors, 20, {"per-layer latency error distribution", "error (%)", "layers", 1});
@@ -224,7 +224,8 @@ std::string codesign_html(const nlohmann::json& c) {
                       p["pareto"].get<bool>() ? "yes" : ""});
     }
     table += "</table>";
-    std::string charts = scatter_chart(pts, {"latency vs energy (Pareto front highlighted)", "latency (µs)", "energy (µJ)", 1e6}, 1e3);
+    std::string charts =
+        scatter_chart(pts, {"latency vs energy (Pareto front highlighted)", "latency (µs)", "energy (µJ)", 1e6}, 1e3);
     for (const auto& [knob, values] : best) {
         std::vector<std::string> labels;
         Series s{"best EdP", {}};
@@ -234,7 +235,8 @@ std::string codesign_html(const nlohmann::json& c) {
         }
         charts += stacked_bar_chart(labels, {s}, {"best EdP by " + knob, knob, "EdP (J·s × 1e-6)", 1e-6});
     }
-    const std::string title = "mcmsim co-design: " + c["workload"].get<std::string>() + " on " + c["base_arch"].get<std::string>();
+    const std::string title =
+        "mcmsim co-design: " + c["workload"].get<std::string>() + " on " + c["base_arch"].get<std::string>();
     return page(title, section("front-section", "Pareto front and knobs", charts) + section("points-section", "Points", table));
 }
 

@@ -82,8 +82,8 @@ std::string package_floorplan_svg(const nlohmann::json& report) {
     const auto& chiplets = report["activity"]["chiplets"];
     for (int r = 0; r < topo.routers(); ++r) {
         const double util = r < static_cast<int>(chiplets.size()) ? chiplets[r]["mac_utilization"].get<double>() : 0.0;
-        const std::string title = "chiplet " + std::to_string(r) + " at " + topo.router_name(r) + ": MAC utilisation " +
-                                  svg_num(100 * util, 1) + " %";
+        const std::string title =
+            "chiplet " + std::to_string(r) + " at " + topo.router_name(r) + ": MAC utilisation " + svg_num(100 * util, 1) + " %";
         c.rect(cx(r) - kChip / 2, cy(r) - kChip / 2, kChip, kChip, "#dbe9f6", title,
                " class=\"chiplet\" stroke=\"#335\" stroke-width=\"1\" rx=\"4\" data-id=\"" + std::to_string(r) + "\"");
         c.text(cx(r), cy(r) - 8, "c" + std::to_string(r), "middle", 11);
@@ -115,8 +115,8 @@ std::string package_floorplan_svg(const nlohmann::json& report) {
         c.text(ranked[i].x, ranked[i].y + 3, std::to_string(i + 1) + ": " + mb(ranked[i].bytes), "middle", 9,
                " class=\"busiest\" font-weight=\"bold\" fill=\"#800\"");
     c.text(kMargin, h - 10,
-           "links coloured by bytes relative to the busiest (" + mb(busiest) + "); hover for bytes and busy fraction",
-           "start", 10);
+           "links coloured by bytes relative to the busiest (" + mb(busiest) + "); hover for bytes and busy fraction", "start",
+           10);
     return c.str();
 }
 

@@ -101,8 +101,8 @@ nlohmann::json chiplet_activity(const ArchConfig& arch, const PlanIndex& index, 
 
 }  // namespace
 
-nlohmann::json run_activity(const ArchConfig& arch, const PlanIndex& index,
-                            const std::vector<OpTimes>& times, double latency_ns, const ActivityOptions& options) {
+nlohmann::json run_activity(const ArchConfig& arch, const PlanIndex& index, const std::vector<OpTimes>& times, double latency_ns,
+                            const ActivityOptions& options) {
     Collector col(arch, index, times);
     const MeshTopology& topo = col.topology();
     const auto slots = static_cast<std::size_t>(topo.link_slots());

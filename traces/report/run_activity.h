@@ -29,7 +29,7 @@ struct ActivityOptions {
 };
 
 /// report.json's "activity" object for a run of `latency_ns`.
-nlohmann::json run_activity(const ArchConfig& arch, const PlanIndex& index,
-                            const std::vector<OpTimes>& times, double latency_ns, const ActivityOptions& options = {});
+nlohmann::json run_activity(const ArchConfig& arch, const PlanIndex& index, const std::vector<OpTimes>& times, double latency_ns,
+                            const ActivityOptions& options = {});
 
 }  // namespace mcmsim

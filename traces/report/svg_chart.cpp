@@ -25,11 +25,20 @@ std::string xml_escape(const std::string& s) {
     out.reserve(s.size());
     for (char c : s) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -69,8 +78,8 @@ void SvgCanvas::rect(double x, double y, double w, double h, const std::string& 
 
 void SvgCanvas::line(double x1, double y1, double x2, double y2, const std::string& stroke, double width,
                      const std::string& title, const std::string& extra) {
-    body_ += titled("<line x1=\"" + svg_num(x1) + "\" y1=\"" + svg_num(y1) + "\" x2=\"" + svg_num(x2) + "\" y2=\"" +
-                        svg_num(y2) + "\" stroke=\"" + stroke + "\" stroke-width=\"" + svg_num(width) + "\"" + extra,
+    body_ += titled("<line x1=\"" + svg_num(x1) + "\" y1=\"" + svg_num(y1) + "\" x2=\"" + svg_num(x2) + "\" y2=\"" + svg_num(y2) +
+                        "\" stroke=\"" + stroke + "\" stroke-width=\"" + svg_num(width) + "\"" + extra,
                     title);
 }
 
@@ -78,28 +87,27 @@ void SvgCanvas::polyline(const std::vector<std::pair<double, double>>& points, c
                          const std::string& title) {
     std::string pts;
     for (const auto& [x, y] : points) pts += (pts.empty() ? "" : " ") + svg_num(x) + "," + svg_num(y);
-    body_ += titled("<polyline points=\"" + pts + "\" fill=\"none\" stroke=\"" + stroke + "\" stroke-width=\"" +
-                        svg_num(width) + "\"",
-                    title);
+    body_ +=
+        titled("<polyline points=\"" + pts + "\" fill=\"none\" stroke=\"" + stroke + "\" stroke-width=\"" + svg_num(width) + "\"",
+               title);
 }
 
 void SvgCanvas::circle(double x, double y, double r, const std::string& fill, const std::string& title,
                        const std::string& extra) {
-    body_ += titled("<circle cx=\"" + svg_num(x) + "\" cy=\"" + svg_num(y) + "\" r=\"" + svg_num(r) + "\" fill=\"" + fill +
-                        "\"" + extra,
-                    title);
+    body_ += titled(
+        "<circle cx=\"" + svg_num(x) + "\" cy=\"" + svg_num(y) + "\" r=\"" + svg_num(r) + "\" fill=\"" + fill + "\"" + extra,
+        title);
 }
 
-void SvgCanvas::text(double x, double y, const std::string& s, const std::string& anchor, double size,
-                     const std::string& extra) {
+void SvgCanvas::text(double x, double y, const std::string& s, const std::string& anchor, double size, const std::string& extra) {
     body_ += "<text x=\"" + svg_num(x) + "\" y=\"" + svg_num(y) + "\" font-size=\"" + svg_num(size) + "\" text-anchor=\"" +
              anchor + "\"" + extra + ">" + xml_escape(s) + "</text>";
 }
 
 std::string SvgCanvas::str() const {
     return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + svg_num(width_) + "\" height=\"" + svg_num(height_) +
-           "\" viewBox=\"0 0 " + svg_num(width_) + " " + svg_num(height_) + "\" role=\"img\" aria-label=\"" +
-           xml_escape(label_) + "\" font-family=\"sans-serif\">" + body_ + "</svg>";
+           "\" viewBox=\"0 0 " + svg_num(width_) + " " + svg_num(height_) + "\" role=\"img\" aria-label=\"" + xml_escape(label_) +
+           "\" font-family=\"sans-serif\">" + body_ + "</svg>";
 }
 
 Axis Axis::nice(double lo, double hi, int max_ticks) {
@@ -176,8 +184,7 @@ double max_of(const std::vector<double>& v, double floor) {
 
 }  // namespace
 
-std::string stacked_bar_chart(const std::vector<std::string>& labels, const std::vector<Series>& stacks,
-                              const ChartText& text) {
+std::string stacked_bar_chart(const std::vector<std::string>& labels, const std::vector<Series>& stacks, const ChartText& text) {
     std::vector<double> totals(labels.size(), 0.0);
     for (const Series& s : stacks)
         for (std::size_t i = 0; i < labels.size() && i < s.values.size(); ++i) totals[i] += std::max(0.0, s.values[i]);
@@ -212,8 +219,8 @@ std::string stacked_bar_chart(const std::vector<std::string>& labels, const std:
 
 namespace {
 
-std::string draw_lines(const std::vector<double>& x, const std::vector<Series>& lines, const ChartText& text,
-                       double x_scale, const std::vector<double>* lo, const std::vector<double>* hi) {
+std::string draw_lines(const std::vector<double>& x, const std::vector<Series>& lines, const ChartText& text, double x_scale,
+                       const std::vector<double>* lo, const std::vector<double>* hi) {
     double ymax = 0;
     for (const Series& s : lines) ymax = max_of(s.values, ymax);
     if (hi) ymax = max_of(*hi, ymax);
@@ -245,8 +252,7 @@ std::string draw_lines(const std::vector<double>& x, const std::vector<Series>& 
 
 }  // namespace
 
-std::string line_chart(const std::vector<double>& x, const std::vector<Series>& lines, const ChartText& text,
-                       double x_scale) {
+std::string line_chart(const std::vector<double>& x, const std::vector<Series>& lines, const ChartText& text, double x_scale) {
     return draw_lines(x, lines, text, x_scale, nullptr, nullptr);
 }
 
@@ -274,8 +280,7 @@ std::string scatter_chart(const std::vector<ScatterPoint>& points, const ChartTe
     std::sort(front.begin(), front.end());
     if (front.size() > 1) c.polyline(front, palette(3), 1.2, "Pareto front");
     for (const ScatterPoint& p : points)
-        c.circle(f.px(p.x / x_scale), f.py(p.y / text.y_scale), p.highlighted ? 5 : 3.5,
-                 p.highlighted ? palette(3) : palette(0),
+        c.circle(f.px(p.x / x_scale), f.py(p.y / text.y_scale), p.highlighted ? 5 : 3.5, p.highlighted ? palette(3) : palette(0),
                  p.label + ": " + svg_num(p.x / x_scale, 3) + ", " + svg_num(p.y / text.y_scale, 3),
                  p.highlighted ? " class=\"point front\"" : " class=\"point\"");
     return c.str();

@@ -25,8 +25,8 @@ public:
     SvgCanvas(double width, double height, const std::string& label);
     void rect(double x, double y, double w, double h, const std::string& fill, const std::string& title = "",
               const std::string& extra = "");
-    void line(double x1, double y1, double x2, double y2, const std::string& stroke, double width,
-              const std::string& title = "", const std::string& extra = "");
+    void line(double x1, double y1, double x2, double y2, const std::string& stroke, double width, const std::string& title = "",
+              const std::string& extra = "");
     void polyline(const std::vector<std::pair<double, double>>& points, const std::string& stroke, double width,
                   const std::string& title = "");
     void circle(double x, double y, double r, const std::string& fill, const std::string& title = "",
@@ -61,11 +61,9 @@ struct ChartText {
 };
 
 /// One bar per label, the series stacked in order; a legend names them.
-std::string stacked_bar_chart(const std::vector<std::string>& labels, const std::vector<Series>& stacks,
-                              const ChartText& text);
+std::string stacked_bar_chart(const std::vector<std::string>& labels, const std::vector<Series>& stacks, const ChartText& text);
 /// Lines over shared x values, one per series, with a legend.
-std::string line_chart(const std::vector<double>& x, const std::vector<Series>& lines, const ChartText& text,
-                       double x_scale = 1);
+std::string line_chart(const std::vector<double>& x, const std::vector<Series>& lines, const ChartText& text, double x_scale = 1);
 /// Lines as line_chart draws them, plus a shaded band between `lo` and `hi` (same x).
 std::string band_chart(const std::vector<double>& x, const std::vector<Series>& lines, const std::vector<double>& lo,
                        const std::vector<double>& hi, const ChartText& text);

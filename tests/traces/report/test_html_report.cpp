@@ -22,17 +22,37 @@ std::size_t count(const std::string& s, const std::string& what) {
 
 json report(int rows, int cols, const std::string& topology, int memories) {
     json mems = json::array();
-    for (int m = 0; m < memories; ++m) mems.push_back({{"name", "hbm" + std::to_string(m)}, {"attach", {{"row", m % rows}, {"col", 0}}}});
+    for (int m = 0; m < memories; ++m)
+        mems.push_back({{"name", "hbm" + std::to_string(m)}, {"attach", {{"row", m % rows}, {"col", 0}}}});
     json chiplets = json::array();
     for (int c = 0; c < rows * cols; ++c) chiplets.push_back({{"chiplet", c}, {"mac_utilization", 0.25}, {"macs", 10}});
-    const json layers = json::array({{{"name", "conv<1>"}, {"latency_ns", 1500.0}, {"energy_pj", 2.5e6}, {"compute_ns", 1000.0},
-                                      {"comm_ns", 400.0}, {"dram_ns", 700.0}, {"mac_utilization", 0.5}},
-                                     {{"name", "fc"}, {"latency_ns", 500.0}, {"energy_pj", 1e6}, {"compute_ns", 300.0},
-                                      {"comm_ns", 0.0}, {"dram_ns", 100.0}, {"mac_utilization", 0.125}}});
-    return {{"model", "analytical"}, {"workload", "w"}, {"arch", "a"}, {"optimizer", "uniform"},
-            {"latency_ns", 2000.0}, {"energy_pj", 3.5e6}, {"edp_j_s", 3.5e-6 * 2e-6}, {"mac_utilization", 0.4},
-            {"macs", 1000}, {"energy_breakdown_pj", {{"compute", 2.5e6}, {"dram", 1e6}}},
-            {"checks", {{"conservation_ok", true}, {"causality_ok", true}}}, {"layers", layers}, {"stats", json::object()},
+    const json layers = json::array({{{"name", "conv<1>"},
+                                      {"latency_ns", 1500.0},
+                                      {"energy_pj", 2.5e6},
+                                      {"compute_ns", 1000.0},
+                                      {"comm_ns", 400.0},
+                                      {"dram_ns", 700.0},
+                                      {"mac_utilization", 0.5}},
+                                     {{"name", "fc"},
+                                      {"latency_ns", 500.0},
+                                      {"energy_pj", 1e6},
+                                      {"compute_ns", 300.0},
+                                      {"comm_ns", 0.0},
+                                      {"dram_ns", 100.0},
+                                      {"mac_utilization", 0.125}}});
+    return {{"model", "analytical"},
+            {"workload", "w"},
+            {"arch", "a"},
+            {"optimizer", "uniform"},
+            {"latency_ns", 2000.0},
+            {"energy_pj", 3.5e6},
+            {"edp_j_s", 3.5e-6 * 2e-6},
+            {"mac_utilization", 0.4},
+            {"macs", 1000},
+            {"energy_breakdown_pj", {{"compute", 2.5e6}, {"dram", 1e6}}},
+            {"checks", {{"conservation_ok", true}, {"causality_ok", true}}},
+            {"layers", layers},
+            {"stats", json::object()},
             {"config", {{"package", {{"rows", rows}, {"cols", cols}, {"topology", topology}}}, {"memories", mems}}},
             {"activity",
              {{"chiplets", chiplets},
@@ -40,7 +60,8 @@ json report(int rows, int cols, const std::string& topology, int memories) {
                                      {{"name", "link.r0_1.W"}, {"bytes", 1e6}, {"busy_fraction", 0.125}}})},
               {"link_gbps", 64.0},
               {"timeline",
-               {{"bin_ns", 1000.0}, {"bins", 2},
+               {{"bin_ns", 1000.0},
+                {"bins", 2},
                 {"memories", json::array({{{"name", "hbm0"}, {"gbps", {10.0, 20.0}}}})},
                 {"links", json::array({{{"name", "link.r0_0.E"}, {"utilization", {0.5, 0.5}}}})}}}}}};
 }
@@ -80,15 +101,25 @@ TEST(HtmlReport, ShowsTheReportsFiguresAndIsStatic) {
 }
 
 TEST(HtmlReport, ValidationPageDrawsTheSpreadBandWhenMeasured) {
-    json v = {{"workload", "w"}, {"arch", "a"}, {"reference", "vc"}, {"granularity", "packet"},
+    json v = {{"workload", "w"},
+              {"arch", "a"},
+              {"reference", "vc"},
+              {"granularity", "packet"},
               {"total_latency_ns", {{"analytical", 1000.0}, {"simulated", 1100.0}}},
-              {"total_energy_pj", {{"analytical", 5.0}, {"simulated", 5.0}}}, {"total_error", -0.0909},
-              {"energy_error", 0.0}, {"median_abs_error", 0.1}, {"max_abs_error", 0.2}, {"median_abs_end_error", 0.05},
+              {"total_energy_pj", {{"analytical", 5.0}, {"simulated", 5.0}}},
+              {"total_error", -0.0909},
+              {"energy_error", 0.0},
+              {"median_abs_error", 0.1},
+              {"max_abs_error", 0.2},
+              {"median_abs_end_error", 0.05},
               {"max_abs_end_error", 0.09}};
     v["layers"] = json::array();
     for (int l = 0; l < 3; ++l)
-        v["layers"].push_back({{"name", "l" + std::to_string(l)}, {"analytical_ns", 300.0 + l}, {"simulated_ns", 350.0},
-                               {"error", -0.1 * l}, {"end_error", 0.0}});
+        v["layers"].push_back({{"name", "l" + std::to_string(l)},
+                               {"analytical_ns", 300.0 + l},
+                               {"simulated_ns", 350.0},
+                               {"error", -0.1 * l},
+                               {"end_error", 0.0}});
     const std::string plain = validation_html(v);
     EXPECT_EQ(plain.find("class=\"band\""), std::string::npos);
     // Three layers in the histogram: the bar counts add up to 3.
@@ -106,8 +137,12 @@ TEST(HtmlReport, CodesignPageMarksTheFrontAndChartsEachKnob) {
     json c = {{"workload", "w"}, {"base_arch", "a"}, {"points", json::array()}};
     const double lat[] = {100, 200, 300}, en[] = {300, 100, 400};
     for (int i = 0; i < 3; ++i)
-        c["points"].push_back({{"point", i}, {"label", "p" + std::to_string(i)}, {"latency_ns", lat[i]},
-                               {"energy_pj", en[i]}, {"edp_j_s", lat[i] * en[i] * 1e-21}, {"pareto", i < 2},
+        c["points"].push_back({{"point", i},
+                               {"label", "p" + std::to_string(i)},
+                               {"latency_ns", lat[i]},
+                               {"energy_pj", en[i]},
+                               {"edp_j_s", lat[i] * en[i] * 1e-21},
+                               {"pareto", i < 2},
                                {"hardware", {{"diagonal_links", i == 1}, {"dram_count", 2}}}});
     const std::string html = codesign_html(c);
     EXPECT_EQ(count(html, "class=\"point front\""), 2u);

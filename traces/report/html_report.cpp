@@ -199,7 +199,7 @@ std::string validation_html(const nlohmann::json& v) {
         "per-layer latency, analytical vs simulated" + std::string(band && !x.empty() ? " (band: the simulation's spread)" : ""),
         "layer (plan order)", "µs", 1e3};
     std::string charts = band && !x.empty() ? band_chart(x, {model, sim}, lo, hi, lat) : line_chart(x, {model, sim}, lat);
-    charts += line_chart(x, {model_end, sim_end}, {"completion time after each layer", "layer (plan order)", "µs", 1e3});
+    charts += line_chart(x, {model_end, sim_end}, {"completion time after each layer", "layer (plan order)", "µs", 1e3, true});
     charts += histogram_chart(errors, 20, {"per-layer latency error distribution", "error (%)", "layers", 1});
     const std::string title = "mcmsim validation: " + v["workload"].get<std::string>() + " on " + v["arch"].get<std::string>();
     return page(title, section("summary-section", "Summary", validation_summary(v)) +
@@ -208,15 +208,16 @@ std::string validation_html(const nlohmann::json& v) {
 
 std::string codesign_html(const nlohmann::json& c) {
     std::vector<ScatterPoint> pts;
-    // Per knob, per value (as JSON text): the best EdP of the points with it.
-    std::map<std::string, std::map<std::string, double>> best;
+    // Per knob, per value (in the value's own order: numbers numerically): the best EdP of the
+    // points with it.
+    std::map<std::string, std::map<nlohmann::json, double>> best;
     std::string table = "<table id=\"points\">" + row({"point", "hardware", "latency µs", "energy µJ", "EdP J·s", "front"}, true);
     for (const auto& p : c["points"]) {
         const double edp = p["edp_j_s"].get<double>();
         pts.push_back({p["latency_ns"].get<double>(), p["energy_pj"].get<double>(), p["label"].get<std::string>(),
                        p["pareto"].get<bool>()});
         for (const auto& [k, val] : p["hardware"].items()) {
-            auto [it, fresh] = best[k].emplace(val.dump(), edp);
+            auto [it, fresh] = best[k].emplace(val, edp);
             if (!fresh) it->second = std::min(it->second, edp);
         }
         table += row({std::to_string(p["point"].get<int>()), xml_escape(p["label"].get<std::string>()),
@@ -230,10 +231,12 @@ std::string codesign_html(const nlohmann::json& c) {
         std::vector<std::string> labels;
         Series s{"best EdP", {}};
         for (const auto& [value, edp] : values) {
-            labels.push_back(value);
+            labels.push_back(value.is_number()   ? svg_num(value.get<double>(), 3)
+                             : value.is_string() ? value.get<std::string>()
+                                                 : value.dump());
             s.values.push_back(edp);
         }
-        charts += stacked_bar_chart(labels, {s}, {"best EdP by " + knob, knob, "EdP (J·s × 1e-6)", 1e-6});
+        charts += stacked_bar_chart(labels, {s}, {"best EdP by " + knob, knob, "EdP (J·s)", 1});
     }
     const std::string title =
         "mcmsim co-design: " + c["workload"].get<std::string>() + " on " + c["base_arch"].get<std::string>();

@@ -110,7 +110,7 @@ std::string SvgCanvas::str() const {
            "\" font-family=\"sans-serif\">" + body_ + "</svg>";
 }
 
-Axis Axis::nice(double lo, double hi, int max_ticks) {
+Axis Axis::nice(double lo, double hi, int max_ticks, double min_step) {
     if (!std::isfinite(lo) || !std::isfinite(hi)) lo = 0, hi = 1;
     if (hi <= lo) hi = lo + (lo == 0 ? 1 : std::fabs(lo));
     const double raw = (hi - lo) / std::max(1, max_ticks - 1);
@@ -121,6 +121,7 @@ Axis Axis::nice(double lo, double hi, int max_ticks) {
             step = m * mag;
             break;
         }
+    step = std::max(step, min_step);
     Axis a;
     a.lo = std::floor(lo / step) * step;
     a.hi = std::ceil(hi / step - 1e-9) * step;
@@ -225,7 +226,7 @@ std::string draw_lines(const std::vector<double>& x, const std::vector<Series>& 
     for (const Series& s : lines) ymax = max_of(s.values, ymax);
     if (hi) ymax = max_of(*hi, ymax);
     Frame f;
-    f.x = Axis::nice(x.empty() ? 0 : x.front() / x_scale, x.empty() ? 1 : x.back() / x_scale);
+    f.x = Axis::nice(x.empty() ? 0 : x.front() / x_scale, x.empty() ? 1 : x.back() / x_scale, 6, text.integer_x ? 1 : 0);
     f.y = Axis::nice(0, ymax / text.y_scale);
     SvgCanvas c(kWidth, kHeight, text.title);
     draw_frame(c, f, text, true);

@@ -47,7 +47,8 @@ private:
 struct Axis {
     double lo = 0, hi = 1;
     std::vector<double> ticks;
-    static Axis nice(double lo, double hi, int max_ticks = 6);
+    /// `min_step`: no finer step than this (1 for counts).
+    static Axis nice(double lo, double hi, int max_ticks = 6, double min_step = 0);
 };
 
 struct Series {
@@ -57,7 +58,8 @@ struct Series {
 
 struct ChartText {
     std::string title, x_label, y_label;
-    double y_scale = 1;  ///< values are divided by this for the axis (e.g. 1e3: ns shown as µs)
+    double y_scale = 1;      ///< values are divided by this for the axis (e.g. 1e3: ns shown as µs)
+    bool integer_x = false;  ///< x counts things (layers): ticks at whole numbers only
 };
 
 /// One bar per label, the series stacked in order; a legend names them.
@@ -74,7 +76,8 @@ struct ScatterPoint {
     bool highlighted = false;  ///< drawn larger and joined by a line (e.g. a Pareto front)
 };
 std::string scatter_chart(const std::vector<ScatterPoint>& points, const ChartText& text, double x_scale = 1);
-/// Counts of `values` in `bins` equal bins over their range.
+/// Counts of `values` in `bins` equal bins over their range (`text.y_scale` divides the values,
+/// which lie along x).
 std::string histogram_chart(const std::vector<double>& values, int bins, const ChartText& text);
 
 }  // namespace mcmsim

@@ -158,6 +158,8 @@ TEST(SvgChart, NumbersAxesAndBars) {
     EXPECT_EQ(xml_escape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
     const Axis a = Axis::nice(0, 9.3);  // step 2: the first of 1, 2, 5 x 10^k covering 9.3 in 5 steps
     EXPECT_EQ(a.ticks, (std::vector<double>{0, 2, 4, 6, 8, 10}));
+    // Counting three layers (0..2): whole steps, not 0.5.
+    EXPECT_EQ(Axis::nice(0, 2, 6, 1).ticks, (std::vector<double>{0, 1, 2}));
     // Bars of 1 and 2 on one axis: the second twice as tall.
     const std::string svg = stacked_bar_chart({"a", "b"}, {Series{"s", {1, 2}}}, ChartText{"t", "x", "y", 1});
     std::regex height(R"re(height="([0-9.]+)" fill="[^"]*" class="bar")re");

@@ -30,7 +30,12 @@ std::map<std::string, FloorplanLink> link_figures(const nlohmann::json& report) 
     const auto& stats = report["stats"];
     if (stats.is_object() && stats.contains("network") && stats["network"].contains("links"))
         for (const auto& l : stats["network"]["links"])
-            if (l.contains("utilization")) out[l["name"].get<std::string>()].sim_utilization = l["utilization"].get<double>();
+            if (l.contains("utilization")) {
+                // The VC network names its channels without the ledger's "link." prefix.
+                std::string name = l["name"].get<std::string>();
+                if (name.rfind("link.", 0) != 0) name = "link." + name;
+                out[name].sim_utilization = l["utilization"].get<double>();
+            }
     return out;
 }
 

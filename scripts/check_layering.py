@@ -22,8 +22,10 @@ STAGES = {
     "system":       (["sim/system"], ["kit", "network", "chiplets", "plan"], False),
     "optimize":     (["mapper/optimize"], ["kit", "workload", "mapping", "plan", "plan_builder", "model"], True),
     "report":       (["traces/report"], ["kit", "workload", "mapping", "plan", "plan_builder", "model", "optimize"], True),
+    "sweep":        (["sim/sweep"], ["kit", "workload", "mapping", "plan", "plan_builder", "model", "optimize", "report"],
+                     True),
     "cli":          (["sim/cli"], ["kit", "workload", "mapping", "plan", "plan_builder", "model", "network", "chiplets",
-                                   "system", "optimize", "report"], False),
+                                   "system", "optimize", "report", "sweep"], False),
 }
 # Inside the kit, these folders are pure C++ too (the rest of hw/ is the SystemC kit:
 # simulated time, the DRAM controllers).

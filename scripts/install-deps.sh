@@ -11,6 +11,8 @@ packages=(
   libgtest-dev googletest libbenchmark-dev
   libonnx-dev libprotobuf-dev
   coinor-libcbc-dev
+  # Sweeps: results in SQLite, points spread over MPI ranks.
+  libsqlite3-dev libopenmpi-dev openmpi-bin
   # The HTML reports' tests: headless Chromium with a font, script(1) for a terminal.
   chromium fonts-dejavu-core bsdutils
 )

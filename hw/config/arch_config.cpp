@@ -47,8 +47,13 @@ std::string resolve_arch_path(const std::string& spec) {
 }  // namespace
 
 ArchConfig load_arch_config(const std::string& spec) {
-    std::string path = resolve_arch_path(spec);
-    json doc = load_json_file(path);
+    const std::string path = resolve_arch_path(spec);
+    return arch_from_document(load_json_file(path), path);
+}
+
+std::string arch_config_path(const std::string& spec) { return resolve_arch_path(spec); }
+
+ArchConfig arch_from_document(const nlohmann::json& doc, const std::string& path) {
     JsonObject o = json_root(doc, path).object();
     ArchConfig a;
     a.file = path;

@@ -44,6 +44,12 @@ struct ArchConfig {
 /// Loads and validates an arch config. `spec` is a path, or the name of a file in
 /// configs/arch/ ("simba-6x6"). Throws InputError (file, JSON pointer, expected, found).
 ArchConfig load_arch_config(const std::string& spec);
+/// The file `spec` names: itself when it exists, else configs/arch/<spec>.json; an InputError
+/// when neither does.
+std::string arch_config_path(const std::string& spec);
+/// An arch config from a document already in memory (e.g. a sweep point's), read as strictly
+/// as a file; `path` names it in errors and anchors its preset lookups.
+ArchConfig arch_from_document(const nlohmann::json& doc, const std::string& path);
 
 /// The resolved configuration, every default filled in (what `config --dump` prints).
 nlohmann::json arch_to_json(const ArchConfig& arch);

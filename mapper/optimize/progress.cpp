@@ -67,6 +67,16 @@ std::function<void(std::size_t, std::size_t, double)> ProgressLine::ops_callback
     };
 }
 
+std::function<void(std::size_t, std::size_t, std::size_t, double)> ProgressLine::sweep_callback() {
+    return [this](std::size_t done, std::size_t total, std::size_t failed, double best) {
+        if (!due()) return;
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "%s  %zu/%zu %s  %zu failed  best %.4g %s", label_.c_str(), done, total, step_.c_str(),
+                      failed, best * scale_, unit_.c_str());
+        draw(buf + timing(static_cast<double>(done), static_cast<double>(total)));
+    };
+}
+
 std::function<void(std::size_t, std::size_t)> ProgressLine::runs_callback() {
     return [this](std::size_t done, std::size_t total) {
         if (!due()) return;

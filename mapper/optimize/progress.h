@@ -23,6 +23,8 @@ public:
     void set_total(int total) { total_ = total; }
     /// The callback a simulation takes: ops done, ops in all, simulated ns.
     std::function<void(std::size_t, std::size_t, double)> ops_callback();
+    /// A sweep's: points done, points, failed, best objective so far (in the optimiser's unit).
+    std::function<void(std::size_t, std::size_t, std::size_t, double)> sweep_callback();
     /// Simulations done of a batch (child processes).
     std::function<void(std::size_t, std::size_t)> runs_callback();
 

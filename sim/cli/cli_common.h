@@ -94,5 +94,7 @@ int cmd_workload(const std::vector<std::string>& args);
 int cmd_validate(const std::vector<std::string>& args);
 int cmd_codesign(const std::vector<std::string>& args);
 int cmd_crosscheck(const std::vector<std::string>& args);
+int cmd_sweep(const std::vector<std::string>& args);
+int cmd_sweep_point(const std::vector<std::string>& args);
 
 }  // namespace mcmsim::cli

@@ -24,6 +24,7 @@ const char* kUsage =
     "  crosscheck packet network model vs the flit-level VC network on the same plan\n"
     "  config     print the resolved architecture configuration\n"
     "  codesign   search hardware knobs x mapping: Pareto front, best EdP, optional SystemC check\n"
+    "  sweep      evaluate a sweep file's points in parallel (here or over MPI), resumable\n"
     "\n"
     "standalone models:\n"
     "  workload   print a workload's layers (zoo, ONNX, SCALE-Sim CSV)\n"
@@ -46,7 +47,9 @@ int sc_main(int argc, char** argv) {
                                                                                 {"workload", cmd_workload},
                                                                                 {"validate", cmd_validate},
                                                                                 {"codesign", cmd_codesign},
-                                                                                {"crosscheck", cmd_crosscheck}};
+                                                                                {"crosscheck", cmd_crosscheck},
+                                                                                {"sweep", cmd_sweep},
+                                                                                {"sweep-point", cmd_sweep_point}};
     if (argc < 2) {
         std::cerr << kUsage;
         return kExitBadInput;

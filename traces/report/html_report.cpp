@@ -1,6 +1,7 @@
 #include "traces/report/html_report.h"
 
 #include "hw/common/input_error.h"
+#include "mapper/optimize/objective.h"
 #include "traces/report/package_floorplan.h"
 #include "traces/report/svg_chart.h"
 
@@ -206,41 +207,123 @@ std::string validation_html(const nlohmann::json& v) {
                            section("layers-section", "Per layer", charts + table));
 }
 
+namespace {
+
+/// Per knob (`key` of each point: "hardware" or "axes"), per value in the value's own order
+/// (numbers numerically): the best `figure` among the points with it.
+std::map<std::string, std::map<nlohmann::json, double>> best_by_knob(const nlohmann::json& points, const std::string& key,
+                                                                     const std::string& figure) {
+    std::map<std::string, std::map<nlohmann::json, double>> best;
+    for (const auto& p : points) {
+        if (!p.contains(figure) || !p[figure].is_number() || !p.contains(key)) continue;
+        const double v = p[figure].get<double>();
+        for (const auto& [k, val] : p[key].items()) {
+            auto [it, fresh] = best[k].emplace(val, v);
+            if (!fresh) it->second = std::min(it->second, v);
+        }
+    }
+    return best;
+}
+
+std::string knob_chart(const std::string& knob, const std::map<nlohmann::json, double>& values, const std::string& what,
+                       const std::string& unit, double scale) {
+    std::vector<std::string> labels;
+    Series s{what, {}};
+    for (const auto& [value, v] : values) {
+        labels.push_back(value.is_number()   ? svg_num(value.get<double>(), 3)
+                         : value.is_string() ? value.get<std::string>()
+                                             : value.dump());
+        s.values.push_back(v);
+    }
+    return stacked_bar_chart(labels, {s}, {what + " by " + knob, knob, unit, scale});
+}
+
+struct Figure {
+    std::string key, name, unit;
+    double scale;
+};
+
+Figure objective_figure(const std::string& objective) {
+    switch (parse_choice<Objective>(objective).value_or(Objective::Edp)) {
+        case Objective::Latency:
+            return {"latency_ns", "best latency", "µs", 1e3};
+        case Objective::Energy:
+            return {"energy_pj", "best energy", "µJ", 1e6};
+        case Objective::Edp:
+            break;
+    }
+    return {"edp_j_s", "best EdP", "EdP (J·s)", 1};
+}
+
+}  // namespace
+
 std::string codesign_html(const nlohmann::json& c) {
     std::vector<ScatterPoint> pts;
-    // Per knob, per value (in the value's own order: numbers numerically): the best EdP of the
-    // points with it.
-    std::map<std::string, std::map<nlohmann::json, double>> best;
     std::string table = "<table id=\"points\">" + row({"point", "hardware", "latency µs", "energy µJ", "EdP J·s", "front"}, true);
     for (const auto& p : c["points"]) {
-        const double edp = p["edp_j_s"].get<double>();
         pts.push_back({p["latency_ns"].get<double>(), p["energy_pj"].get<double>(), p["label"].get<std::string>(),
                        p["pareto"].get<bool>()});
-        for (const auto& [k, val] : p["hardware"].items()) {
-            auto [it, fresh] = best[k].emplace(val, edp);
-            if (!fresh) it->second = std::min(it->second, edp);
-        }
         table += row({std::to_string(p["point"].get<int>()), xml_escape(p["label"].get<std::string>()),
-                      us(p["latency_ns"].get<double>()), uj(p["energy_pj"].get<double>()), sci(edp),
+                      us(p["latency_ns"].get<double>()), uj(p["energy_pj"].get<double>()), sci(p["edp_j_s"].get<double>()),
                       p["pareto"].get<bool>() ? "yes" : ""});
     }
     table += "</table>";
     std::string charts =
         scatter_chart(pts, {"latency vs energy (Pareto front highlighted)", "latency (µs)", "energy (µJ)", 1e6}, 1e3);
-    for (const auto& [knob, values] : best) {
-        std::vector<std::string> labels;
-        Series s{"best EdP", {}};
-        for (const auto& [value, edp] : values) {
-            labels.push_back(value.is_number()   ? svg_num(value.get<double>(), 3)
-                             : value.is_string() ? value.get<std::string>()
-                                                 : value.dump());
-            s.values.push_back(edp);
-        }
-        charts += stacked_bar_chart(labels, {s}, {"best EdP by " + knob, knob, "EdP (J·s)", 1});
-    }
+    for (const auto& [knob, values] : best_by_knob(c["points"], "hardware", "edp_j_s"))
+        charts += knob_chart(knob, values, "best EdP", "EdP (J·s)", 1);
     const std::string title =
         "mcmsim co-design: " + c["workload"].get<std::string>() + " on " + c["base_arch"].get<std::string>();
     return page(title, section("front-section", "Pareto front and knobs", charts) + section("points-section", "Points", table));
+}
+
+std::vector<std::pair<std::string, std::string>> sweep_charts(const nlohmann::json& sweep) {
+    std::vector<ScatterPoint> pts;
+    const auto best = sweep.value("best_point", nlohmann::json());
+    for (const auto& p : sweep["points"]) {
+        if (p["status"] != "ok") continue;
+        pts.push_back({p["latency_ns"].get<double>(), p["energy_pj"].get<double>(), p["label"].get<std::string>(),
+                       p["pareto"].get<bool>(), !best.is_null() && p["point"] == best});
+    }
+    std::vector<std::pair<std::string, std::string>> out;
+    out.emplace_back("pareto", scatter_chart(pts,
+                                             {"latency vs energy (Pareto front highlighted, best " +
+                                                  sweep["objective"].get<std::string>() + " ringed)",
+                                              "latency (µs)", "energy (µJ)", 1e6},
+                                             1e3));
+    const Figure f = objective_figure(sweep["objective"].get<std::string>());
+    const auto by_axis = best_by_knob(sweep["points"], "axes", f.key);
+    for (std::size_t k = 0; k < sweep["axes"].size(); ++k) {
+        const std::string name = sweep["axes"][k]["name"].get<std::string>();
+        const auto it = by_axis.find(name);
+        if (it != by_axis.end())
+            out.emplace_back("axis_" + std::to_string(k), knob_chart(name, it->second, f.name, f.unit, f.scale));
+    }
+    return out;
+}
+
+std::string sweep_html(const nlohmann::json& sweep) {
+    std::string charts;
+    for (const auto& [name, svg] : sweep_charts(sweep)) charts += svg;
+    std::string table =
+        "<table id=\"points\">" + row({"point", "setting", "status", "latency µs", "energy µJ", "EdP J·s", "front"}, true);
+    for (const auto& p : sweep["points"]) {
+        const bool ok = p["status"] == "ok";
+        table +=
+            row({std::to_string(p["point"].get<std::size_t>()), xml_escape(p["label"].get<std::string>()),
+                 xml_escape(p["status"].get<std::string>() + (p.contains("reason") ? ": " + p["reason"].get<std::string>() : "")),
+                 ok ? us(p["latency_ns"].get<double>()) : "", ok ? uj(p["energy_pj"].get<double>()) : "",
+                 ok ? sci(p["edp_j_s"].get<double>()) : "", p["pareto"].get<bool>() ? "yes" : ""});
+    }
+    table += "</table>";
+    std::string esc;
+    if (sweep.contains("escalation"))
+        esc = "<p>simulated " + std::to_string(sweep["escalation"]["simulated"].get<std::size_t>()) +
+              " points; ranking agreement (Kendall tau) " + svg_num(sweep["escalation"]["kendall_tau"].get<double>(), 3) + "</p>";
+    const std::string title =
+        "mcmsim sweep: " + sweep["sweep"].get<std::string>() + " on " + sweep["base_arch"].get<std::string>();
+    return page(title,
+                section("front-section", "Pareto front and axes", charts + esc) + section("points-section", "Points", table));
 }
 
 void write_html_file(const std::string& html, const std::string& path) {

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mcmsim {
 
@@ -21,6 +23,13 @@ std::string validation_html(const nlohmann::json& validation);
 /// codesign.json as a page: the latency-energy plane with its Pareto front, and per hardware
 /// knob the best EdP at each of its values.
 std::string codesign_html(const nlohmann::json& codesign);
+
+/// A sweep's pictures (sweep.json as sim/sweep writes it) as (file stem, SVG): "pareto", the
+/// latency-energy plane with the front and the best point by the objective, and per axis
+/// "axis_<k>", the best objective at each of the axis' values.
+std::vector<std::pair<std::string, std::string>> sweep_charts(const nlohmann::json& sweep);
+/// sweep.json as a page: those pictures and the table of points.
+std::string sweep_html(const nlohmann::json& sweep);
 
 /// Writes `html` to `path`; throws InputError when it cannot.
 void write_html_file(const std::string& html, const std::string& path);

@@ -284,6 +284,12 @@ std::string scatter_chart(const std::vector<ScatterPoint>& points, const ChartTe
         c.circle(f.px(p.x / x_scale), f.py(p.y / text.y_scale), p.highlighted ? 5 : 3.5, p.highlighted ? palette(3) : palette(0),
                  p.label + ": " + svg_num(p.x / x_scale, 3) + ", " + svg_num(p.y / text.y_scale, 3),
                  p.highlighted ? " class=\"point front\"" : " class=\"point\"");
+    for (const ScatterPoint& p : points)
+        if (p.marked) {
+            c.circle(f.px(p.x / x_scale), f.py(p.y / text.y_scale), 9, "none", p.label,
+                     " class=\"best\" stroke=\"#000\" stroke-width=\"1.5\"");
+            c.text(f.px(p.x / x_scale) + 12, f.py(p.y / text.y_scale) - 8, "best: " + p.label, "start", 10);
+        }
     return c.str();
 }
 

@@ -74,6 +74,7 @@ struct ScatterPoint {
     double x = 0, y = 0;
     std::string label;
     bool highlighted = false;  ///< drawn larger and joined by a line (e.g. a Pareto front)
+    bool marked = false;       ///< ringed and named (e.g. the best point)
 };
 std::string scatter_chart(const std::vector<ScatterPoint>& points, const ChartText& text, double x_scale = 1);
 /// Counts of `values` in `bins` equal bins over their range (`text.y_scale` divides the values,

@@ -5,7 +5,7 @@
 # not choices of ours, and are left out. Usage: scripts/check_choices.sh [repository root]
 set -u
 cd "${1:-.}"
-libs=(hw noc chiplets mapper traces sim/system)
+libs=(hw noc chiplets mapper traces sim/system sim/sweep)
 status=0
 compares=$(grep -rnE '[!=]=[[:space:]]*"|"[[:space:]]*[!=]=' --include='*.h' --include='*.cpp' "${libs[@]}" |
            grep -v '^mapper/workload/import/')

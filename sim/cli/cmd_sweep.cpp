@@ -101,7 +101,8 @@ nlohmann::json figures_of(const nlohmann::json& report, const Plan& plan) {
 }  // namespace
 
 int cmd_sweep_point(const std::vector<std::string>& args) {
-    if (args.size() != 1) throw InputError("mcmsim sweep-point", "command line", "one point directory", std::to_string(args.size()) + " arguments");
+    if (args.size() != 1)
+        throw InputError("mcmsim sweep-point", "command line", "one point directory", std::to_string(args.size()) + " arguments");
     const std::string dir = args[0];
     const nlohmann::json job = load_json_file(dir + "/point.json");
     ArchConfig arch = load_arch_config(dir + "/arch.json");
@@ -116,7 +117,8 @@ int cmd_sweep_point(const std::vector<std::string>& args) {
         const Estimate est = estimate_plan(arch, plan);
         const CausalityCheck causality = check_causality(plan, index, est.ops);
         if (!causality.ok()) return causality_failed(causality);
-        RunView view{"analytical", arch, plan, index, est.ops, est.ledger, nlohmann::json::object(), nlohmann::json::object(), est.stats};
+        RunView view{"analytical", arch, plan, index, est.ops, est.ledger, nlohmann::json::object(), nlohmann::json::object(),
+                     est.stats};
         report = build_report(view);
     } else {
         arch.package.router.model = *evaluator == SweepEvaluator::SimulateVc ? RouterModel::Vc : RouterModel::Packet;
@@ -174,8 +176,8 @@ int cmd_sweep(const std::vector<std::string>& in) {
         if (!fs::exists(db)) throw InputError("", "--out", "a directory holding a sweep's sweep.sqlite", req.out_dir);
         const std::vector<SweepPoint> points = expand_sweep(req.spec, req.version);
         SweepStore store(db);
-        const nlohmann::json t =
-            sweep_table(req.spec, points, store, recorded_escalations(req.spec, points, store, req.version), vm["timings"].as<bool>());
+        const nlohmann::json t = sweep_table(req.spec, points, store, recorded_escalations(req.spec, points, store, req.version),
+                                             vm["timings"].as<bool>());
         std::cout << (format == "csv" ? sweep_csv(t) : t.dump(1) + "\n");
         return kExitOk;
     }
@@ -197,8 +199,8 @@ int cmd_sweep(const std::vector<std::string>& in) {
     std::cout << "sweep        " << out.points << " points: " << out.ran << " run, " << out.reused << " already in "
               << req.out_dir << "/sweep.sqlite, " << out.failed << " failed, " << out.invalid << " invalid\n";
     if (out.table.contains("best_point"))
-        std::cout << "best " << to_string(req.spec.objective) << "     point " << out.table["best_point"].get<std::size_t>() << ": "
-                  << out.table["points"][out.table["best_point"].get<std::size_t>()]["label"].get<std::string>() << "\n";
+        std::cout << "best " << to_string(req.spec.objective) << "     point " << out.table["best_point"].get<std::size_t>()
+                  << ": " << out.table["points"][out.table["best_point"].get<std::size_t>()]["label"].get<std::string>() << "\n";
     if (out.table.contains("escalation"))
         std::cout << "escalation   " << out.table["escalation"]["simulated"].get<std::size_t>()
                   << " points simulated, ranking agreement (Kendall tau) " << out.table["escalation"]["kendall_tau"].get<double>()

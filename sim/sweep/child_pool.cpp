@@ -76,16 +76,16 @@ PointResult ChildPool::result_of(const Child& c, int status) const {
         try {
             std::ifstream f(c.dir + "/result.json");
             nlohmann::json j = nlohmann::json::parse(f);
-            r.status = "ok";
+            r.status = PointStatus::Ok;
             r.figures = j.at("figures");
             return r;
         } catch (const std::exception&) {
-            r.status = "failed";
+            r.status = PointStatus::Failed;
             r.reason = "no readable result.json";
             return r;
         }
     }
-    r.status = "failed";
+    r.status = PointStatus::Failed;
     r.reason = last_stderr_line(c.dir + "/stderr.txt");
     if (r.reason.empty())
         r.reason = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))

@@ -14,14 +14,15 @@ namespace {
 enum Tag : int { kRequest = 1, kAssign = 2, kResult = 3 };
 
 std::string encode(std::size_t id, const PointResult& r) {
-    return nlohmann::json{{"id", id}, {"status", r.status}, {"reason", r.reason}, {"figures", r.figures}, {"wall_s", r.wall_s}}
+    return nlohmann::json{
+        {"id", id}, {"status", to_string(r.status)}, {"reason", r.reason}, {"figures", r.figures}, {"wall_s", r.wall_s}}
         .dump();
 }
 
 std::pair<std::size_t, PointResult> decode(const std::string& text) {
     const nlohmann::json j = nlohmann::json::parse(text);
     PointResult r;
-    r.status = j.at("status").get<std::string>();
+    r.status = parse_choice<PointStatus>(j.at("status").get<std::string>()).value_or(PointStatus::Failed);
     r.reason = j.at("reason").get<std::string>();
     r.figures = j.at("figures");
     r.wall_s = j.at("wall_s").get<double>();
@@ -106,9 +107,7 @@ void coordinator(const MpiSession& mpi, ChildPool& pool, const std::vector<Sweep
 
 }  // namespace
 
-bool launched_by_mpi() {
-    return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK") || std::getenv("PMI_RANK");
-}
+bool launched_by_mpi() { return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK") || std::getenv("PMI_RANK"); }
 
 MpiSession::MpiSession() {
     int provided = 0;
@@ -124,8 +123,8 @@ int MpiSession::local_size() const {
     return size_;
 }
 
-void mpi_run_jobs(const MpiSession& mpi, ChildPool& pool, const std::vector<SweepPoint>& candidates,
-                  std::vector<std::size_t> ids, const std::function<void(std::size_t, const PointResult&)>& record) {
+void mpi_run_jobs(const MpiSession& mpi, ChildPool& pool, const std::vector<SweepPoint>& candidates, std::vector<std::size_t> ids,
+                  const std::function<void(std::size_t, const PointResult&)>& record) {
     mpi_broadcast(ids);
     if (mpi.rank() == 0) coordinator(mpi, pool, candidates, ids, record);
     else worker(pool, candidates, ids);

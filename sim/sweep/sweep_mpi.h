@@ -37,7 +37,7 @@ void mpi_broadcast(std::vector<std::size_t>& ids);
 /// Runs the jobs named by `ids` (indices into `candidates`; read on rank 0, broadcast to the
 /// others) over all ranks, each with `pool`'s slots. `record` (rank 0) gets every result.
 /// Every rank must call it, the same number of times.
-void mpi_run_jobs(const MpiSession& mpi, ChildPool& pool, const std::vector<SweepPoint>& candidates,
-                  std::vector<std::size_t> ids, const std::function<void(std::size_t, const PointResult&)>& record);
+void mpi_run_jobs(const MpiSession& mpi, ChildPool& pool, const std::vector<SweepPoint>& candidates, std::vector<std::size_t> ids,
+                  const std::function<void(std::size_t, const PointResult&)>& record);
 
 }  // namespace mcmsim

@@ -23,8 +23,7 @@ std::vector<Setting> grid(const SweepSpec& spec) {
     for (const SweepAxis& a : spec.axes) {
         total *= a.settings.size();
         if (total > kMaxPoints)
-            throw InputError(spec.file, "/axes", "at most " + std::to_string(kMaxPoints) + " combinations (sample them)",
-                             "more");
+            throw InputError(spec.file, "/axes", "at most " + std::to_string(kMaxPoints) + " combinations (sample them)", "more");
     }
     std::vector<Setting> out;
     Setting s(spec.axes.size(), 0);
@@ -92,12 +91,18 @@ bool compare(const nlohmann::json& a, ConstraintOp op, const nlohmann::json& b) 
     if (a.is_number() && b.is_number()) {
         const double x = a.get<double>(), y = b.get<double>();
         switch (op) {
-        case ConstraintOp::Eq: return x == y;
-        case ConstraintOp::Ne: return x != y;
-        case ConstraintOp::Lt: return x < y;
-        case ConstraintOp::Le: return x <= y;
-        case ConstraintOp::Gt: return x > y;
-        case ConstraintOp::Ge: return x >= y;
+            case ConstraintOp::Eq:
+                return x == y;
+            case ConstraintOp::Ne:
+                return x != y;
+            case ConstraintOp::Lt:
+                return x < y;
+            case ConstraintOp::Le:
+                return x <= y;
+            case ConstraintOp::Gt:
+                return x > y;
+            case ConstraintOp::Ge:
+                return x >= y;
         }
     }
     if (op == ConstraintOp::Eq) return a == b;

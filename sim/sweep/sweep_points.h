@@ -16,13 +16,13 @@
 namespace mcmsim {
 
 struct SweepPoint {
-    std::size_t index = 0;         ///< in the sweep's order
-    nlohmann::json axes;           ///< axis name -> the setting's value (a zip: an array)
+    std::size_t index = 0;  ///< in the sweep's order
+    nlohmann::json axes;    ///< axis name -> the setting's value (a zip: an array)
     std::size_t workload = 0, mapping = 0;
     SweepEvaluator evaluator = SweepEvaluator::Estimate;
-    nlohmann::json arch;           ///< the resolved arch config (empty when invalid)
-    std::string invalid;           ///< why the strict reader refused the point's arch
-    std::string hash;              ///< content hash (a name-based UUID)
+    nlohmann::json arch;  ///< the resolved arch config (empty when invalid)
+    std::string invalid;  ///< why the strict reader refused the point's arch
+    std::string hash;     ///< content hash (a name-based UUID)
 
     /// What a child needs to evaluate the point (sweep-point's point.json, the arch apart).
     nlohmann::json job(const SweepSpec& spec) const;
@@ -33,7 +33,6 @@ struct SweepPoint {
 std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const std::string& version);
 
 /// The same point evaluated by `evaluator` (fidelity escalation), with its own hash.
-SweepPoint with_evaluator(const SweepPoint& p, SweepEvaluator evaluator, const SweepSpec& spec,
-                          const std::string& version);
+SweepPoint with_evaluator(const SweepPoint& p, SweepEvaluator evaluator, const SweepSpec& spec, const std::string& version);
 
 }  // namespace mcmsim

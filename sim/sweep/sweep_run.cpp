@@ -46,15 +46,15 @@ void write_output(const std::string& path, const std::string& text) {
 
 /// The points to simulate in an escalation: the `k` best model points by the objective and
 /// every point of the model's latency-energy front, in point order.
-std::vector<std::size_t> escalation_choice(const SweepSpec& spec, const std::vector<SweepPoint>& points,
-                                           const SweepStore& store, int k) {
+std::vector<std::size_t> escalation_choice(const SweepSpec& spec, const std::vector<SweepPoint>& points, const SweepStore& store,
+                                           int k) {
     std::vector<std::size_t> ok;
     std::vector<Score> scores;
     std::vector<double> objective;
     for (const SweepPoint& p : points) {
         if (p.evaluator != SweepEvaluator::Estimate) continue;
         const auto r = store.find(p.hash);
-        if (!r || r->status != "ok") continue;
+        if (!r || r->status != PointStatus::Ok) continue;
         ok.push_back(p.index);
         scores.push_back(Score{r->figures["latency_ns"].get<double>(), r->figures["energy_pj"].get<double>()});
         objective.push_back(objective_of(r->figures, spec.objective));
@@ -91,11 +91,13 @@ SweepOutcome run_sweep(const SweepRequest& req, const MpiSession* mpi) {
         for (const SweepPoint& p : points) {
             if (have.count(p.hash)) {
                 ++out.reused, ++done;
-                if (const auto r = store->find(p.hash); r && r->status == "ok") best = std::min(best, objective_of(r->figures, spec.objective));
+                if (const auto r = store->find(p.hash); r && r->status == PointStatus::Ok)
+                    best = std::min(best, objective_of(r->figures, spec.objective));
                 continue;
             }
             if (!p.invalid.empty()) {
-                store->record(p, spec.workloads[p.workload].label(), PointResult{"invalid", p.invalid, nlohmann::json::object(), 0});
+                store->record(p, spec.workloads[p.workload].label(),
+                              PointResult{PointStatus::Invalid, p.invalid, nlohmann::json::object(), 0});
                 ++out.invalid, ++done;
                 continue;
             }
@@ -107,7 +109,7 @@ SweepOutcome run_sweep(const SweepRequest& req, const MpiSession* mpi) {
             const SweepPoint& p = candidates[i];
             store->record(p, spec.workloads[p.workload].label(), r);
             ++out.ran, ++done;
-            if (r.status != "ok") ++failed, ++out.failed;
+            if (r.status != PointStatus::Ok) ++failed, ++out.failed;
             else best = std::min(best, objective_of(r.figures, spec.objective));
             if (req.progress) req.progress(done, total, failed, best);
         };
@@ -166,13 +168,17 @@ nlohmann::json sweep_table(const SweepSpec& spec, const std::vector<SweepPoint>&
     std::size_t best = points.size();
     double best_value = std::numeric_limits<double>::infinity();
     for (const SweepPoint& p : points) {
-        nlohmann::json row = {{"point", p.index}, {"hash", p.hash}, {"label", label_of(spec, p)}, {"axes", p.axes},
-                              {"workload", spec.workloads[p.workload].label()}, {"evaluator", to_string(p.evaluator)}};
+        nlohmann::json row = {{"point", p.index},
+                              {"hash", p.hash},
+                              {"label", label_of(spec, p)},
+                              {"axes", p.axes},
+                              {"workload", spec.workloads[p.workload].label()},
+                              {"evaluator", to_string(p.evaluator)}};
         if (spec.mappings.size() > 1) row["mapping"] = spec.mappings[p.mapping];
         const auto r = store.find(p.hash);
-        row["status"] = r ? r->status : "missing";
+        row["status"] = to_string(r ? r->status : PointStatus::Missing);
         if (r && !r->reason.empty()) row["reason"] = r->reason;
-        if (r && r->status == "ok") {
+        if (r && r->status == PointStatus::Ok) {
             for (const auto& [k, v] : r->figures.items()) row[k] = v;
             ok.push_back(rows.size());
             scores.push_back(Score{r->figures["latency_ns"].get<double>(), r->figures["energy_pj"].get<double>()});
@@ -182,8 +188,9 @@ nlohmann::json sweep_table(const SweepSpec& spec, const std::vector<SweepPoint>&
         if (r && timings) row["wall_s"] = r->wall_s;
         if (const auto e = escalation_of.find(p.index); e != escalation_of.end()) {
             const auto s = store.find(e->second->hash);
-            nlohmann::json sim = {{"evaluator", to_string(e->second->evaluator)}, {"status", s ? s->status : "missing"}};
-            if (s && s->status == "ok" && r && r->status == "ok") {
+            nlohmann::json sim = {{"evaluator", to_string(e->second->evaluator)},
+                                  {"status", to_string(s ? s->status : PointStatus::Missing)}};
+            if (s && s->status == PointStatus::Ok && r && r->status == PointStatus::Ok) {
                 for (const char* k : {"latency_ns", "energy_pj", "edp_j_s"}) sim[k] = s->figures[k];
                 sim["latency_error"] = r->figures["latency_ns"].get<double>() / s->figures["latency_ns"].get<double>() - 1;
                 sim["energy_error"] = r->figures["energy_pj"].get<double>() / s->figures["energy_pj"].get<double>() - 1;

@@ -81,8 +81,9 @@ std::vector<nlohmann::json> read_values(JsonObject& o, const JsonNode& where) {
         const std::string dir = default_config_dir() + "/" + kind.string();
         if (!fs::is_directory(dir)) kind.fail("a preset kind: chiplets, links, dram");
         std::vector<std::string> names;
+        const fs::path preset_file_extension(".json");
         for (const auto& e : fs::directory_iterator(dir))
-            if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+            if (e.path().extension() == preset_file_extension) names.push_back(e.path().stem().string());
         std::sort(names.begin(), names.end());
         for (const std::string& n : names) out.push_back(n);
     }
@@ -160,10 +161,9 @@ SweepConstraint read_constraint(const JsonNode& node) {
     const JsonNode right = o.required("right");
     if (right.is_string() && !right.raw().get<std::string>().empty() && right.raw().get<std::string>()[0] == '/')
         c.right_pointer = right.string();
-    else
-        c.right_value = right.raw();
+    else c.right_value = right.raw();
     if (!c.right_value.is_null() && !c.right_value.is_number() && c.op != ConstraintOp::Eq && c.op != ConstraintOp::Ne)
-        right.fail("a number or a pointer (only == and != compare strings and booleans)");
+        right.fail("a number or a pointer (only eq and ne compare strings and booleans)");
     o.finish();
     return c;
 }

@@ -12,7 +12,7 @@
 //     "mapping": { "optimizer": "uniform" },        or a list: one more axis
 //     "evaluators": ["estimate", "simulate", "simulate-vc"],
 //     "sampling": { "method": "grid" | "random" | "latin_hypercube", "points": N, "seed": S },
-//     "constraints": [ { "left": "/package/rows", "op": "<=", "right": "/package/cols" } ],
+//     "constraints": [ { "left": "/package/rows", "op": "le", "right": "/package/cols" } ],
 //     "objective": "edp" | "latency" | "energy" }
 //
 // Every axis value is tried alone on the base arch with the strict reader while the file is
@@ -53,11 +53,11 @@ struct SweepAxis {
     std::string name;
     std::vector<std::string> pointers;
     std::vector<std::vector<nlohmann::json>> settings;  ///< [setting][pointer]
-    std::string where;                                   ///< the axis' JSON pointer in the sweep file
+    std::string where;                                  ///< the axis' JSON pointer in the sweep file
 };
 
 struct SweepWorkload {
-    std::string model;  ///< a zoo spec or a file (made absolute)
+    std::string model;       ///< a zoo spec or a file (made absolute)
     std::int64_t batch = 0;  ///< 0: the workload's own
     std::string label() const;
 };
@@ -65,9 +65,9 @@ struct SweepWorkload {
 enum class ConstraintOp { Eq, Ne, Lt, Le, Gt, Ge };
 template <>
 struct ChoiceNames<ConstraintOp> {
-    static constexpr std::pair<ConstraintOp, const char*> all[] = {{ConstraintOp::Eq, "=="}, {ConstraintOp::Ne, "!="},
-                                                                   {ConstraintOp::Lt, "<"},  {ConstraintOp::Le, "<="},
-                                                                   {ConstraintOp::Gt, ">"},  {ConstraintOp::Ge, ">="}};
+    static constexpr std::pair<ConstraintOp, const char*> all[] = {{ConstraintOp::Eq, "eq"}, {ConstraintOp::Ne, "ne"},
+                                                                   {ConstraintOp::Lt, "lt"}, {ConstraintOp::Le, "le"},
+                                                                   {ConstraintOp::Gt, "gt"}, {ConstraintOp::Ge, "ge"}};
 };
 
 /// left op right, where left is a pointer into the point's arch document and right a pointer
@@ -81,10 +81,10 @@ struct SweepConstraint {
 };
 
 struct SweepSpec {
-    std::string file;            ///< the sweep file
-    std::string base_file;       ///< the base arch file
-    nlohmann::json base;         ///< its document
-    std::vector<SweepAxis> axes; ///< the arch axes
+    std::string file;             ///< the sweep file
+    std::string base_file;        ///< the base arch file
+    nlohmann::json base;          ///< its document
+    std::vector<SweepAxis> axes;  ///< the arch axes
     std::vector<SweepWorkload> workloads;
     std::vector<nlohmann::json> mappings;  ///< mapping options per setting (objects of option -> value)
     std::vector<SweepEvaluator> evaluators;

@@ -9,10 +9,10 @@
 namespace mcmsim {
 
 const std::vector<std::string>& sweep_figure_names() {
-    static const std::vector<std::string> names = {
-        "latency_ns",        "energy_pj",          "energy_compute_pj", "energy_sram_pj", "energy_noc_pj",
-        "energy_d2d_pj",     "energy_dram_pj",     "energy_leakage_pj", "edp_j_s",        "mac_utilization",
-        "busiest_link",      "busiest_link_bytes", "dram_bytes"};
+    static const std::vector<std::string> names = {"latency_ns",    "energy_pj",       "energy_compute_pj", "energy_sram_pj",
+                                                   "energy_noc_pj", "energy_d2d_pj",   "energy_dram_pj",    "energy_leakage_pj",
+                                                   "edp_j_s",       "mac_utilization", "busiest_link",      "busiest_link_bytes",
+                                                   "dram_bytes"};
     return names;
 }
 
@@ -51,7 +51,8 @@ private:
 
 std::string figure_columns() {
     std::string s;
-    for (const std::string& n : sweep_figure_names()) s += ", " + n + (n == "busiest_link" ? " TEXT" : " REAL");
+    // No declared type: SQLite keeps each figure as given (numbers as reals, a link name as text).
+    for (const std::string& n : sweep_figure_names()) s += ", " + n;
     return s;
 }
 
@@ -66,9 +67,10 @@ SweepStore::SweepStore(const std::string& path) : path_(path) {
     }
     sqlite3_busy_timeout(db_, 10000);
     try {
-        exec("CREATE TABLE IF NOT EXISTS points (hash TEXT PRIMARY KEY, idx INTEGER, axes TEXT, workload TEXT, "
-             "evaluator TEXT, status TEXT, reason TEXT" +
-             figure_columns() + ", wall_s REAL)");
+        exec(
+            "CREATE TABLE IF NOT EXISTS points (hash TEXT PRIMARY KEY, idx INTEGER, axes TEXT, workload TEXT, "
+            "evaluator TEXT, status TEXT, reason TEXT" +
+            figure_columns() + ", wall_s REAL)");
         exec("CREATE TABLE IF NOT EXISTS runs (hash TEXT)");
     } catch (const std::exception& e) {
         sqlite3_close(db_);
@@ -102,7 +104,7 @@ std::optional<PointResult> SweepStore::find(const std::string& hash) const {
     s.text(1, hash);
     if (!s.step()) return std::nullopt;
     PointResult r;
-    r.status = s.column_text(0);
+    r.status = parse_choice<PointStatus>(s.column_text(0)).value_or(PointStatus::Failed);
     r.reason = s.column_text(1);
     r.figures = nlohmann::json::object();
     const auto& names = sweep_figure_names();
@@ -128,7 +130,7 @@ void SweepStore::record(const SweepPoint& p, const std::string& workload, const 
         s.text(3, p.axes.dump());
         s.text(4, workload);
         s.text(5, to_string(p.evaluator));
-        s.text(6, r.status);
+        s.text(6, to_string(r.status));
         s.text(7, r.reason);
         const auto& names = sweep_figure_names();
         for (std::size_t i = 0; i < names.size(); ++i) {

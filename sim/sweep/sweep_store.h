@@ -21,10 +21,21 @@ namespace mcmsim {
 /// The figures every point reports, in the table's column order.
 const std::vector<std::string>& sweep_figure_names();
 
+/// What became of a point: evaluated, its child failed, its arch refused by the reader, or
+/// not recorded yet.
+enum class PointStatus { Ok, Failed, Invalid, Missing };
+template <>
+struct ChoiceNames<PointStatus> {
+    static constexpr std::pair<PointStatus, const char*> all[] = {{PointStatus::Ok, "ok"},
+                                                                  {PointStatus::Failed, "failed"},
+                                                                  {PointStatus::Invalid, "invalid"},
+                                                                  {PointStatus::Missing, "missing"}};
+};
+
 struct PointResult {
-    std::string status;     ///< ok, failed or invalid
-    std::string reason;     ///< failed, invalid: the one-line error
-    nlohmann::json figures; ///< name -> value (sweep_figure_names)
+    PointStatus status = PointStatus::Missing;
+    std::string reason;      ///< failed, invalid: the one-line error
+    nlohmann::json figures;  ///< name -> value (sweep_figure_names)
     double wall_s = 0;
 };
 

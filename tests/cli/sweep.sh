@@ -121,7 +121,7 @@ bad "unknown pointer" "/axes/0" "{ $base, \"axes\": [ { \"pointer\": \"/package/
 bad "empty axis" "/axes/0" "{ $base, \"axes\": [ { \"pointer\": \"/package/rows\", \"values\": [] } ] }"
 bad "a value the reader refuses" "/axes/0" "{ $base, \"axes\": [ { \"pointer\": \"/package/rows\", \"values\": [2, -1] } ] }"
 bad "contradictory constraints" "/constraints" "{ $base, \"axes\": [ { \"pointer\": \"/package/cols\", \"values\": [2, 3] } ],
-  \"constraints\": [ { \"left\": \"/package/cols\", \"op\": \"<=\", \"right\": 2 }, { \"left\": \"/package/cols\", \"op\": \">=\", \"right\": 3 } ] }"
+  \"constraints\": [ { \"left\": \"/package/cols\", \"op\": \"le\", \"right\": 2 }, { \"left\": \"/package/cols\", \"op\": \"ge\", \"right\": 3 } ] }"
 bad "zip of unequal lengths" "/axes/0/zip/1" "{ $base, \"axes\": [ { \"zip\": [ { \"pointer\": \"/package/rows\", \"values\": [2, 3] },
   { \"pointer\": \"/package/cols\", \"values\": [2] } ] } ] }"
 bad "unknown evaluator" "/evaluators/0" "{ $base, \"evaluators\": [\"guess\"] }"

@@ -281,7 +281,7 @@ std::vector<std::pair<std::string, std::string>> sweep_charts(const nlohmann::js
     std::vector<ScatterPoint> pts;
     const auto best = sweep.value("best_point", nlohmann::json());
     for (const auto& p : sweep["points"]) {
-        if (p["status"] != "ok") continue;
+        if (!p.contains("latency_ns")) continue;  // not evaluated
         pts.push_back({p["latency_ns"].get<double>(), p["energy_pj"].get<double>(), p["label"].get<std::string>(),
                        p["pareto"].get<bool>(), !best.is_null() && p["point"] == best});
     }
@@ -308,7 +308,7 @@ std::string sweep_html(const nlohmann::json& sweep) {
     std::string table =
         "<table id=\"points\">" + row({"point", "setting", "status", "latency µs", "energy µJ", "EdP J·s", "front"}, true);
     for (const auto& p : sweep["points"]) {
-        const bool ok = p["status"] == "ok";
+        const bool ok = p.contains("latency_ns");
         table +=
             row({std::to_string(p["point"].get<std::size_t>()), xml_escape(p["label"].get<std::string>()),
                  xml_escape(p["status"].get<std::string>() + (p.contains("reason") ? ": " + p["reason"].get<std::string>() : "")),

@@ -13,6 +13,8 @@ echo "== NoC synthetic traffic (flit-hops per second)"
 bash "$here/bench_noc.sh" "$build/sim/mcmsim" "$here/../configs" || true
 echo "== full system: packet against VC network model (wall time)"
 bash "$here/bench_network_models.sh" "$build/sim/mcmsim" "$here/../configs" simba-6x6 1 || true
+echo "== sweeps: -j, MPI ranks, per-point overhead, 1000 estimates"
+bash "$here/bench_sweep.sh" "$build/sim/mcmsim" "$here/../configs" || true
 echo "== mcmsim run: ResNet-50 on simba-6x6 (whole process)"
 /usr/bin/time -f "wall %e s, max RSS %M KB" "$build/sim/mcmsim" run --arch "$here/../configs/arch/simba-6x6.json" \
   --workload resnet50 --out "$build/bench-out" --quiet

@@ -13,6 +13,23 @@ namespace {
 
 enum Tag : int { kRequest = 1, kAssign = 2, kResult = 3 };
 
+/// Waits for `req` without spinning: OpenMPI's blocking calls poll at full speed, and on a
+/// machine whose cores run the children a waiting rank would take one from them.
+void wait_gently(MPI_Request& req) {
+    for (;;) {
+        int done = 0;
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done) return;
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+}
+
+void barrier_gently() {
+    MPI_Request req;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    wait_gently(req);
+}
+
 std::string encode(std::size_t id, const PointResult& r) {
     return nlohmann::json{
         {"id", id}, {"status", to_string(r.status)}, {"reason", r.reason}, {"figures", r.figures}, {"wall_s", r.wall_s}}
@@ -33,10 +50,15 @@ std::pair<std::size_t, PointResult> decode(const std::string& text) {
 
 void mpi_broadcast(std::vector<std::size_t>& ids) {
     unsigned long long n = ids.size();
-    MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    MPI_Request req;
+    MPI_Ibcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD, &req);
+    wait_gently(req);
     std::vector<unsigned long long> buf(ids.begin(), ids.end());
     buf.resize(n);
-    if (n) MPI_Bcast(buf.data(), static_cast<int>(n), MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (n) {
+        MPI_Ibcast(buf.data(), static_cast<int>(n), MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD, &req);
+        wait_gently(req);
+    }
     ids.assign(buf.begin(), buf.end());
 }
 
@@ -49,7 +71,9 @@ void worker(ChildPool& pool, const std::vector<SweepPoint>& candidates, const st
             int ask = 0;
             MPI_Send(&ask, 1, MPI_INT, 0, kRequest, MPI_COMM_WORLD);
             long long job = -1;
-            MPI_Recv(&job, 1, MPI_LONG_LONG, 0, kAssign, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Request req;
+            MPI_Irecv(&job, 1, MPI_LONG_LONG, 0, kAssign, MPI_COMM_WORLD, &req);
+            wait_gently(req);
             if (job < 0) stopped = true;
             else pool.start(candidates[ids[static_cast<std::size_t>(job)]], static_cast<std::size_t>(job));
         }
@@ -116,7 +140,10 @@ MpiSession::MpiSession() {
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
 
-MpiSession::~MpiSession() { MPI_Finalize(); }
+MpiSession::~MpiSession() {
+    barrier_gently();  // rank 0 writes the outputs meanwhile; MPI_Finalize alone would spin
+    MPI_Finalize();
+}
 
 int MpiSession::local_size() const {
     if (const char* s = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE")) return std::max(1, std::atoi(s));
@@ -128,7 +155,7 @@ void mpi_run_jobs(const MpiSession& mpi, ChildPool& pool, const std::vector<Swee
     mpi_broadcast(ids);
     if (mpi.rank() == 0) coordinator(mpi, pool, candidates, ids, record);
     else worker(pool, candidates, ids);
-    MPI_Barrier(MPI_COMM_WORLD);
+    barrier_gently();
 }
 
 }  // namespace mcmsim

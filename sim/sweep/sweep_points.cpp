@@ -42,13 +42,19 @@ std::vector<Setting> grid(const SweepSpec& spec) {
 // library's distributions, whose algorithms differ between implementations.
 std::size_t draw(std::mt19937_64& rng, std::size_t n) { return static_cast<std::size_t>(rng() % n); }
 
+// Draws until `samples` distinct settings (or all there are, when the axes hold fewer).
 std::vector<Setting> random_sample(const SweepSpec& spec) {
     std::mt19937_64 rng(spec.seed);
+    double space = 1;
+    for (const SweepAxis& a : spec.axes) space *= static_cast<double>(a.settings.size());
+    const auto want = static_cast<std::size_t>(std::min(space, static_cast<double>(spec.samples)));
+    if (space <= static_cast<double>(spec.samples)) return grid(spec);
+    std::set<Setting> seen;
     std::vector<Setting> out;
-    for (std::int64_t i = 0; i < spec.samples; ++i) {
+    while (out.size() < want) {
         Setting s;
         for (const SweepAxis& a : spec.axes) s.push_back(draw(rng, a.settings.size()));
-        out.push_back(s);
+        if (seen.insert(s).second) out.push_back(std::move(s));
     }
     return out;
 }
@@ -69,7 +75,7 @@ std::vector<Setting> latin_hypercube(const SweepSpec& spec) {
     return out;
 }
 
-/// Drops repeated settings (a sample may draw one twice), keeping the first.
+/// Drops repeated settings (strata of a short axis may pair alike), keeping the first.
 std::vector<Setting> distinct(std::vector<Setting> in) {
     std::set<Setting> seen;
     std::vector<Setting> out;
@@ -182,7 +188,7 @@ nlohmann::json SweepPoint::job(const SweepSpec& spec) const { return job_of(spec
 
 std::vector<SweepPoint> expand_sweep(const SweepSpec& spec, const std::string& version) {
     std::vector<Setting> settings = spec.sampling == Sampling::Grid     ? grid(spec)
-                                    : spec.sampling == Sampling::Random ? distinct(random_sample(spec))
+                                    : spec.sampling == Sampling::Random ? random_sample(spec)
                                                                         : distinct(latin_hypercube(spec));
     std::vector<SweepPoint> out;
     for (const Setting& s : settings) {

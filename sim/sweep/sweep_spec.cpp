@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -100,23 +101,43 @@ std::string pointer_of(JsonObject& o) {
 
 /// The base document with `value` at `pointer`, through the strict reader: an InputError at
 /// `where` (the value's place in the sweep file) saying what the reader expected.
-/// A zip's setting is tried as a whole: its fields move together (rows, columns and MACs per PE).
-void try_value(const SweepSpec& spec, const std::vector<std::string>& pointers, const std::vector<nlohmann::json>& values,
-               const JsonNode& where, const std::string& which = "") {
+/// The base with setting `k` of axis `a` and, when `others`, every other axis at its first
+/// setting; the reader's error, if any, as text for the message.
+std::optional<std::pair<std::string, std::string>> refused(const SweepSpec& spec, std::size_t a, std::size_t k, bool others) {
     nlohmann::json doc = spec.base;
-    std::string at = which + pointers.front();
-    for (std::size_t i = 1; i < pointers.size(); ++i) at += ", " + pointers[i];
     try {
-        for (std::size_t i = 0; i < pointers.size(); ++i) set_at_pointer(doc, pointers[i], values[i]);
+        for (std::size_t b = 0; b < spec.axes.size(); ++b) {
+            if (b != a && !others) continue;
+            const SweepAxis& axis = spec.axes[b];
+            const auto& setting = axis.settings[b == a ? k : 0];
+            for (std::size_t i = 0; i < axis.pointers.size(); ++i) set_at_pointer(doc, axis.pointers[i], setting[i]);
+        }
         (void)arch_from_document(doc, spec.base_file);
     } catch (const InputError& e) {
-        where.fail("a value the arch config takes at " + at + " (" + e.where() + ": expected " + e.expected() + ")", e.found());
+        return std::make_pair("a value the arch config takes (" + e.where() + ": expected " + e.expected() + ")", e.found());
     } catch (const std::exception& e) {
-        where.fail("a pointer that exists in the arch config", at + ": " + e.what());
+        return std::make_pair(std::string("a pointer that exists in the arch config"), std::string(e.what()));
     }
+    return std::nullopt;
 }
 
-SweepAxis read_axis(const SweepSpec& spec, const JsonNode& node, std::size_t index) {
+/// Every setting of every axis read alone on the base (a zip's setting as a whole: its fields
+/// move together). A setting the base refuses is still accepted when the other axes' first
+/// settings make it valid (a smaller package once the memories move with it); otherwise the
+/// reader's message names the setting's place in the sweep file.
+void check_axis_values(const SweepSpec& spec, const std::vector<JsonNode>& nodes) {
+    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+        for (std::size_t k = 0; k < spec.axes[a].settings.size(); ++k) {
+            const auto alone = refused(spec, a, k, false);
+            if (!alone || !refused(spec, a, k, true)) continue;
+            const SweepAxis& axis = spec.axes[a];
+            std::string at = axis.pointers.front();
+            for (std::size_t i = 1; i < axis.pointers.size(); ++i) at += ", " + axis.pointers[i];
+            nodes[a].fail(alone->first + " at " + at + " (setting " + std::to_string(k) + ")", alone->second);
+        }
+}
+
+SweepAxis read_axis(const JsonNode& node, std::size_t index) {
     JsonObject o = node.object();
     SweepAxis axis;
     axis.where = node.pointer();
@@ -135,15 +156,11 @@ SweepAxis read_axis(const SweepSpec& spec, const JsonNode& node, std::size_t ind
         for (std::size_t k = 0; k < columns.front().size(); ++k) {
             axis.settings.emplace_back();
             for (const auto& c : columns) axis.settings.back().push_back(c[k]);
-            try_value(spec, axis.pointers, axis.settings.back(), *zip, "setting " + std::to_string(k) + " of ");
         }
     } else {
         axis.pointers.push_back(pointer_of(o));
         const std::vector<nlohmann::json> values = read_values(o, node);
-        for (const nlohmann::json& v : values) {
-            try_value(spec, axis.pointers, {v}, node);
-            axis.settings.push_back({v});
-        }
+        for (const nlohmann::json& v : values) axis.settings.push_back({v});
     }
     axis.name = o.string("name", axis.pointers.size() == 1 ? axis.pointers[0] : "zip " + std::to_string(index));
     o.finish();
@@ -190,7 +207,8 @@ SweepSpec read_sweep_spec(const std::string& path) {
     }
     if (auto axes = o.optional("axes")) {
         const auto list = axes->array();
-        for (std::size_t i = 0; i < list.size(); ++i) spec.axes.push_back(read_axis(spec, list[i], i));
+        for (std::size_t i = 0; i < list.size(); ++i) spec.axes.push_back(read_axis(list[i], i));
+        check_axis_values(spec, list);
     }
     {
         const JsonNode w = o.required("workloads");

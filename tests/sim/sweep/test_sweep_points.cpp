@@ -32,9 +32,11 @@ nlohmann::json axis(const std::string& pointer, nlohmann::json values) { return 
 
 TEST(SweepPoints, GridVariesTheLastAxisFastest) {
     const SweepSpec s = read_sweep_spec(write_spec(
-        "grid.json", {{"axes", {axis("/package/link", {"ucie-standard", "ucie-advanced"}),
-                                {{"pointer", "/chiplet/global_buffer_bytes"}, {"range", {{"from", 65536}, {"to", 196608}, {"step", 65536}}}}}},
-                      {"evaluators", {"estimate", "simulate"}}}));
+        "grid.json",
+        {{"axes",
+          {axis("/package/link", {"ucie-standard", "ucie-advanced"}),
+           {{"pointer", "/chiplet/global_buffer_bytes"}, {"range", {{"from", 65536}, {"to", 196608}, {"step", 65536}}}}}},
+         {"evaluators", {"estimate", "simulate"}}}));
     const auto pts = expand_sweep(s, "t");
     ASSERT_EQ(pts.size(), 2u * 3u * 2u);  // 2 links x 3 buffer sizes x 2 evaluators
     EXPECT_EQ(pts[0].axes["/chiplet/global_buffer_bytes"], 65536);
@@ -54,10 +56,12 @@ TEST(SweepPoints, GridVariesTheLastAxisFastest) {
 TEST(SweepPoints, PresetFieldsAreOverriddenOneAtATime) {
     // mcm-2x2's chiplet is a preset name: /chiplet/array/... turns it into {"preset": ...}
     // with the override, and the rest of the preset stays.
-    const SweepSpec s = read_sweep_spec(write_spec(
-        "zip.json", {{"axes", {{{"name", "array"},
-                                {"zip", {axis("/chiplet/array/rows", {4, 8}), axis("/chiplet/array/cols", {4, 8}),
-                                         axis("/chiplet/macs_per_pe", {16, 64})}}}}}}));
+    const SweepSpec s =
+        read_sweep_spec(write_spec("zip.json", {{"axes",
+                                                 {{{"name", "array"},
+                                                   {"zip",
+                                                    {axis("/chiplet/array/rows", {4, 8}), axis("/chiplet/array/cols", {4, 8}),
+                                                     axis("/chiplet/macs_per_pe", {16, 64})}}}}}}));
     const auto pts = expand_sweep(s, "t");
     ASSERT_EQ(pts.size(), 2u);
     EXPECT_EQ(pts[1].arch["chiplet"]["array"]["rows"], 8);
@@ -78,7 +82,8 @@ TEST(SweepPoints, LatinHypercubeUsesEveryStratumOnce) {
     const auto pts = expand_sweep(s, "t");
     ASSERT_EQ(pts.size(), 8u);
     std::map<int, int> a, b;
-    for (const auto& p : pts) ++a[p.axes["/package/router/pipeline_cycles"].get<int>()], ++b[p.axes["/package/router/flit_bytes"].get<int>()];
+    for (const auto& p : pts)
+        ++a[p.axes["/package/router/pipeline_cycles"].get<int>()], ++b[p.axes["/package/router/flit_bytes"].get<int>()];
     EXPECT_EQ(a.size(), 8u);
     for (const auto& [v, n] : b) EXPECT_EQ(n, 2) << v;
     // Seeded: the same file samples the same points.
@@ -86,9 +91,9 @@ TEST(SweepPoints, LatinHypercubeUsesEveryStratumOnce) {
 }
 
 TEST(SweepPoints, RandomSamplesAreDistinctAndSeeded) {
-    const SweepSpec s = read_sweep_spec(write_spec(
-        "random.json", {{"axes", {axis("/package/router/pipeline_cycles", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})}},
-                        {"sampling", {{"method", "random"}, {"points", 30}, {"seed", 3}}}}));
+    const SweepSpec s = read_sweep_spec(
+        write_spec("random.json", {{"axes", {axis("/package/router/pipeline_cycles", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})}},
+                                   {"sampling", {{"method", "random"}, {"points", 30}, {"seed", 3}}}}));
     const auto pts = expand_sweep(s, "t");
     // 30 draws from 10 values: repeats dropped, so at most 10 points.
     EXPECT_LE(pts.size(), 10u);
@@ -99,14 +104,16 @@ TEST(SweepPoints, RandomSamplesAreDistinctAndSeeded) {
 
 TEST(SweepPoints, ConstraintsFilterAndContradictionsAreBadInput) {
     const auto cols = axis("/package/cols", {2, 3, 4});
-    const SweepSpec s = read_sweep_spec(write_spec(
-        "c.json", {{"axes", {cols}}, {"constraints", {{{"left", "/package/cols"}, {"op", "ge"}, {"right", "/package/rows"}},
-                                                      {{"left", "/package/cols"}, {"op", "lt"}, {"right", 4}}}}}));
+    const SweepSpec s =
+        read_sweep_spec(write_spec("c.json", {{"axes", {cols}},
+                                              {"constraints",
+                                               {{{"left", "/package/cols"}, {"op", "ge"}, {"right", "/package/rows"}},
+                                                {{"left", "/package/cols"}, {"op", "lt"}, {"right", 4}}}}}));
     const auto pts = expand_sweep(s, "t");
     ASSERT_EQ(pts.size(), 2u);  // cols 2 and 3 (rows is 2)
     EXPECT_EQ(pts[1].axes["/package/cols"], 3);
-    const SweepSpec none = read_sweep_spec(write_spec(
-        "none.json", {{"axes", {cols}}, {"constraints", {{{"left", "/package/cols"}, {"op", "gt"}, {"right", 9}}}}}));
+    const SweepSpec none = read_sweep_spec(
+        write_spec("none.json", {{"axes", {cols}}, {"constraints", {{{"left", "/package/cols"}, {"op", "gt"}, {"right", 9}}}}}));
     try {
         expand_sweep(none, "t");
         FAIL() << "no point satisfies cols > 9";
@@ -127,7 +134,8 @@ TEST(SweepPoints, BadFilesNameTheValue) {
     EXPECT_EQ(where({{"axes", {axis("/package/rows", {2, 0})}}}), "/axes/0");
     EXPECT_EQ(where({{"axes", {axis("/package/warp", {1})}}}), "/axes/0");
     EXPECT_EQ(where({{"axes", {axis("/package/rows", nlohmann::json::array())}}}), "/axes/0");
-    EXPECT_EQ(where({{"axes", {{{"pointer", "/package/rows"}, {"range", {{"from", 4}, {"to", 2}, {"step", 1}}}}}}}), "/axes/0/range");
+    EXPECT_EQ(where({{"axes", {{{"pointer", "/package/rows"}, {"range", {{"from", 4}, {"to", 2}, {"step", 1}}}}}}}),
+              "/axes/0/range");
     EXPECT_EQ(where({{"sampling", {{"method", "sobol"}}}}), "/sampling/method");
     EXPECT_EQ(where({{"workloads", nlohmann::json::array()}}), "/workloads");
 }

@@ -62,8 +62,18 @@ void ChildPool::start(const SweepPoint& p, std::size_t tag) {
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     std::string cmd = "sweep-point";
     std::vector<char*> argv = {self_.data(), cmd.data(), const_cast<char*>(dir.c_str()), nullptr};
+    // The child is no MPI process: it gets the environment without the launcher's variables,
+    // which would make the MPI library it is linked with set itself up.
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) {
+        const std::string v = *e;
+        if (v.rfind("OMPI_", 0) != 0 && v.rfind("PMIX_", 0) != 0 && v.rfind("PMI_", 0) != 0) env.push_back(v);
+    }
+    std::vector<char*> envp;
+    for (std::string& v : env) envp.push_back(v.data());
+    envp.push_back(nullptr);
     pid_t pid = 0;
-    const int rc = posix_spawn(&pid, self_.c_str(), &actions, nullptr, argv.data(), environ);
+    const int rc = posix_spawn(&pid, self_.c_str(), &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) throw std::runtime_error("sweep: cannot start " + self_ + ": " + std::strerror(rc));
     running_.emplace(pid, Child{tag, dir, std::chrono::steady_clock::now()});

@@ -5,7 +5,7 @@
 #    report.json's; the same for `estimate` on the written plan;
 #  - the 36-chiplet ResNet-50 report.html is under 2 MB, self-contained (no script, nothing
 #    fetched) and byte-identical across two runs;
-#  - validation.html and codesign.html render with their charts;
+#  - validation.html, codesign.html and sweep.html render with their charts;
 #  - progress lines appear on a terminal (faked with script(1)) and never in a pipe, with
 #    -q, or in any report file.
 # usage: html_reports.sh <mcmsim> <configs dir> <tests/cli dir>
@@ -72,6 +72,18 @@ browser "$work/cd/codesign.html" "$work/cd" 1300
 py png "$work/cd.png"
 check "codesign.html plots every point and a chart per knob" \
   "[ \$(grep -o 'class=\"point' '$work/cd.dom' | wc -l) -eq 4 ] && grep -q 'best EdP by diagonal_links' '$work/cd.dom' && grep -q 'best EdP by link_bandwidth_gbps' '$work/cd.dom'"
+
+# A sweep's page: the plane of its points and a chart per axis.
+cat > "$work/sweep.json" <<JSON
+{ "base": "$configs/arch/mcm-2x2.json", "axes": [ { "pointer": "/package/link", "presets": "links" } ],
+  "workloads": [ { "model": "$here/tiny_workload.json" } ] }
+JSON
+"$mcmsim" sweep "$work/sweep.json" --out "$work/sw" -q > /dev/null
+browser "$work/sw/sweep.html" "$work/sw" 1300
+py png "$work/sw.png"
+links=$(ls "$configs/links" | grep -c '\.json$')
+check "sweep.html plots every point and a chart per axis" \
+  "[ \$(grep -o 'class=\"point' '$work/sw.dom' | wc -l) -eq $links ] && grep -q 'best EdP by /package/link' '$work/sw.dom'"
 
 # Progress on a terminal: script(1) gives the command one; the line goes to stderr only.
 script -qec "'$mcmsim' run --arch '$org' --workload resnet50 --out '$work/tty' > '$work/tty.out'" "$work/tty.log" > /dev/null

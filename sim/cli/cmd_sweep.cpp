@@ -132,6 +132,7 @@ int cmd_sweep_point(const std::vector<std::string>& args) {
         RunView view{"systemc", arch, plan, index, res.ops, res.ledger, res.checks, nlohmann::json::object(), res.stats};
         report = build_report(view);
     }
+    if (job.value("keep_plan", false)) write_plan(plan, dir + "/plan.json");
     write_json_file({{"figures", figures_of(report, plan)}}, dir + "/result.json");
     return kExitOk;
 }

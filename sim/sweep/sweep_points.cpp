@@ -131,7 +131,7 @@ bool make_arch_point(const SweepSpec& spec, const Setting& s, ArchPoint& out) {
         const SweepAxis& a = spec.axes[k];
         const auto& setting = a.settings[s[k]];
         for (std::size_t p = 0; p < a.pointers.size(); ++p) set_at_pointer(out.doc, a.pointers[p], setting[p]);
-        out.axes[a.name] = setting.size() == 1 ? setting[0] : nlohmann::json(setting);
+        out.axes[a.name] = !a.labels.empty() ? a.labels[s[k]] : setting.size() == 1 ? setting[0] : nlohmann::json(setting);
     }
     bool read = false;
     auto resolve = [&] {
@@ -172,7 +172,9 @@ nlohmann::json job_of(const SweepSpec& spec, std::size_t workload, std::size_t m
     const SweepWorkload& w = spec.workloads[workload];
     nlohmann::json wj = {{"model", w.model}};
     if (w.batch > 0) wj["batch"] = w.batch;
-    return {{"workload", wj}, {"mapping", spec.mappings[mapping]}, {"evaluator", to_string(e)}};
+    nlohmann::json j = {{"workload", wj}, {"mapping", spec.mappings[mapping]}, {"evaluator", to_string(e)}};
+    if (spec.keep_plans) j["keep_plan"] = true;
+    return j;
 }
 
 void hash_point(SweepPoint& p, const SweepSpec& spec, const std::string& version) {

@@ -44,15 +44,19 @@ void write_output(const std::string& path, const std::string& text) {
     f << text;
 }
 
-/// The points to simulate in an escalation: the `k` best model points by the objective and
-/// every point of the model's latency-energy front, in point order.
-std::vector<std::size_t> escalation_choice(const SweepSpec& spec, const std::vector<SweepPoint>& points, const SweepStore& store,
-                                           int k) {
+/// The points to simulate in an escalation: the K best model points by the objective (of the
+/// one mapping, when the request names one) and, unless told otherwise, every point of the
+/// model's latency-energy front, in point order.
+std::vector<std::size_t> escalation_choice(const SweepRequest& req, const std::vector<SweepPoint>& points,
+                                           const SweepStore& store) {
+    const SweepSpec& spec = req.spec;
+    const int k = req.escalate;
     std::vector<std::size_t> ok;
     std::vector<Score> scores;
     std::vector<double> objective;
     for (const SweepPoint& p : points) {
         if (p.evaluator != SweepEvaluator::Estimate) continue;
+        if (req.escalate_mapping >= 0 && p.mapping != static_cast<std::size_t>(req.escalate_mapping)) continue;
         const auto r = store.find(p.hash);
         if (!r || r->status != PointStatus::Ok) continue;
         ok.push_back(p.index);
@@ -64,7 +68,8 @@ std::vector<std::size_t> escalation_choice(const SweepSpec& spec, const std::vec
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return objective[a] < objective[b]; });
     std::vector<std::size_t> chosen;
     for (std::size_t i = 0; i < order.size() && static_cast<int>(i) < k; ++i) chosen.push_back(ok[order[i]]);
-    for (std::size_t f : pareto_front(scores)) chosen.push_back(ok[f]);
+    if (req.escalate_front)
+        for (std::size_t f : pareto_front(scores)) chosen.push_back(ok[f]);
     std::sort(chosen.begin(), chosen.end());
     chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
     return chosen;
@@ -135,7 +140,7 @@ SweepOutcome run_sweep(const SweepRequest& req, const MpiSession* mpi) {
     std::vector<SweepPoint> escalated;
     if (req.escalate >= 0) {
         std::vector<std::size_t> chosen;
-        if (rank0) chosen = escalation_choice(spec, points, *store, req.escalate);
+        if (rank0) chosen = escalation_choice(req, points, *store);
         if (mpi) mpi_broadcast(chosen);
         for (std::size_t i : chosen) escalated.push_back(with_evaluator(points[i], req.escalate_with, spec, req.version));
         std::vector<std::size_t> todo;

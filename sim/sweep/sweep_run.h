@@ -21,6 +21,8 @@ struct SweepRequest {
     int jobs = 1;         ///< children at once (per rank)
     int escalate = -1;    ///< simulate the K best and the front (-1: no escalation)
     SweepEvaluator escalate_with = SweepEvaluator::Simulate;
+    bool escalate_front = true;  ///< escalation also simulates the model's Pareto front
+    int escalate_mapping = -1;   ///< escalate only points of this mapping (-1: any)
     /// Progress (rank 0): points done, points, failed, best objective so far.
     std::function<void(std::size_t, std::size_t, std::size_t, double)> progress;
 };

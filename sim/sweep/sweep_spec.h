@@ -53,7 +53,10 @@ struct SweepAxis {
     std::string name;
     std::vector<std::string> pointers;
     std::vector<std::vector<nlohmann::json>> settings;  ///< [setting][pointer]
-    std::string where;                                  ///< the axis' JSON pointer in the sweep file
+    /// Optional, one per setting: what the table shows for it instead of the values (a
+    /// co-design point's knobs rather than the documents they make).
+    std::vector<nlohmann::json> labels;
+    std::string where;  ///< the axis' JSON pointer in the sweep file
 };
 
 struct SweepWorkload {
@@ -93,6 +96,7 @@ struct SweepSpec {
     std::uint64_t seed = 1;
     std::vector<SweepConstraint> constraints;
     Objective objective = Objective::Edp;
+    bool keep_plans = false;  ///< each point's child keeps its plan (plan.json in its directory)
 };
 
 /// Reads and checks `path`; throws InputError naming the file and the JSON pointer.

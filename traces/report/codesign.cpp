@@ -39,69 +39,6 @@ double kendall_tau(const std::vector<double>& a, const std::vector<double>& b) {
     return n == 0 ? 1.0 : static_cast<double>(concordant - discordant) / n;
 }
 
-CodesignResult run_codesign(const CodesignRequest& req, const SimulationRunner& simulate,
-                            const std::function<void(int, double, double)>& progress) {
-    const Objective obj = req.mapping.objective;
-    const json base_doc = load_json_file(req.base.file);
-    const std::vector<HardwarePoint> hw = hardware_points(req.space.hardware);
-    MapRequest mapping = req.mapping;
-    mapping.space = req.space;
-    CodesignResult res;
-    double best_so_far = 0;
-    for (std::size_t i = 0; i < hw.size(); ++i) {
-        CodesignPoint p;
-        p.hw = hw[i];
-        const std::string dir = req.out_dir + "/points/" + std::to_string(i);
-        fs::create_directories(dir);
-        p.arch_file = dir + "/arch.json";
-        p.plan_file = dir + "/plan.json";
-        {
-            std::ofstream f(p.arch_file);
-            f << apply_hardware(base_doc, p.hw, req.space.file).dump(2) << "\n";
-        }
-        const ArchConfig arch = load_arch_config(p.arch_file);
-        OptimizeResult r = optimize_mapping(arch, req.workload, mapping);
-        write_plan(r.plan, p.plan_file);
-        p.uniform = r.uniform;
-        p.best = r.chosen;
-        const double v = p.best.value(obj);
-        if (i == 0 || v < best_so_far) best_so_far = v;
-        if (progress) progress(static_cast<int>(i + 1), best_so_far, 0);
-        res.points.push_back(p);
-    }
-
-    std::vector<Score> scores;
-    for (const auto& p : res.points) scores.push_back(p.best);
-    res.front = pareto_front(scores);
-    res.order.resize(res.points.size());
-    std::iota(res.order.begin(), res.order.end(), 0);
-    std::stable_sort(res.order.begin(), res.order.end(),
-                     [&](std::size_t a, std::size_t b) { return scores[a].value(obj) < scores[b].value(obj); });
-    for (std::size_t i = 1; i < res.points.size(); ++i)
-        if (scores[i].value(Objective::Edp) < scores[res.best_edp].value(Objective::Edp)) res.best_edp = i;
-
-    // The N best points by the objective, simulated.
-    res.confirmed = std::min<std::size_t>(static_cast<std::size_t>(std::max(req.confirm, 0)), res.points.size());
-    if (res.confirmed > 0) {
-        std::vector<SimulationJob> jobs;
-        for (std::size_t k = 0; k < res.confirmed; ++k) {
-            const CodesignPoint& p = res.points[res.order[k]];
-            jobs.push_back({p.arch_file, p.plan_file, req.out_dir + "/points/" + std::to_string(res.order[k]) + "/sim"});
-        }
-        const auto reports = simulate(jobs);
-        std::vector<double> ana, sim;
-        for (std::size_t k = 0; k < res.confirmed; ++k) {
-            CodesignPoint& p = res.points[res.order[k]];
-            if (!reports[k]) throw std::runtime_error("simulation of point " + std::to_string(res.order[k]) + " failed");
-            p.simulated = Score{(*reports[k])["latency_ns"].get<double>(), (*reports[k])["energy_pj"].get<double>()};
-            ana.push_back(p.best.value(obj));
-            sim.push_back(p.simulated->value(obj));
-        }
-        res.kendall_tau = kendall_tau(ana, sim);
-    }
-    return res;
-}
-
 void write_codesign(const CodesignRequest& req, const CodesignResult& r) {
     std::ofstream csv(req.out_dir + "/codesign.csv");
     csv << "point,hardware,latency_ns,energy_pj,edp_j_s,uniform_edp_j_s,pareto,simulated_latency_ns,simulated_energy_pj\n";

@@ -1,10 +1,10 @@
 #pragma once
 // Co-design (`mcmsim codesign`): hardware knobs x mapping. Every hardware point of the space
-// gets its own arch config (the base document with the knobs applied, written beside the
-// results and read back by the strict reader) and its best mapping from the request's
-// optimiser; then the latency-energy Pareto front, the best-EdP point, and optionally the N
-// best points simulated to see whether the simulated ranking agrees (Kendall tau). Pure C++:
-// the simulations run through the caller's SimulationRunner.
+// gets its own arch config (the base document with the knobs applied, read by the strict
+// reader) and its best mapping from the request's optimiser; then the latency-energy Pareto
+// front, the best-EdP point, and optionally the N best points simulated to see whether the
+// simulated ranking agrees (Kendall tau). The points run on the sweep engine
+// (sim/sweep/codesign_sweep.h); this file holds the study's types and its outputs. Pure C++.
 #include "mapper/optimize/hardware_point.h"
 #include "mapper/optimize/optimize.h"
 #include "traces/report/simulation_jobs.h"
@@ -44,11 +44,6 @@ struct CodesignResult {
 
 /// Kendall's tau between two orderings of the same items (1: identical order).
 double kendall_tau(const std::vector<double>& a, const std::vector<double>& b);
-
-/// Maps every hardware point (progress: point done, best objective so far), then confirms;
-/// throws when a confirmation simulation fails.
-CodesignResult run_codesign(const CodesignRequest& req, const SimulationRunner& simulate,
-                            const std::function<void(int, double, double)>& progress);
 
 /// codesign.csv and codesign.json into the request's directory.
 void write_codesign(const CodesignRequest& req, const CodesignResult& r);

@@ -20,6 +20,12 @@ namespace mcmsim::cli {
 
 namespace po = boost::program_options;
 
+#ifndef MCMSIM_VERSION
+#define MCMSIM_VERSION "unknown"
+#endif
+/// The version every sweep point's hash includes (the project's, from CMake).
+constexpr const char* kMcmsimVersion = MCMSIM_VERSION;
+
 /// Exit codes: 0 ok, 1 internal error, 2 bad input, 3 the simulation failed its self-checks.
 constexpr int kExitOk = 0, kExitInternal = 1, kExitBadInput = 2, kExitCheckFailed = 3;
 

@@ -11,10 +11,6 @@
 
 #include <iostream>
 
-#ifndef MCMSIM_VERSION
-#define MCMSIM_VERSION "unknown"
-#endif
-
 namespace mcmsim::cli {
 
 namespace fs = std::filesystem;
@@ -72,7 +68,7 @@ int cmd_codesign(const std::vector<std::string>& args) {
                               obj == Objective::Edp ? 1e-21 : 1.0);
         SweepRequest run;
         run.self = fs::read_symlink("/proc/self/exe").string();
-        run.version = MCMSIM_VERSION;
+        run.version = kMcmsimVersion;
         run.jobs = child_parallelism();
         run.progress = progress.sweep_callback();
         SweepWorkload w{vm["workload"].as<std::string>(), vm.count("batch") ? vm["batch"].as<std::int64_t>() : 0};

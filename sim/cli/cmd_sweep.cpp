@@ -16,10 +16,6 @@
 #include <memory>
 #include <thread>
 
-#ifndef MCMSIM_VERSION
-#define MCMSIM_VERSION "unknown"
-#endif
-
 namespace mcmsim::cli {
 
 namespace fs = std::filesystem;
@@ -160,7 +156,7 @@ int cmd_sweep(const std::vector<std::string>& in) {
     req.spec = read_sweep_spec(spec_file);
     check_mappings(req.spec);
     req.out_dir = vm["out"].as<std::string>();
-    req.version = MCMSIM_VERSION;
+    req.version = kMcmsimVersion;
     req.self = fs::read_symlink("/proc/self/exe").string();
     req.escalate_with = choice_option<SweepEvaluator>(vm, "escalate-with");
     if (req.escalate_with == SweepEvaluator::Estimate)

@@ -10,13 +10,8 @@ set -u
 mcmsim=$1
 configs=$2
 arch=$configs/arch/mcm-2x2.json
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-ok() { echo "ok $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
-check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
+# shellcheck source=check_lib.sh
+. "$(dirname "$0")/check_lib.sh"
 
 "$mcmsim" run --arch "$arch" --workload resnet50 --out "$work/run1" --quiet
 check "run exits 0" "[ $? -eq 0 ]"
@@ -223,5 +218,4 @@ for cmd in run map simulate estimate config validate workload noc dram; do
   check "$cmd --help" "[ $? -eq 0 ] && echo \"\$out\" | grep -q 'usage: mcmsim $cmd'"
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -13,13 +13,8 @@ set -u
 mcmsim=$1
 configs=$2
 here=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-ok() { echo "ok $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
-check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
+# shellcheck source=check_lib.sh
+. "$(dirname "$0")/check_lib.sh"
 py() { if python3 "$here/html_check.py" "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi; }
 browser() {  # browser <html> <out prefix> [height]: a screenshot and the DOM as rendered
   chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1050,"${3:-3400}" \
@@ -94,5 +89,4 @@ check "a terminal run's report.json equals the piped run's" "cmp -s '$work/tty/r
 script -qec "'$mcmsim' run --arch '$org' --workload resnet50 --out '$work/ttyq' -q" "$work/ttyq.log" > /dev/null
 check "-q silences progress on a terminal" "! grep -q 'ops (' '$work/ttyq.log'"
 
-echo "html reports: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish "html reports"

@@ -11,13 +11,8 @@ configs=$2
 here=$(cd "$(dirname "$0")" && pwd)
 arch=$configs/arch/mcm-2x2.json
 wl=$here/tiny_workload.json
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-ok() { echo "ok $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
-check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
+# shellcheck source=check_lib.sh
+. "$(dirname "$0")/check_lib.sh"
 
 for opt in ga milp; do
   "$mcmsim" map --arch "$arch" --workload "$wl" --optimizer $opt --seed 3 --generations 4 --population 8 --out "$work/$opt.json" > "$work/$opt.out"
@@ -58,5 +53,4 @@ check "codesign writes its CSV and JSON" "[ -s '$work/cd/codesign.csv' ] && [ -s
 check "codesign prints the best EdP point" "grep -q '^best EdP ' '$work/cd.out'"
 check "codesign --confirm compares rankings" "grep -q 'best points simulated: ranking' '$work/cd.out'"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

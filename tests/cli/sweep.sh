@@ -12,13 +12,8 @@ set -u
 mcmsim=$1
 configs=$2
 here=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-ok() { echo "ok $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
-check() { if eval "$2"; then ok "$1"; else fail "$1"; fi; }
+# shellcheck source=check_lib.sh
+. "$(dirname "$0")/check_lib.sh"
 rows() { python3 -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" "$1" "$2"; }
 tiny=$here/tiny_workload.json
 
@@ -128,5 +123,4 @@ bad "unknown evaluator" "/evaluators/0" "{ $base, \"evaluators\": [\"guess\"] }"
 bad "unknown mapping option" "/mapping" "{ $base, \"mapping\": { \"teleport\": 1 } }"
 bad "unknown key" "" "{ $base, \"axis\": [] }"
 
-echo "sweep: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish "sweep"

@@ -22,8 +22,9 @@ public:
 private:
     static std::string format(const std::string& file, const std::string& where, const std::string& expected,
                               const std::string& found) {
-        std::string line = file.empty() ? std::string("<input>") : file;
-        if (!where.empty()) line += ": " + where;
+        // A command-line value has no file: the option (`where`) leads the line.
+        std::string line = file;
+        if (!where.empty()) line += (line.empty() ? "" : ": ") + where;
         line += ": expected " + expected + ", found " + found;
         // Keep it one line whatever the caller passed.
         for (char& c : line)

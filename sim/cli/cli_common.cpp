@@ -16,8 +16,18 @@ bool parse(const std::string& command, const std::string& usage, po::options_des
            const std::vector<std::string>& args, po::variables_map& vm) {
     opts.add_options()("help,h", "show this help");
     try {
-        po::store(po::command_line_parser(args).options(opts).run(), vm);
+        const po::parsed_options parsed = po::command_line_parser(args).options(opts).run();
+        // A word that belongs to no option (a typo, a missing dash) would be dropped silently.
+        for (const po::option& o : parsed.options)
+            if (o.position_key >= 0)
+                throw InputError("mcmsim " + command, "command line", "options only (see --help)",
+                                 "stray argument \"" + (o.value.empty() ? std::string() : o.value.front()) + "\"");
+        po::store(parsed, vm);
         po::notify(vm);
+    } catch (const po::error_with_option_name& e) {
+        const std::string option = e.get_option_name();
+        if (option.empty()) throw InputError("mcmsim " + command, "command line", "valid options (see --help)", e.what());
+        throw InputError("", option, "an option of mcmsim " + command + " with a valid value (see --help)", e.what());
     } catch (const po::error& e) {
         throw InputError("mcmsim " + command, "command line", "valid options (see --help)", e.what());
     }

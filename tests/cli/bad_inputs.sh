@@ -252,7 +252,9 @@ TIMEOUT=("${LONG_TIMEOUT[@]}")
 
 # ---- the command line --------------------------------------------------------------------
 
-expect_error cli-unknown-option "--frobnicate" "command line" -- config --arch "$GOOD_ARCH" --frobnicate
+expect_error cli-unknown-option "mcmsim: error: --frobnicate: expected an option of mcmsim config" -- config --arch "$GOOD_ARCH" --frobnicate
+expect_error cli-option-error-names-the-option "mcmsim: error: --sensitivity: expected a fraction" -- validate --arch "$GOOD_ARCH" --workload resnet50 --sensitivity 0.5
+expect_error cli-stray-argument "mcmsim: error: mcmsim run: command line" "stray" -- run --arch "$GOOD_ARCH" --workload resnet50 --out "$TMP/stray" stray
 expect_error cli-missing-arch-option "--arch" -- simulate --plan "$TMP/good_plan.json" --out "$TMP/out" -q
 expect_error cli-unknown-command '"frobnicate"' -- frobnicate
 expect_error noc-zero-threads "--threads" "1..64" -- \

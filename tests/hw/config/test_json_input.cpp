@@ -144,7 +144,7 @@ TEST(JsonInput, InputErrorFormatsOneLine) {
     InputError no_where("f.json", "", "a readable file", "none");
     EXPECT_STREQ(no_where.what(), "f.json: expected a readable file, found none");
     InputError no_file("", "--batch", "a batch size", "0");
-    EXPECT_STREQ(no_file.what(), "<input>: --batch: expected a batch size, found 0");
+    EXPECT_STREQ(no_file.what(), "--batch: expected a batch size, found 0");
 }
 
 // ---- JsonObject::finish -----------------------------------------------------------------

@@ -43,6 +43,12 @@ std::string required(const po::variables_map& vm, const std::string& name) {
     return vm[name].as<std::string>();
 }
 
+std::uint64_t seed_option(const po::variables_map& vm, const std::string& name) {
+    const std::int64_t v = vm[name].as<std::int64_t>();
+    if (v < 0) throw InputError("", "--" + name, "a seed in [0, 2^63)", std::to_string(v));
+    return static_cast<std::uint64_t>(v);
+}
+
 std::string option_of_field(const std::string& field) {
     std::string flag = "--" + field;
     for (char& c : flag)
@@ -99,13 +105,13 @@ void add_mapping_options(po::options_description& o, const MappingDefaults& d) {
         "columns, micro-batches streamed)")("segments", po::value<int>()->default_value(1),
                                             "pipelined: number of segments (1 to the grid's columns)")(
         "micro-batch", po::value<std::int64_t>()->default_value(1), "pipelined: samples per micro-batch")(
-        "seed", po::value<std::uint64_t>()->default_value(1), "seed for randomised optimisers");
+        "seed", po::value<std::int64_t>()->default_value(1), "seed for randomised optimisers");
 }
 
 MapRequest read_map_request(const po::variables_map& vm) {
     MapRequest r;
     r.optimizer = choice_option<Optimizer>(vm, "optimizer");
-    r.seed = vm["seed"].as<std::uint64_t>();
+    r.seed = seed_option(vm);
     const std::string split = vm["split"].as<std::string>();
     const auto option = parse_partition_option(split);
     if (!option) throw InputError("", "--split", "a dimension (k, c, p, q, n) or ROWSxCOLS such as pxk", "\"" + split + "\"");

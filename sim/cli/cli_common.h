@@ -49,6 +49,9 @@ E choice_option(const po::variables_map& vm, const std::string& name) {
     throw InputError("", "--" + name, choice_list<E>(), "\"" + v + "\"");
 }
 
+/// --seed (or another seed option): read signed so that "-1" is refused, not wrapped to 2^64 - 1.
+std::uint64_t seed_option(const po::variables_map& vm, const std::string& name = "seed");
+
 /// --arch.
 void add_arch_option(po::options_description& o);
 /// The --out directory, created if missing; a path that cannot be a directory (an existing

@@ -38,7 +38,7 @@ int cmd_dram(const std::vector<std::string>& args) {
         "requests", po::value<std::int64_t>()->default_value(100000), "requests to simulate")(
         "request-bytes", po::value<std::int64_t>()->default_value(0), "bytes per request (default: one burst)")(
         "in-flight", po::value<std::int64_t>()->default_value(0), "transactions in flight (default: 32 per channel)")(
-        "seed", po::value<std::uint64_t>()->default_value(1), "random seed")(
+        "seed", po::value<std::int64_t>()->default_value(1), "random seed")(
         "json", po::bool_switch(), "print the results as JSON")("check", po::bool_switch(),
                                                                 "replay every command through the timing checker");
     po::variables_map vm;
@@ -70,7 +70,7 @@ int cmd_dram(const std::vector<std::string>& args) {
     const std::int64_t inflight = vm["in-flight"].as<std::int64_t>();
     if (inflight < 0) throw InputError("", "--in-flight", "an integer >= 1", std::to_string(inflight));
     tc.max_in_flight = static_cast<int>(inflight ? inflight : cfg.units() * cfg.queue_depth);
-    tc.seed = vm["seed"].as<std::uint64_t>();
+    tc.seed = seed_option(vm);
 
     const DramStandaloneResult r = run_dram_standalone(cfg, name, tc, vm["check"].as<bool>());
     if (vm["json"].as<bool>()) std::cout << r.json.dump(2) << "\n";

@@ -47,7 +47,7 @@ int cmd_noc(const std::vector<std::string>& args) {
         "warmup", po::value<std::int64_t>()->default_value(1000), "warm-up cycles")(
         "cycles", po::value<std::int64_t>()->default_value(10000), "measurement cycles")(
         "drain-limit", po::value<std::int64_t>()->default_value(0), "give up draining after this many cycles (0: auto)")(
-        "seed", po::value<std::uint64_t>()->default_value(1), "random seed")(
+        "seed", po::value<std::int64_t>()->default_value(1), "random seed")(
         "threads", po::value<int>()->default_value(1),
         "threads stepping the routers (bands of rows each); the result does not depend on it")(
         "json", po::bool_switch(), "print one JSON object")("out", po::value<std::string>(),
@@ -72,9 +72,11 @@ int cmd_noc(const std::vector<std::string>& args) {
     opt.warmup = vm["warmup"].as<std::int64_t>();
     opt.measure = vm["cycles"].as<std::int64_t>();
     opt.drain_limit = vm["drain-limit"].as<std::int64_t>();
+    if (opt.drain_limit < 0)
+        throw InputError("", "--drain-limit", "a number of cycles >= 0 (0: automatic)", std::to_string(opt.drain_limit));
     if (opt.warmup < 0) throw InputError("", "--warmup", "cycles >= 0", std::to_string(opt.warmup));
     if (opt.measure < 1) throw InputError("", "--cycles", "cycles >= 1", std::to_string(opt.measure));
-    opt.seed = vm["seed"].as<std::uint64_t>();
+    opt.seed = seed_option(vm);
     opt.threads = vm["threads"].as<int>();
     if (opt.threads < 1 || opt.threads > 64) throw InputError("", "--threads", "1..64 threads", std::to_string(opt.threads));
 

@@ -268,6 +268,10 @@ OptimizeResult run_formulation(const ArchConfig& arch, const Workload& w, const 
 
 OptimizeResult optimize_mapping(const ArchConfig& arch, const Workload& w, const MapRequest& req) {
     check_request(arch, req);
+    // A micro-batch is a slice of the batch: one larger than it has nothing to stream.
+    if (req.placement == Placement::Pipelined && req.micro_batch > w.batch)
+        throw RequestError("micro_batch", "a micro-batch of at most the batch (" + std::to_string(w.batch) + " samples)",
+                           std::to_string(req.micro_batch));
     OptimizeResult r;
     r.objective = req.objective;
     MapRequest base = req;

@@ -256,6 +256,8 @@ expect_error cli-unknown-option "mcmsim: error: --frobnicate: expected an option
 expect_error cli-option-error-names-the-option "mcmsim: error: --sensitivity: expected a fraction" -- validate --arch "$GOOD_ARCH" --workload resnet50 --sensitivity 0.5
 expect_error cli-negative-seed "mcmsim: error: --seed: expected a seed" -- map --arch "$GOOD_ARCH" --workload resnet50 --seed -1 --out "$TMP/seed.json"
 expect_error cli-negative-drain-limit "mcmsim: error: --drain-limit: expected a number of cycles" -- noc --config "$HERE/../../configs/noc/mesh8x8.json" --cycles 100 --drain-limit -5
+expect_error cli-micro-batch-beyond-batch "mcmsim: error: --micro-batch: expected a micro-batch of at most the batch (2 samples)" -- \
+    map --arch "$HERE/../../configs/arch/mcm-4x4-organic-hbm-edge.json" --workload resnet50 --batch 2 --micro-batch 4 --segments 2 --placement pipelined --out "$TMP/mb.json"
 expect_error cli-stray-argument "mcmsim: error: mcmsim run: command line" "stray" -- run --arch "$GOOD_ARCH" --workload resnet50 --out "$TMP/stray" stray
 expect_error cli-missing-arch-option "--arch" -- simulate --plan "$TMP/good_plan.json" --out "$TMP/out" -q
 expect_error cli-unknown-command '"frobnicate"' -- frobnicate

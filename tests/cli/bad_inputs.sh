@@ -258,6 +258,25 @@ expect_error cli-negative-seed "mcmsim: error: --seed: expected a seed" -- map -
 expect_error cli-negative-drain-limit "mcmsim: error: --drain-limit: expected a number of cycles" -- noc --config "$HERE/../../configs/noc/mesh8x8.json" --cycles 100 --drain-limit -5
 expect_error cli-micro-batch-beyond-batch "mcmsim: error: --micro-batch: expected a micro-batch of at most the batch (2 samples)" -- \
     map --arch "$HERE/../../configs/arch/mcm-4x4-organic-hbm-edge.json" --workload resnet50 --batch 2 --micro-batch 4 --segments 2 --placement pipelined --out "$TMP/mb.json"
+# A DRAM access outside its memory and a transfer larger than every memory of the package.
+python3 - "$TMP/good_plan.json" "$TMP" <<'PY'
+import json, sys
+plan = json.loads("".join(l for l in open(sys.argv[1]) if not l.lstrip().startswith("//")))
+def first(kind):
+    for li, l in enumerate(plan["layers"]):
+        for oi, o in enumerate(l["ops"]):
+            if o["kind"] == kind:
+                return li, oi
+for name, kind, key, value in (("addr", "dram_read", "address", 2**64 - 1), ("read", "dram_read", "bytes", 2**62)):
+    p = json.loads(json.dumps(plan))
+    li, oi = first(kind)
+    p["layers"][li]["ops"][oi][key] = value
+    json.dump(p, open(f"{sys.argv[2]}/plan_{name}.json", "w"))
+PY
+expect_error plan-dram-address-outside-memory "/ops/" "/address: expected an address inside memory" -- \
+    estimate --arch "$GOOD_ARCH" --plan "$TMP/plan_addr.json" --out "$TMP/out" -q
+expect_error plan-dram-read-beyond-memory "/bytes: expected an access that ends inside memory" -- \
+    simulate --arch "$GOOD_ARCH" --plan "$TMP/plan_read.json" --out "$TMP/out" -q
 expect_error cli-stray-argument "mcmsim: error: mcmsim run: command line" "stray" -- run --arch "$GOOD_ARCH" --workload resnet50 --out "$TMP/stray" stray
 expect_error cli-missing-arch-option "--arch" -- simulate --plan "$TMP/good_plan.json" --out "$TMP/out" -q
 expect_error cli-unknown-command '"frobnicate"' -- frobnicate

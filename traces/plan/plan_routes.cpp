@@ -41,6 +41,40 @@ void validate_plan_routes(const Plan& plan, const MeshTopology& topo, const std:
     }
 }
 
+namespace {
+
+// What a plan moves must exist in the package: a DRAM access lies inside its memory, and no
+// transfer carries more than all of the package's memories hold (its bytes come from
+// somewhere). Beyond these an evaluator would stream an impossible number of packets.
+void check_plan_sizes(const Plan& plan, const ArchConfig& arch, const std::string& plan_file) {
+    std::uint64_t total = 0;
+    for (const MemoryConfig& m : arch.memories) total += static_cast<std::uint64_t>(m.dram.capacity_bytes);
+    for (std::size_t l = 0; l < plan.layers.size(); ++l)
+        for (std::size_t o = 0; o < plan.layers[l].ops.size(); ++o) {
+            const PlanOp& op = plan.layers[l].ops[o];
+            const std::string at = "/layers/" + std::to_string(l) + "/ops/" + std::to_string(o);
+            if (op.kind == OpKind::DramRead || op.kind == OpKind::DramWrite) {
+                const MemoryConfig& m = arch.memories[static_cast<std::size_t>(op.memory)];
+                const auto cap = static_cast<std::uint64_t>(m.dram.capacity_bytes);
+                if (op.address >= cap)
+                    throw InputError(plan_file, at + "/address",
+                                     "an address inside memory " + m.name + " (below " + std::to_string(cap) + ")",
+                                     std::to_string(op.address));
+                if (static_cast<std::uint64_t>(op.bytes) > cap - op.address)
+                    throw InputError(plan_file, at + "/bytes",
+                                     "an access that ends inside memory " + m.name + " (" + std::to_string(cap - op.address) +
+                                         " bytes from its address at most)",
+                                     std::to_string(op.bytes));
+            } else if ((op.kind == OpKind::Send || op.kind == OpKind::Recv) && static_cast<std::uint64_t>(op.bytes) > total) {
+                throw InputError(plan_file, at + "/bytes",
+                                 "at most the package's memory capacity (" + std::to_string(total) + " bytes)",
+                                 std::to_string(op.bytes));
+            }
+        }
+}
+
+}  // namespace
+
 void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string& plan_file) {
     if (plan.chiplets != arch.chiplet_count())
         throw InputError(plan_file, "/chiplets", std::to_string(arch.chiplet_count()) + " chiplets (as " + arch.name + ")",
@@ -49,6 +83,7 @@ void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string
         throw InputError(plan_file, "/memories", std::to_string(arch.memories.size()) + " memories (as " + arch.name + ")",
                          std::to_string(plan.memories));
     validate_plan_routes(plan, MeshTopology::of_package(arch.package), plan_file);
+    check_plan_sizes(plan, arch, plan_file);
     for (std::size_t l = 0; l < plan.layers.size(); ++l) {
         if (!plan.layers[l].mapping) continue;
         const auto& g = plan.layers[l].mapping->group;

@@ -267,16 +267,21 @@ def first(kind):
         for oi, o in enumerate(l["ops"]):
             if o["kind"] == kind:
                 return li, oi
-for name, kind, key, value in (("addr", "dram_read", "address", 2**64 - 1), ("read", "dram_read", "bytes", 2**62)):
+for name, kind, key, value in (("addr", "dram_read", "address", 2**64 - 1), ("read", "dram_read", "bytes", 2**62),
+                               ("macs", "compute", "macs", 2**62)):
     p = json.loads(json.dumps(plan))
     li, oi = first(kind)
     p["layers"][li]["ops"][oi][key] = value
+    if key == "macs":
+        p["layers"][li]["macs"] = value
     json.dump(p, open(f"{sys.argv[2]}/plan_{name}.json", "w"))
 PY
 expect_error plan-dram-address-outside-memory "/ops/" "/address: expected an address inside memory" -- \
     estimate --arch "$GOOD_ARCH" --plan "$TMP/plan_addr.json" --out "$TMP/out" -q
 expect_error plan-dram-read-beyond-memory "/bytes: expected an access that ends inside memory" -- \
     simulate --arch "$GOOD_ARCH" --plan "$TMP/plan_read.json" --out "$TMP/out" -q
+expect_error plan-compute-op-beyond-1000-s "/macs: expected at most" -- \
+    simulate --arch "$GOOD_ARCH" --plan "$TMP/plan_macs.json" --out "$TMP/out" -q
 expect_error cli-stray-argument "mcmsim: error: mcmsim run: command line" "stray" -- run --arch "$GOOD_ARCH" --workload resnet50 --out "$TMP/stray" stray
 expect_error cli-missing-arch-option "--arch" -- simulate --plan "$TMP/good_plan.json" --out "$TMP/out" -q
 expect_error cli-unknown-command '"frobnicate"' -- frobnicate

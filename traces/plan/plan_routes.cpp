@@ -43,10 +43,17 @@ void validate_plan_routes(const Plan& plan, const MeshTopology& topo, const std:
 
 namespace {
 
+// Longest a compute op may take at the chiplet's peak rate: far beyond any inference layer,
+// and far inside what the picosecond clock of a simulation can count over a whole run.
+constexpr double kMaxComputeOpNs = 1e12;  // 1000 s simulated
+
 // What a plan moves must exist in the package: a DRAM access lies inside its memory, and no
 // transfer carries more than all of the package's memories hold (its bytes come from
-// somewhere). Beyond these an evaluator would stream an impossible number of packets.
+// somewhere). Beyond these an evaluator would stream an impossible number of packets. A
+// compute op is bounded by its time at the chiplet's peak rate (kMaxComputeOpNs).
 void check_plan_sizes(const Plan& plan, const ArchConfig& arch, const std::string& plan_file) {
+    const double macs_per_ns = arch.chiplet.peak_macs_per_ns();
+    const double vector_per_ns = static_cast<double>(arch.chiplet.vector_lanes) * arch.chiplet.clock_ghz;
     std::uint64_t total = 0;
     for (const MemoryConfig& m : arch.memories) total += static_cast<std::uint64_t>(m.dram.capacity_bytes);
     for (std::size_t l = 0; l < plan.layers.size(); ++l)
@@ -65,6 +72,17 @@ void check_plan_sizes(const Plan& plan, const ArchConfig& arch, const std::strin
                                      "an access that ends inside memory " + m.name + " (" + std::to_string(cap - op.address) +
                                          " bytes from its address at most)",
                                      std::to_string(op.bytes));
+            } else if (op.kind == OpKind::Compute) {
+                if (static_cast<double>(op.macs) / macs_per_ns > kMaxComputeOpNs)
+                    throw InputError(plan_file, at + "/macs",
+                                     "at most " + std::to_string(static_cast<long long>(kMaxComputeOpNs * macs_per_ns)) +
+                                         " MACs (1000 s at the chiplet's peak rate)",
+                                     std::to_string(op.macs));
+                if (static_cast<double>(op.vector_ops) / vector_per_ns > kMaxComputeOpNs)
+                    throw InputError(plan_file, at + "/vector_ops",
+                                     "at most " + std::to_string(static_cast<long long>(kMaxComputeOpNs * vector_per_ns)) +
+                                         " element-wise operations (1000 s on the chiplet's vector lanes)",
+                                     std::to_string(op.vector_ops));
             } else if ((op.kind == OpKind::Send || op.kind == OpKind::Recv) && static_cast<std::uint64_t>(op.bytes) > total) {
                 throw InputError(plan_file, at + "/bytes",
                                  "at most the package's memory capacity (" + std::to_string(total) + " bytes)",

@@ -19,8 +19,9 @@ int link_between(const MeshTopology& topo, int a, int b);
 void validate_plan_routes(const Plan& plan, const MeshTopology& topo, const std::string& file);
 
 /// The plan addresses this package: its chiplet and memory counts, chiplet groups inside the
-/// grid, routes that exist in it, DRAM accesses inside their memory and transfers no larger
-/// than the package's memory capacity. Mismatches are InputErrors naming `file`.
+/// grid, routes that exist in it, DRAM accesses inside their memory, transfers no larger
+/// than the package's memory capacity, and compute ops of at most 1000 s at the chiplet's peak. Mismatches are InputErrors naming
+/// `file`.
 void check_plan_fits(const Plan& plan, const ArchConfig& arch, const std::string& file);
 
 }  // namespace mcmsim

@@ -1,5 +1,7 @@
 #include "hw/dram/dram_config.h"
 
+#include "hw/config/physical_ranges.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -77,7 +79,8 @@ void read_organization(JsonObject o, DramOrganization& g) {
 
 void read_timing(JsonObject o, DramTimingCk& t) {
     o.allow("source");
-    t.tck_ns = o.positive("tCK_ns", t.tck_ns);
+    // The clock period within the clock range every config takes (10 MHz to 100 GHz).
+    t.tck_ns = o.number_in("tCK_ns", t.tck_ns, 1.0 / ranges::kMaxClockGhz, 1.0 / ranges::kMinClockGhz);
     auto ck = [&](const char* k, std::int64_t& v, std::int64_t lo = 0) { v = o.integer_in(k, v, lo, kCycMax); };
     ck("CL", t.CL, 1);
     ck("CWL", t.CWL);
@@ -97,9 +100,10 @@ void read_timing(JsonObject o, DramTimingCk& t) {
     ck("tRTP", t.tRTP);
     ck("tRTW", t.tRTW);
     ck("tRTRS", t.tRTRS);
-    t.tRFC_ns = o.positive("tRFC_ns", t.tRFC_ns);
-    t.tREFI_ns = o.positive("tREFI_ns", t.tREFI_ns);
-    t.tRFCpb_ns = o.non_negative("tRFCpb_ns", t.tRFCpb_ns);
+    // Refresh figures from 1 ns (no real part refreshes faster) to 1 ms (the latency bound).
+    t.tRFC_ns = o.number_in("tRFC_ns", t.tRFC_ns, 1, ranges::kMaxLatencyNs);
+    t.tREFI_ns = o.number_in("tREFI_ns", t.tREFI_ns, 1, ranges::kMaxLatencyNs);
+    t.tRFCpb_ns = o.number_in("tRFCpb_ns", t.tRFCpb_ns, 0, ranges::kMaxLatencyNs);
     o.finish();
 }
 

@@ -223,6 +223,12 @@ plan_case plan-missing-file no_such_plan.json "cannot open"
 
 expect_error dram-trc-below-tras-plus-trp dram_trc_too_small.json "/timing/tRC" "tRAS + tRP" -- \
     dram --preset hbm2 --config "$BAD/dram_trc_too_small.json" --requests 10
+expect_error dram-tck-absurd dram_tck_absurd.json "/timing/tCK_ns" "[0.01, 100]" -- \
+    dram --preset hbm2 --config "$BAD/dram_tck_absurd.json" --requests 10
+expect_error dram-tck-tiny dram_tck_tiny.json "/timing/tCK_ns" "[0.01, 100]" -- \
+    dram --preset hbm2 --config "$BAD/dram_tck_tiny.json" --requests 10
+expect_error dram-trefi-absurd dram_trefi_absurd.json "/timing/tREFI_ns" -- \
+    dram --preset hbm2 --config "$BAD/dram_trefi_absurd.json" --requests 10
 expect_error dram-zero-banks dram_zero_banks.json "/organization/banks_per_group" "number 0" -- \
     dram --preset hbm2 --config "$BAD/dram_zero_banks.json" --requests 10
 expect_error noc-zero-vcs noc_zero_vcs.json "/router/vcs" "number 0" -- \

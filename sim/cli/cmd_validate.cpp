@@ -86,7 +86,7 @@ int cmd_validate(const std::vector<std::string>& args) {
     v.json["reference"] = to_string(reference.package.router.model);
     if (!quiet) std::cout << v.layer_table;
     write_json_file(v.json, dir + "/validation.json");
-    write_html_file(validation_html(v.json), dir + "/validation.html");
+    write_text_file(validation_html(v.json), dir + "/validation.html");
     std::cout << v.summary << "wrote " << dir << "/validation.json, validation.html\n";
     if (!sim_causality.ok()) return causality_failed(sim_causality);
     if (!model_causality.ok()) return causality_failed(model_causality);

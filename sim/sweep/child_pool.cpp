@@ -1,6 +1,7 @@
 #include "sim/sweep/child_pool.h"
 
 #include "hw/common/input_error.h"
+#include "traces/report/report.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -21,12 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_point_file(const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary);
-    if (!f) throw InputError(path, "", "a writable file", "cannot open for writing");
-    f << text;
-}
-
 std::string last_stderr_line(const std::string& path) {
     std::ifstream f(path);
     std::string line, last;
@@ -42,8 +37,8 @@ std::string prepare_point_dir(const std::string& out_dir, const SweepPoint& p, c
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) throw InputError(dir, "", "a directory that can be created", ec.message());
-    write_point_file(dir + "/arch.json", p.arch.dump(1) + "\n");
-    write_point_file(dir + "/point.json", p.job(spec).dump(1) + "\n");
+    write_text_file(p.arch.dump(1) + "\n", dir + "/arch.json");
+    write_text_file(p.job(spec).dump(1) + "\n", dir + "/point.json");
     fs::remove(dir + "/result.json", ec);  // from a run that was cut short
     return dir;
 }

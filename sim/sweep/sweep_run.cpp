@@ -38,12 +38,6 @@ std::string label_of(const SweepSpec& spec, const SweepPoint& p) {
     return s.empty() ? "base" : s;
 }
 
-void write_output(const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary);
-    if (!f) throw InputError(path, "", "a writable file", "cannot open for writing");
-    f << text;
-}
-
 /// The points to simulate in an escalation: the K best model points by the objective (of the
 /// one mapping, when the request names one) and, unless told otherwise, every point of the
 /// model's latency-energy front, in point order.
@@ -156,9 +150,9 @@ SweepOutcome run_sweep(const SweepRequest& req, const MpiSession* mpi) {
 
     out.table = sweep_table(spec, points, *store, escalated, false);
     write_json_file(out.table, req.out_dir + "/sweep.json");
-    write_output(req.out_dir + "/sweep.csv", sweep_csv(out.table));
-    for (const auto& [name, svg] : sweep_charts(out.table)) write_output(req.out_dir + "/" + name + ".svg", svg + "\n");
-    write_html_file(sweep_html(out.table), req.out_dir + "/sweep.html");
+    write_text_file(sweep_csv(out.table), req.out_dir + "/sweep.csv");
+    for (const auto& [name, svg] : sweep_charts(out.table)) write_text_file(svg + "\n", req.out_dir + "/" + name + ".svg");
+    write_text_file(sweep_html(out.table), req.out_dir + "/sweep.html");
     return out;
 }
 

@@ -78,7 +78,7 @@ void write_codesign(const CodesignRequest& req, const CodesignResult& r) {
     if (r.confirmed > 0)
         summary["confirm"] = {{"points", r.confirmed}, {"ranking_agrees", r.kendall_tau == 1.0}, {"kendall_tau", r.kendall_tau}};
     write_json_file(summary, req.out_dir + "/codesign.json");
-    write_html_file(codesign_html(summary), req.out_dir + "/codesign.html");
+    write_text_file(codesign_html(summary), req.out_dir + "/codesign.html");
 }
 
 std::string codesign_summary(const CodesignRequest& req, const CodesignResult& r) {

@@ -326,10 +326,4 @@ std::string sweep_html(const nlohmann::json& sweep) {
                 section("front-section", "Pareto front and axes", charts + esc) + section("points-section", "Points", table));
 }
 
-void write_html_file(const std::string& html, const std::string& path) {
-    std::ofstream f(path, std::ios::binary);
-    if (!f) throw InputError(path, "", "a writable file", "cannot open for writing");
-    f << html;
-}
-
 }  // namespace mcmsim

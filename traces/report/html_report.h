@@ -31,7 +31,4 @@ std::vector<std::pair<std::string, std::string>> sweep_charts(const nlohmann::js
 /// sweep.json as a page: those pictures and the table of points.
 std::string sweep_html(const nlohmann::json& sweep);
 
-/// Writes `html` to `path`; throws InputError when it cannot.
-void write_html_file(const std::string& html, const std::string& path);
-
 }  // namespace mcmsim

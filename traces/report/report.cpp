@@ -17,12 +17,6 @@ namespace mcmsim {
 
 namespace {
 
-void write_text(const std::string& text, const std::string& path) {
-    std::ofstream f(path, std::ios::binary);
-    if (!f) throw InputError(path, "", "a writable file", "cannot open for writing");
-    f << text;
-}
-
 std::string fmt(const char* format, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
@@ -31,7 +25,15 @@ std::string fmt(const char* format, double v) {
 
 }  // namespace
 
-void write_json_file(const nlohmann::json& j, const std::string& path, int indent) { write_text(j.dump(indent) + "\n", path); }
+void write_text_file(const std::string& text, const std::string& path) {
+    std::ofstream f(path, std::ios::binary);
+    if (!f) throw InputError(path, "", "a writable file", "cannot open for writing");
+    f << text;
+}
+
+void write_json_file(const nlohmann::json& j, const std::string& path, int indent) {
+    write_text_file(j.dump(indent) + "\n", path);
+}
 
 nlohmann::json build_report(const RunView& run) {
     std::vector<LayerSummary> layers = summarize_layers(run.plan, run.index, run.ops);
@@ -154,9 +156,9 @@ void write_reports(const nlohmann::json& report, const RunView& run, const std::
     std::filesystem::create_directories(dir, ec);
     if (ec) throw InputError(dir, "", "a directory that can be created", ec.message());
     write_json_file(report, dir + "/report.json");
-    write_text(report_csv(report), dir + "/report.csv");
+    write_text_file(report_csv(report), dir + "/report.csv");
     write_trace(report, run, dir + "/trace.json");
-    write_html_file(report_html(report), dir + "/report.html");
+    write_text_file(report_html(report), dir + "/report.html");
 }
 
 }  // namespace mcmsim

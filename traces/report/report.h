@@ -30,6 +30,8 @@ nlohmann::json build_report(const RunView& run);
 void write_reports(const nlohmann::json& report, const RunView& run, const std::string& dir);
 std::string report_csv(const nlohmann::json& report);
 std::string console_table(const nlohmann::json& report);
+/// Writes `text` to `path` as it is; throws InputError when it cannot.
+void write_text_file(const std::string& text, const std::string& path);
 /// Writes `j` to `path` with a trailing newline; throws InputError when it cannot.
 void write_json_file(const nlohmann::json& j, const std::string& path, int indent = 1);
 

@@ -1,6 +1,7 @@
 #include "noc/noc_config.h"
 
 #include "hw/config/package_config.h"
+#include "hw/config/physical_ranges.h"
 #include "hw/config/presets.h"
 
 #include <cmath>
@@ -48,16 +49,16 @@ void read_stages(JsonObject o, RouterStages& s) {
 
 void read_energy(JsonObject o, RouterEnergy& e) {
     o.allow("source");
-    e.buffer_write_pj = o.non_negative("buffer_write_pj", e.buffer_write_pj);
-    e.buffer_read_pj = o.non_negative("buffer_read_pj", e.buffer_read_pj);
-    e.crossbar_pj = o.non_negative("crossbar_pj", e.crossbar_pj);
-    e.allocation_pj = o.non_negative("allocation_pj", e.allocation_pj);
+    e.buffer_write_pj = o.number_in("buffer_write_pj", e.buffer_write_pj, 0, ranges::kMaxEnergyPjPerEvent);
+    e.buffer_read_pj = o.number_in("buffer_read_pj", e.buffer_read_pj, 0, ranges::kMaxEnergyPjPerEvent);
+    e.crossbar_pj = o.number_in("crossbar_pj", e.crossbar_pj, 0, ranges::kMaxEnergyPjPerEvent);
+    e.allocation_pj = o.number_in("allocation_pj", e.allocation_pj, 0, ranges::kMaxEnergyPjPerEvent);
     o.finish();
 }
 
 void read_router(JsonObject o, VcRouterConfig& r) {
     o.allow("source");
-    r.clock_ghz = o.positive("clock_ghz", r.clock_ghz);
+    r.clock_ghz = o.number_in("clock_ghz", r.clock_ghz, ranges::kMinClockGhz, ranges::kMaxClockGhz);
     if (auto v = o.optional("vcs")) {
         std::int64_t n = v->integer();
         if (n < 1 || n > 64) v->fail("a VC count in [1, 64]");
@@ -75,7 +76,7 @@ void read_on_die_link(JsonObject o, NocLinkConfig& l) {
     o.allow("source");
     l.latency_cycles = static_cast<int>(o.integer_in("latency_cycles", l.latency_cycles, 1, 1000));
     l.width_bits = static_cast<int>(o.integer_in("width_bits", l.width_bits, 1, 8192));
-    l.energy_pj_per_bit = o.non_negative("energy_pj_per_bit", l.energy_pj_per_bit);
+    l.energy_pj_per_bit = o.number_in("energy_pj_per_bit", l.energy_pj_per_bit, 0, ranges::kMaxEnergyPjPerBit);
     o.finish();
 }
 
@@ -126,7 +127,7 @@ void read_graph(JsonObject& o, NocConfig& c, const std::string& file) {
             link.width_bits = c.router.flit_bits;
             link.latency_cycles = static_cast<int>(l.integer_in("latency_cycles", link.latency_cycles, 1, 1000));
             link.width_bits = static_cast<int>(l.integer_in("width_bits", link.width_bits, 1, 8192));
-            link.energy_pj_per_bit = l.non_negative("energy_pj_per_bit", link.energy_pj_per_bit);
+            link.energy_pj_per_bit = l.number_in("energy_pj_per_bit", link.energy_pj_per_bit, 0, ranges::kMaxEnergyPjPerBit);
         }
         l.finish();
         c.links.push_back(link);

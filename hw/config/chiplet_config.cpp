@@ -14,11 +14,11 @@ namespace {
 
 void read_buffer(JsonObject o, SramBuffer& b, bool capacity_elsewhere, std::int64_t* capacity) {
     std::int64_t& bytes = capacity_elsewhere ? *capacity : b.bytes;
-    bytes = o.integer_in("bytes", bytes, 1, kInt64Max);
-    b.banks = o.integer_in("banks", b.banks, 1, kInt64Max);
-    b.width_bits = o.integer_in("width_bits", b.width_bits, 0, kInt64Max);
+    bytes = o.integer_in("bytes", bytes, 1, ranges::kMaxSramBytes);
+    b.banks = o.integer_in("banks", b.banks, 1, ranges::kMaxBanks);
+    b.width_bits = o.integer_in("width_bits", b.width_bits, 0, ranges::kMaxAccessBits);
     if (b.width_bits % 8 != 0) o.required("width_bits").fail("a whole number of bytes (a multiple of 8 bits) or 0");
-    b.access_energy_pj = o.non_negative("access_energy_pj", b.access_energy_pj);
+    b.access_energy_pj = o.number_in("access_energy_pj", b.access_energy_pj, 0, ranges::kMaxEnergyPjPerEvent);
     o.finish();
 }
 
@@ -41,7 +41,7 @@ void read_array(JsonObject o, ChipletConfig& c) {
     // A square array of 4096 x 4096 MACs is far beyond any die; the product stays exact.
     c.array_rows = o.integer_in("rows", c.array_rows, 1, 4096);
     c.array_cols = o.integer_in("cols", c.array_cols, 1, 4096);
-    c.pipeline_cycles = o.integer_in("pipeline_cycles", c.pipeline_cycles, 0, kInt64Max);
+    c.pipeline_cycles = o.integer_in("pipeline_cycles", c.pipeline_cycles, 0, ranges::kMaxPipelineCycles);
     o.finish();
 }
 
@@ -50,8 +50,8 @@ std::vector<SramEnergyPoint> read_energy_table(const JsonNode& n) {
     for (const JsonNode& e : n.array()) {
         JsonObject p = e.object();
         SramEnergyPoint pt;
-        pt.bytes = p.required("bytes").integer_in(1, kInt64Max);
-        pt.pj_per_access = p.required("pj_per_access").positive();
+        pt.bytes = p.required("bytes").integer_in(1, ranges::kMaxSramBytes);
+        pt.pj_per_access = p.required("pj_per_access").number_in(0, ranges::kMaxEnergyPjPerEvent);
         for (const SramEnergyPoint& q : table)
             if (q.bytes == pt.bytes) p.required("bytes").fail("a size not already in the table");
         p.finish();
@@ -74,8 +74,9 @@ void read_chiplet_fields(JsonObject& o, ChipletConfig& c) {
     // product stays inside 64-bit integers.
     c.pes = o.integer_in("pes", c.pes, 1, 65536);
     c.macs_per_pe = o.integer_in("macs_per_pe", c.macs_per_pe, 1, std::int64_t{1} << 24);
-    c.sram_energy_pj_per_byte = o.non_negative("sram_energy_pj_per_byte", c.sram_energy_pj_per_byte);
-    c.global_buffer_bytes = o.integer_in("global_buffer_bytes", c.global_buffer_bytes, 1, kInt64Max);
+    c.sram_energy_pj_per_byte =
+        o.number_in("sram_energy_pj_per_byte", c.sram_energy_pj_per_byte, 0, ranges::kMaxEnergyPjPerEvent);
+    c.global_buffer_bytes = o.integer_in("global_buffer_bytes", c.global_buffer_bytes, 1, ranges::kMaxSramBytes);
     c.ni_bandwidth_gbps =
         o.number_in("ni_bandwidth_gbps", c.ni_bandwidth_gbps, ranges::kMinBandwidthGbps, ranges::kMaxBandwidthGbps);
 
@@ -87,20 +88,20 @@ void read_chiplet_fields(JsonObject& o, ChipletConfig& c) {
         c.precision_bits = bits;
     }
     c.accumulator_bits = o.integer_in("accumulator_bits", c.accumulator_bits, c.precision_bits, 64);
-    c.technology_nm = o.positive("technology_nm", c.technology_nm);
+    c.technology_nm = o.number_in("technology_nm", c.technology_nm, ranges::kMinTechnologyNm, ranges::kMaxTechnologyNm);
     // A new precision or node moves the operation energies unless they are given.
     const bool node_or_precision = o.has("precision_bits") || o.has("technology_nm");
     if (node_or_precision) {
         c.mac_energy_pj = energy_reference::mac_energy_pj(c.precision_bits, c.technology_nm);
         c.vector_op_energy_pj = energy_reference::vector_op_energy_pj(c.technology_nm);
     }
-    c.mac_energy_pj = o.non_negative("mac_energy_pj", c.mac_energy_pj);
-    c.vector_op_energy_pj = o.non_negative("vector_op_energy_pj", c.vector_op_energy_pj);
+    c.mac_energy_pj = o.number_in("mac_energy_pj", c.mac_energy_pj, 0, ranges::kMaxEnergyPjPerEvent);
+    c.vector_op_energy_pj = o.number_in("vector_op_energy_pj", c.vector_op_energy_pj, 0, ranges::kMaxEnergyPjPerEvent);
 
     if (auto b = o.optional("buffers")) read_buffers(b->object(), c);
     if (auto t = o.optional("sram_energy_table")) c.sram_energy_table = read_energy_table(*t);
-    c.leakage_mw = o.non_negative("leakage_mw", c.leakage_mw);
-    c.vector_lanes = o.integer_in("vector_lanes", c.vector_lanes, 1, kInt64Max);
+    c.leakage_mw = o.number_in("leakage_mw", c.leakage_mw, 0, ranges::kMaxPowerMw);
+    c.vector_lanes = o.integer_in("vector_lanes", c.vector_lanes, 1, ranges::kMaxVectorLanes);
 
     // The array must hold exactly the MACs the PE is said to have.
     if ((c.array_rows > 0) != (c.array_cols > 0) || (c.array_rows > 0 && c.array_rows * c.array_cols != c.macs_per_pe)) {

@@ -188,6 +188,12 @@ double JsonNode::number_in(double lo, double hi, const std::string& what) const 
     return v;
 }
 
+double JsonNode::number_in(double lo, double hi) const {
+    std::ostringstream range;
+    range << "a number in [" << lo << ", " << hi << "]";
+    return number_in(lo, hi, range.str());
+}
+
 double JsonNode::positive() const {
     double v = number();
     if (!(v > 0)) fail("a positive number");
@@ -274,9 +280,7 @@ double JsonObject::number(const std::string& key, double fallback) {
 double JsonObject::number_in(const std::string& key, double fallback, double lo, double hi) {
     auto n = optional(key);
     if (!n) return fallback;
-    std::ostringstream range;
-    range << "a number in [" << lo << ", " << hi << "]";
-    return n->number_in(lo, hi, range.str());
+    return n->number_in(lo, hi);
 }
 
 double JsonObject::positive(const std::string& key, double fallback) {

@@ -49,6 +49,8 @@ public:
     double number() const;
     /// A finite number within [lo, hi]; `what` describes the range for the message.
     double number_in(double lo, double hi, const std::string& what) const;
+    /// A finite number within [lo, hi]; the message states the range.
+    double number_in(double lo, double hi) const;
     double positive() const;       ///< > 0
     double non_negative() const;   ///< >= 0
     std::int64_t integer() const;  ///< a whole number

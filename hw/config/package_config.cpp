@@ -15,7 +15,7 @@ void read_link_fields(JsonObject& o, LinkConfig& l) {
     o.allow("source");
     l.bandwidth_gbps = o.number_in("bandwidth_gbps", l.bandwidth_gbps, ranges::kMinBandwidthGbps, ranges::kMaxBandwidthGbps);
     l.latency_ns = o.number_in("latency_ns", l.latency_ns, 0, ranges::kMaxLatencyNs);
-    l.energy_pj_per_bit = o.non_negative("energy_pj_per_bit", l.energy_pj_per_bit);
+    l.energy_pj_per_bit = o.number_in("energy_pj_per_bit", l.energy_pj_per_bit, 0, ranges::kMaxEnergyPjPerBit);
     o.finish();
 }
 
@@ -30,7 +30,7 @@ void read_router(JsonObject o, RouterConfig& r) {
     r.vcs = o.integer_in("vcs", r.vcs, 1, 64);
     r.buffer_depth = o.integer_in("buffer_depth", r.buffer_depth, 1, 1024);
     r.flit_bytes = o.integer_in("flit_bytes", r.flit_bytes, 1, 4096);
-    r.energy_pj_per_flit = o.non_negative("energy_pj_per_flit", r.energy_pj_per_flit);
+    r.energy_pj_per_flit = o.number_in("energy_pj_per_flit", r.energy_pj_per_flit, 0, ranges::kMaxEnergyPjPerEvent);
     r.port_flits = o.integer_in("port_flits", r.port_flits, 0, 64);
     r.d2d_buffer_flits = o.integer_in("d2d_buffer_flits", r.d2d_buffer_flits, 0, 16384);
     o.finish();

@@ -111,11 +111,11 @@ void read_timing(JsonObject o, DramTimingCk& t) {
 /// E_ACT+PRE = VDD·[IDD0·tRC − (IDD3N·tRAS + IDD2N·tRP)], E_RD = VDD·(IDD4R − IDD3N)·tBURST,
 /// E_WR likewise with IDD4W, E_REF = VDD·(IDD5B − IDD3N)·tRFC, background VDD·IDD3N / IDD2N.
 void read_idd(JsonObject o, const DramTimingCk& t, DramEnergyConfig& e) {
-    double vdd = o.required("vdd").positive();
+    double vdd = o.required("vdd").number_in(ranges::kMinVoltage, ranges::kMaxVoltage);
     double devices = static_cast<double>(o.integer_in("devices_per_rank", 1, 1, 64));
-    double idd0 = o.required("idd0").non_negative(), idd2n = o.required("idd2n").non_negative();
-    double idd3n = o.required("idd3n").non_negative(), idd4r = o.required("idd4r").non_negative();
-    double idd4w = o.required("idd4w").non_negative(), idd5b = o.required("idd5b").non_negative();
+    auto current = [&](const char* k) { return o.required(k).number_in(0, ranges::kMaxCurrentMa); };
+    double idd0 = current("idd0"), idd2n = current("idd2n"), idd3n = current("idd3n");
+    double idd4r = current("idd4r"), idd4w = current("idd4w"), idd5b = current("idd5b");
     o.finish();
     const double tck = t.tck_ns;
     const double trc = static_cast<double>(t.tRC) * tck, tras = static_cast<double>(t.tRAS) * tck;
@@ -133,16 +133,16 @@ void read_energy(JsonObject o, const DramTimingCk& t, DramEnergyConfig& e) {
     if (auto c = o.optional("commands")) {
         JsonObject co = c->object();
         co.allow("source");
-        e.act_pj = co.non_negative("act_pj", e.act_pj);
-        e.rd_pj = co.non_negative("rd_pj", e.rd_pj);
-        e.wr_pj = co.non_negative("wr_pj", e.wr_pj);
-        e.ref_pj = co.non_negative("ref_pj", e.ref_pj);
-        e.background_active_mw = co.non_negative("background_active_mw", e.background_active_mw);
-        e.background_idle_mw = co.non_negative("background_idle_mw", e.background_idle_mw);
+        e.act_pj = co.number_in("act_pj", e.act_pj, 0, ranges::kMaxEnergyPjPerEvent);
+        e.rd_pj = co.number_in("rd_pj", e.rd_pj, 0, ranges::kMaxEnergyPjPerEvent);
+        e.wr_pj = co.number_in("wr_pj", e.wr_pj, 0, ranges::kMaxEnergyPjPerEvent);
+        e.ref_pj = co.number_in("ref_pj", e.ref_pj, 0, ranges::kMaxEnergyPjPerEvent);
+        e.background_active_mw = co.number_in("background_active_mw", e.background_active_mw, 0, ranges::kMaxPowerMw);
+        e.background_idle_mw = co.number_in("background_idle_mw", e.background_idle_mw, 0, ranges::kMaxPowerMw);
         co.finish();
     }
     if (auto i = o.optional("idd")) read_idd(i->object(), t, e);
-    e.io_pj_per_bit = o.non_negative("io_pj_per_bit", e.io_pj_per_bit);
+    e.io_pj_per_bit = o.number_in("io_pj_per_bit", e.io_pj_per_bit, 0, ranges::kMaxEnergyPjPerBit);
     o.finish();
 }
 
@@ -290,8 +290,9 @@ void read_dram_fields(JsonObject& o, DramConfig& d) {
     if (auto n = o.optional("timing")) read_timing(n->object(), d.timing);
     if (auto n = o.optional("energy")) read_energy(n->object(), d.timing, d.energy);
     if (auto n = o.optional("controller")) read_controller(n->object(), d);
-    d.energy_pj_per_bit = o.non_negative("energy_pj_per_bit", d.energy_pj_per_bit);
-    d.interleave_bytes = o.integer_in("interleave_bytes", d.interleave_bytes, 1, kIntMax);
+    d.energy_pj_per_bit = o.number_in("energy_pj_per_bit", d.energy_pj_per_bit, 0, ranges::kMaxEnergyPjPerBit);
+    // Interleaving beyond 1 GiB would put a whole stack behind one channel.
+    d.interleave_bytes = o.integer_in("interleave_bytes", d.interleave_bytes, 1, std::int64_t{1} << 30);
     if (auto n = o.optional("address_map")) {
         JsonObject m = n->object();
         d.address_map.clear();

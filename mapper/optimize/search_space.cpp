@@ -1,6 +1,7 @@
 #include "mapper/optimize/search_space.h"
 
 #include "hw/config/json_input.h"
+#include "hw/config/physical_ranges.h"
 #include "hw/config/presets.h"
 #include "mapper/mapping/mapping.h"
 
@@ -89,8 +90,9 @@ SearchSpace load_search_space(const std::string& path) {
             find_preset(n, path, "links", name);  // InputError naming the known presets
             return name;
         });
-        s.hardware.link_bandwidth_gbps =
-            read_list<double>(o, "link_bandwidth_gbps", [](const JsonNode& n) { return n.positive(); });
+        s.hardware.link_bandwidth_gbps = read_list<double>(o, "link_bandwidth_gbps", [](const JsonNode& n) {
+            return n.number_in(ranges::kMinBandwidthGbps, ranges::kMaxBandwidthGbps);
+        });
         s.hardware.dram_count =
             read_list<int>(o, "dram_count", [](const JsonNode& n) { return static_cast<int>(n.integer_in(1, 16)); });
         s.hardware.dram_placement = read_choices<DramPlacement>(o, "dram_placement", "a DRAM placement");

@@ -2,6 +2,7 @@
 
 #include "hw/common/input_error.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace mcmsim {
@@ -77,9 +78,15 @@ std::vector<std::pair<int, int>> dram_sites(DramPlacement placement, int count, 
                 {(rows - 1) / 2, (cols - 1) / 2}, {rows / 2, cols / 2}, {(rows - 1) / 2, cols / 2}, {rows / 2, (cols - 1) / 2}};
             break;
     }
+    // On a small package some sites coincide; a router takes one memory.
+    std::vector<std::pair<int, int>> distinct;
+    for (const auto& site : all)
+        if (std::find(distinct.begin(), distinct.end(), site) == distinct.end()) distinct.push_back(site);
+    all = distinct;
     if (static_cast<int>(all.size()) < count)
         throw InputError(file, where,
-                         "at most " + std::to_string(all.size()) + " DRAM stacks for placement \"" + to_string(placement) + "\"",
+                         "at most " + std::to_string(all.size()) + " DRAM stacks for placement \"" + to_string(placement) +
+                             "\" on a " + std::to_string(rows) + " x " + std::to_string(cols) + " package",
                          std::to_string(count));
     all.resize(static_cast<std::size_t>(count));
     return all;
@@ -106,7 +113,12 @@ nlohmann::json apply_hardware(const nlohmann::json& base, const HardwarePoint& p
         if (p.dram_placement) {
             sites = dram_sites(*p.dram_placement, count, rows, cols, space_file, "/hardware/dram_placement");
         } else {
-            // Keep the base's sites, repeating them round-robin when there are more stacks.
+            // Keep the base's sites: one stack per site, a router takes one memory.
+            if (count > static_cast<int>(mems.size()))
+                throw InputError(
+                    space_file, "/hardware/dram_count",
+                    "at most " + std::to_string(mems.size()) + " DRAM stacks without dram_placement (the base config's sites)",
+                    std::to_string(count));
             for (int j = 0; j < count; ++j) {
                 const auto& at = mems[sites.size() % mems.size()]["attach"];
                 sites.push_back({at.at("row").get<int>(), at.at("col").get<int>()});

@@ -1,5 +1,7 @@
 #include "mapper/plan_builder/plan_builder.h"
 
+#include "hw/common/input_error.h"
+
 #include "mapper/mapping/input_need.h"
 #include "mapper/plan_builder/chiplet_memories.h"
 #include "mapper/plan_builder/compute_tile.h"
@@ -167,6 +169,16 @@ private:
 
 }  // namespace
 
-Plan build_plan(const ArchConfig& arch, const Workload& w, const Mapping& m) { return Builder(arch, w, m).run(); }
+Plan build_plan(const ArchConfig& arch, const Workload& w, const Mapping& m) {
+    try {
+        return Builder(arch, w, m).run();
+    } catch (const PlanTooLarge&) {
+        throw InputError(arch.file, "/package",
+                         "a package and workload whose plan fits in " + std::to_string(Plan::kMaxEntries) +
+                             " ops and transfers (fewer chiplets, or a pipelined placement)",
+                         std::to_string(arch.package.rows) + " x " + std::to_string(arch.package.cols) + " chiplets for " +
+                             w.name + " (" + std::to_string(w.layers.size()) + " layers) needing more");
+    }
+}
 
 }  // namespace mcmsim

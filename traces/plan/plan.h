@@ -163,9 +163,14 @@ struct Plan {
     static constexpr const char* kFormat = "mcmsim-plan";  ///< the "format" every plan file names
     static constexpr int kVersion = 3;                     ///< written
     static constexpr int kMinVersion = 1;                  ///< oldest read (no grouped transfers)
-    std::string arch;                                      ///< arch config name the plan was made for
-    std::string workload;                                  ///< workload name
-    std::string optimizer;                                 ///< mapper that produced it
+    /// Ops plus transfers a plan may hold: an op record with its transfers takes a few hundred
+    /// bytes in each evaluator and more as JSON, so this keeps a plan, its file and either
+    /// evaluator's state within a few GB. A direct all-to-all on a large package grows with
+    /// the square of the chiplets and reaches it first.
+    static constexpr std::int64_t kMaxEntries = std::int64_t{1} << 22;
+    std::string arch;       ///< arch config name the plan was made for
+    std::string workload;   ///< workload name
+    std::string optimizer;  ///< mapper that produced it
     std::uint64_t seed = 0;
     int chiplets = 0;  ///< number of chiplets the plan addresses
     int memories = 0;  ///< number of memory interfaces the plan addresses

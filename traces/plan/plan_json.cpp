@@ -291,7 +291,9 @@ PlanOp read_op(const JsonNode& node, int version) {
 std::vector<double> read_shares(JsonObject& o, const char* key) {
     std::vector<double> out;
     if (auto list = o.optional(key))
-        for (const auto& x : list->array()) out.push_back(x.non_negative());
+        // Shares are relative weights; a million to one is finer than any tile split, and
+        // their sum stays finite.
+        for (const auto& x : list->array()) out.push_back(x.number_in(0, 1e6));
     return out;
 }
 
@@ -375,8 +377,16 @@ Plan plan_from_json(const json& doc, const std::string& file) {
     plan.chiplets = static_cast<int>(root.required("chiplets").integer_in(1, INT_MAX));
     plan.memories = read_index(root.required("memories"));
     auto layers = root.required("layers").array();
+    if (layers.empty()) root.required("layers").fail("at least one layer");
     plan.layers.reserve(layers.size());
-    for (const auto& layer : layers) plan.layers.push_back(read_layer(layer, version, static_cast<int>(plan.layers.size())));
+    std::int64_t entries = 0;
+    for (const auto& layer : layers) {
+        plan.layers.push_back(read_layer(layer, version, static_cast<int>(plan.layers.size())));
+        for (const PlanOp& op : plan.layers.back().ops) entries += 1 + static_cast<std::int64_t>(op.transfers.size());
+        if (entries > Plan::kMaxEntries)
+            layer.fail("a plan of at most " + std::to_string(Plan::kMaxEntries) + " ops and transfers",
+                       std::to_string(entries) + " by this layer");
+    }
     root.finish();
 
     validate_plan(plan, file);

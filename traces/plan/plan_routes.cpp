@@ -11,6 +11,9 @@ int link_between(const MeshTopology& topo, int a, int b) {
 }
 
 void validate_plan_routes(const Plan& plan, const MeshTopology& topo, const std::string& file) {
+    // Per router, the last route that visited it: no clearing between routes.
+    std::vector<std::int64_t> visited(static_cast<std::size_t>(topo.routers()), -1);
+    std::int64_t stamp = 0;
     for (std::size_t l = 0; l < plan.layers.size(); ++l) {
         const auto& ops = plan.layers[l].ops;
         for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -36,6 +39,16 @@ void validate_plan_routes(const Plan& plan, const MeshTopology& topo, const std:
                                          "a neighbour of router " + std::to_string(route[h - 1]) + " in the " +
                                              std::to_string(topo.rows()) + "x" + std::to_string(topo.cols()) + " package",
                                          who + " stepping to router " + std::to_string(route[h]));
+                // A packet that comes back to a router it left only loads links for nothing; a
+                // route longer than the package is a loop or a typo.
+                ++stamp;
+                for (std::size_t h = 0; h < route.size(); ++h) {
+                    const auto r = static_cast<std::size_t>(route[h]);
+                    if (visited[r] == stamp)
+                        throw InputError(file, where + "/" + std::to_string(h), "a route that visits each router once",
+                                         who + " back at router " + std::to_string(route[h]));
+                    visited[r] = stamp;
+                }
             }
         }
     }

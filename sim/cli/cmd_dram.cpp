@@ -68,7 +68,11 @@ int cmd_dram(const std::vector<std::string>& args) {
     if (rb < 0 || rb > (1 << 20)) throw InputError("", "--request-bytes", "bytes in [1, 1048576]", std::to_string(rb));
     tc.request_bytes = static_cast<std::uint32_t>(rb ? rb : cfg.org.burst_bytes());
     const std::int64_t inflight = vm["in-flight"].as<std::int64_t>();
-    if (inflight < 0) throw InputError("", "--in-flight", "an integer >= 1", std::to_string(inflight));
+    // A million outstanding transactions is beyond any controller's tracking tables.
+    constexpr std::int64_t kMaxInFlight = 1 << 20;
+    if (inflight < 0 || inflight > kMaxInFlight)
+        throw InputError("", "--in-flight", "an integer in [1, " + std::to_string(kMaxInFlight) + "] (0: the default)",
+                         std::to_string(inflight));
     tc.max_in_flight = static_cast<int>(inflight ? inflight : cfg.units() * cfg.queue_depth);
     tc.seed = seed_option(vm);
 

@@ -36,12 +36,15 @@ const ZooEntry kZoo[] = {
 Workload gpt2_with(std::int64_t batch, Gpt2Phase phase, const std::string& options) {
     Gpt2Options o;
     o.phase = phase;
+    // Each bound is far beyond any published model (GPT-3: 96 layers, hidden 12288, 96 heads,
+    // a 50k vocabulary) yet keeps the layer list and every MAC total small enough to build.
     struct Key {
         const char* name;
         std::int64_t* field;
+        std::int64_t max;
     };
-    const Key keys[] = {{"seq", &o.seq},     {"layers", &o.layers}, {"hidden", &o.hidden},
-                        {"heads", &o.heads}, {"mlp", &o.mlp},       {"vocab", &o.vocab}};
+    const Key keys[] = {{"seq", &o.seq, 1 << 20},  {"layers", &o.layers, 4096}, {"hidden", &o.hidden, 1 << 17},
+                        {"heads", &o.heads, 4096}, {"mlp", &o.mlp, 1 << 19},    {"vocab", &o.vocab, 1 << 22}};
     std::size_t pos = 0;
     while (pos < options.size()) {
         std::size_t end = options.find(',', pos);
@@ -51,8 +54,9 @@ Workload gpt2_with(std::int64_t batch, Gpt2Phase phase, const std::string& optio
         const std::size_t eq = item.find('=');
         const std::string key = item.substr(0, eq);
         std::int64_t* field = nullptr;
+        std::int64_t max = 0;
         for (const Key& k : keys)
-            if (key == k.name) field = k.field;
+            if (key == k.name) field = k.field, max = k.max;
         if (!field || eq == std::string::npos)
             bad_option("gpt2 options key=value with keys seq, layers, hidden, heads, mlp, vocab", "\"" + item + "\"");
         const std::string value = item.substr(eq + 1);
@@ -63,8 +67,8 @@ Workload gpt2_with(std::int64_t batch, Gpt2Phase phase, const std::string& optio
         } catch (const std::exception&) {
             used = 0;
         }
-        if (used != value.size() || value.empty() || v < 1 || v > (1LL << 30))
-            bad_option("a positive integer for " + key, "\"" + value + "\"");
+        if (used != value.size() || value.empty() || v < 1 || v > max)
+            bad_option("an integer in [1, " + std::to_string(max) + "] for " + key, "\"" + value + "\"");
         *field = v;
     }
     if (o.hidden % o.heads != 0)

@@ -68,6 +68,13 @@ void read_router(JsonObject o, VcRouterConfig& r) {
     r.flit_bits = static_cast<int>(o.integer_in("flit_bits", r.flit_bits, 8, 8192));
     if (auto s = o.optional("stages")) read_stages(s->object(), r.stages);
     r.lookahead = o.boolean("lookahead", r.lookahead);
+    // A flit takes at least the cycle of its switch traversal: a router without a stage
+    // would move flits through any number of hops in zero time.
+    if (r.pipeline_cycles() < 1) {
+        const JsonNode where = o.has("stages") ? o.required("stages") : o.node();
+        where.fail("a router pipeline of at least one cycle (stages, less route with lookahead)",
+                   std::to_string(r.pipeline_cycles()) + " cycles");
+    }
     if (auto e = o.optional("energy")) read_energy(e->object(), r.energy);
     o.finish();
 }

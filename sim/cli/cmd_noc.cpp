@@ -40,8 +40,8 @@ int cmd_noc(const std::vector<std::string>& args) {
     po::options_description o("noc options");
     o.add_options()("config", po::value<std::string>(), "NoC config (JSON), e.g. configs/noc/mesh8x8.json")(
         "traffic", po::value<std::string>()->default_value("uniform"),
-        "uniform | transpose | bitcomp | bitrev | shuffle | hotspot | neighbor")("rate", po::value<double>()->default_value(0.1),
-                                                                                 "injection rate, flits/node/cycle (Bernoulli)")(
+        "uniform | transpose | bitcomp | bitrev | shuffle | hotspot | neighbor")(
+        "rate", po::value<double>()->default_value(0.1, "0.1"), "injection rate, flits/node/cycle (Bernoulli)")(
         "rates", po::value<std::string>(), "A:B:STEP: a latency-vs-load curve (CSV), stops after saturation")(
         "packet-flits", po::value<int>(), "flits per packet (default: the config's)")(
         "warmup", po::value<std::int64_t>()->default_value(1000), "warm-up cycles")(

@@ -232,7 +232,7 @@ void check_layer_shape(const Layer& l, std::size_t i, std::int64_t batch, const 
     std::int64_t out = mul(mul(mul(mul(mul(l.n, l.heads), l.k), l.p), l.q), bpe);
     std::int64_t ab = mul(mul(mul(mul(l.n, l.heads), l.p), l.c), bpe);
     std::int64_t bb = mul(mul(mul(mul(l.n, l.heads), l.c), l.k), bpe);
-    std::int64_t vops = mul(mul(mul(mul(l.n, l.k), l.p), l.q), std::max<std::int64_t>(1, l.r * l.s));
+    std::int64_t vops = mul(mul(mul(mul(l.n, l.k), l.p), l.q), std::max<std::int64_t>(1, mul(l.r, l.s)));
     if (macs < 0 || in < 0 || wt < 0 || out < 0 || ab < 0 || bb < 0 || ab > std::numeric_limits<std::int64_t>::max() - bb ||
         vops < 0 || mul(l.r, l.s) < 0)
         bad(file, i, "", "a layer whose MAC and byte counts fit in 64 bits", "a larger layer");

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace mcmsim {
 
 /// Conv and FullyConnected carry weights; MatMul multiplies two activations; Vector layers
@@ -149,6 +151,8 @@ std::vector<std::string> zoo_names();
 
 /// Reads a workload JSON file (format documented in workload_json.cpp); strict, errors name the pointer.
 Workload load_workload_file(const std::string& path);
+/// The same reader over a document already in memory; `file` names it in errors.
+Workload workload_from_json(const nlohmann::json& doc, const std::string& file);
 
 /// `spec` is a zoo name, an ONNX model (.onnx), a SCALE-Sim topology (.csv) or a workload JSON
 /// file (any other name), chosen by extension.

@@ -94,8 +94,9 @@ Layer read_layer(const JsonNode& node, std::size_t index, std::int64_t batch, co
 
 }  // namespace
 
-Workload load_workload_file(const std::string& path) {
-    const json doc = load_json_file(path);
+Workload load_workload_file(const std::string& path) { return workload_from_json(load_json_file(path), path); }
+
+Workload workload_from_json(const json& doc, const std::string& path) {
     JsonObject root = json_root(doc, path).object();
 
     Workload wl;

@@ -138,9 +138,24 @@ private:
         throw InputError(file_, where(index, n), expected, found);
     }
 
+    // A shape the importer computes with is within onnx::within_limits; a larger one is bad
+    // input, named after its tensor.
+    void check_limits(const std::string& tensor, const Shape& s) const {
+        if (!onnx::within_limits(s))
+            throw InputError(file_, "tensor \"" + tensor + "\"",
+                             "a shape of dims up to 2^30 and up to 2^50 elements (non-zero dims)", shape_text(s));
+    }
+
+    // The known shape of a tensor (see known_shape), within the importer's limits.
+    std::optional<Shape> shape_of(const std::string& name) {
+        std::optional<Shape> s = known_shape(name);
+        if (s) check_limits(name, *s);
+        return s;
+    }
+
     // The known shape of a tensor: ONNX shape inference, else propagated, else the file's
     // value_info (symbolic dim 0 = the batch). Constants keep their own dims.
-    std::optional<Shape> shape_of(const std::string& name) {
+    std::optional<Shape> known_shape(const std::string& name) {
         auto it = tensors_.find(name);
         const bool constant = it != tensors_.end() && it->second.constant;
         if (inference_first_ && !constant)
@@ -262,10 +277,18 @@ private:
         l.s = wt[3];
         l.groups = groups;
         if (x[0] != batch_) fail(index, n, "batch " + std::to_string(batch_) + " in dimension 0", shape_text(x));
-        if (groups < 1 || wt[1] * groups != x[1])
+        if (groups < 1 || groups > x[1] || wt[1] * groups != x[1])
             fail(index, n, "weight channels × group = input channels " + std::to_string(x[1]),
                  std::to_string(wt[1]) + " × " + std::to_string(groups));
         const bool one_d = need_shape(index, n, 0).size() == 3;
+        // The weight's spatial dimensions are the kernel; an attribute that says otherwise
+        // makes the file's own output shapes disagree with the layer mcmsim would build.
+        if (auto it = n.attrs.find("kernel_shape"); it != n.attrs.end() && !it->second.ints.empty()) {
+            const Shape kernel(wt.begin() + (one_d ? 3 : 2), wt.end());
+            if (it->second.ints != kernel)
+                fail(index, n, "kernel_shape equal to the weight's spatial dimensions " + shape_text(kernel),
+                     "kernel_shape " + shape_text(it->second.ints));
+        }
         l.p = one_d ? 1 : onnx::conv_out(n, l.h, l.r, 0, 2);
         l.q = onnx::conv_out(n, l.w, l.s, one_d ? 0 : 1, one_d ? 1 : 2);
         l.stride = stride_of(index, n);
@@ -351,6 +374,7 @@ private:
         Shape full_out = lead;
         full_out.push_back(a[a.size() - 2]);
         full_out.push_back(b.back());
+        check_limits(n.outputs[0], full_out);  // broadcasting multiplies the operands' batch dims
         // A weight B shared by every batch item keeps its 2-D form for the FC test above.
         if (is_constant(n.inputs[b_input]) && lead_b.empty()) {
             Shape a_full = lead;
@@ -461,6 +485,10 @@ private:
             const auto& st = n.attrs.count("strides") ? n.attrs.at("strides").ints : std::vector<std::int64_t>{};
             l.stride = st.empty() ? 1 : st[0];
             if (!st.empty() && std::adjacent_find(st.begin(), st.end(), std::not_equal_to<>()) != st.end()) l.stride = 0;
+            // The attributes are the file's integers: a window no layer dimension could hold
+            // is irregular too.
+            for (std::int64_t v : {l.r, l.s, l.stride})
+                if (v > onnx::kMaxTensorDim) l.stride = 0;
         } else {
             l.stride = 0;
         }
@@ -530,6 +558,7 @@ private:
             ++folded_;
             return;
         }
+        if (out) check_limits(n.outputs[0], *out);
         if (!standard || !onnx::understood(op)) ++not_understood_[op];
         if (standard && op == "Split") {
             // One layer writes all parts: its output is the whole input, each part its own shape.
@@ -590,11 +619,16 @@ private:
 }  // namespace
 
 Workload import_onnx(const std::string& path, const OnnxImportOptions& options) {
-    if (options.bytes_per_element < 1)
-        throw InputError(path, "", "bytes per element >= 1", std::to_string(options.bytes_per_element));
     MappedFile file(path);
-    const onnx::Graph graph = onnx::parse_model(file.data(), file.size(), path);
-    return Importer(path, graph, options).run(file.data(), file.size());
+    return import_onnx_bytes(file.data(), file.size(), path, options);
+}
+
+Workload import_onnx_bytes(const std::uint8_t* data, std::size_t size, const std::string& file,
+                           const OnnxImportOptions& options) {
+    if (options.bytes_per_element < 1)
+        throw InputError(file, "", "bytes per element >= 1", std::to_string(options.bytes_per_element));
+    const onnx::Graph graph = onnx::parse_model(data, size, file);
+    return Importer(file, graph, options).run(data, size);
 }
 
 }  // namespace mcmsim

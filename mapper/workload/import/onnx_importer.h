@@ -7,6 +7,7 @@
 // (onnx_inference.h).
 #include "mapper/workload/workload.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -32,5 +33,9 @@ struct OnnxImportOptions {
 /// layers and are counted in a note in Workload::notes. A truncated or non-ONNX file, or a MAC op whose shapes are unknown or
 /// unsupported (ConvTranspose, 3-D Conv, LSTM, ...), throws InputError.
 Workload import_onnx(const std::string& path, const OnnxImportOptions& options = {});
+/// The same import from the model's bytes already in memory; `file` names it in errors and
+/// gives the workload its name when the graph has none.
+Workload import_onnx_bytes(const std::uint8_t* data, std::size_t size, const std::string& file,
+                           const OnnxImportOptions& options = {});
 
 }  // namespace mcmsim

@@ -93,6 +93,33 @@ Shape to_shape(const ::onnx::ValueInfoProto& vi, bool* has_shape, const std::set
     return s;
 }
 
+// libonnx's inference functions read an input's type without checking that there is one
+// (Shape-15 does): a value nothing typed — the output of a custom-domain op, a name no node
+// writes, a value_info without a type — crashed the process. Every value the graph names gets a
+// tensor type, of undefined element type where it had none; inference fills it in or leaves it
+// shapeless. `typed`: the names an enclosing graph already typed (a subgraph sees them).
+void type_every_value(::onnx::GraphProto& g, std::set<std::string> typed) {
+    for (auto* list : {g.mutable_input(), g.mutable_output(), g.mutable_value_info()})
+        for (auto& vi : *list) {
+            if (!vi.has_type()) vi.mutable_type()->mutable_tensor_type();
+            typed.insert(vi.name());
+        }
+    for (const auto& t : g.initializer()) typed.insert(t.name());
+    for (auto& node : *g.mutable_node()) {
+        for (const auto* names : {&node.input(), &node.output()})
+            for (const std::string& name : *names)
+                if (!name.empty() && typed.insert(name).second) {
+                    auto* vi = g.add_value_info();
+                    vi->set_name(name);
+                    vi->mutable_type()->mutable_tensor_type();
+                }
+        for (auto& a : *node.mutable_attribute()) {
+            if (a.has_g()) type_every_value(*a.mutable_g(), typed);
+            for (auto& sub : *a.mutable_graphs()) type_every_value(sub, typed);
+        }
+    }
+}
+
 }  // namespace
 
 InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, std::int64_t batch, const std::string& file) {
@@ -117,6 +144,7 @@ InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, st
     }
     std::string().swap(stripped);
     auto* graph = model.mutable_graph();
+    type_every_value(*graph, {});
     // The names of a symbolic batch (dim_param of dimension 0 of the graph inputs) stand for
     // `batch` wherever they appear, since layouts such as attention's [seq, batch, d] move the
     // batch out of dimension 0 and inference cannot see through a name it does not know.

@@ -69,6 +69,8 @@ std::optional<Shape> reshape(const Shape& in, const std::vector<std::int64_t>& t
         } else if (d < 0) {
             return std::nullopt;
         } else {
+            // A target the importer would refuse (within_limits) has no shape here either.
+            if (d > kMaxTensorDim || (d > 0 && known > kMaxTensorElements / d)) return std::nullopt;
             known *= d;
         }
         out.push_back(d);
@@ -89,6 +91,17 @@ bool fully_known(const Shape& s) {
     return std::all_of(s.begin(), s.end(), [](std::int64_t d) { return d >= 0; });
 }
 
+bool within_limits(const Shape& s) {
+    std::int64_t elements = 1;
+    for (std::int64_t d : s) {
+        if (d < 0 || d > kMaxTensorDim) return false;
+        if (d == 0) continue;
+        if (elements > kMaxTensorElements / d) return false;
+        elements *= d;
+    }
+    return true;
+}
+
 std::int64_t product(const Shape& s, std::size_t from, std::size_t to) {
     std::int64_t p = 1;
     for (std::size_t i = from; i < to && i < s.size(); ++i) p *= s[i];
@@ -103,10 +116,22 @@ std::string shape_text(const Shape& s) {
 
 std::optional<std::int64_t> symmetric_pad(std::int64_t h, std::int64_t w, std::int64_t r, std::int64_t s, std::int64_t stride,
                                           std::int64_t p, std::int64_t q) {
-    for (std::int64_t pad = 0; pad <= std::max(r, s); ++pad)
-        if (h + 2 * pad >= r && w + 2 * pad >= s && (h + 2 * pad - r) / stride + 1 == p && (w + 2 * pad - s) / stride + 1 == q)
-            return pad;
-    return std::nullopt;
+    // The smallest pad in [0, max(r, s)] with (n + 2·pad − k) / stride + 1 == out and
+    // n + 2·pad >= k on both axes, that is (out − 1)·stride <= n + 2·pad − k < out·stride:
+    // an interval of pads per axis, intersected. In 128 bits: window attributes and pool
+    // kernels are the file's integers, unbounded.
+    if (stride < 1 || p < 1 || q < 1) return std::nullopt;
+    using Wide = __int128;
+    auto floor_half = [](Wide x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); };
+    Wide lo = 0, hi = std::max(r, s);
+    auto narrow = [&](std::int64_t n, std::int64_t k, std::int64_t out) {
+        lo = std::max(lo, -floor_half(-(Wide(out - 1) * stride + k - n)));
+        hi = std::min(hi, floor_half(Wide(out) * stride - 1 + k - n));
+    };
+    narrow(h, r, p);
+    narrow(w, s, q);
+    if (lo > hi) return std::nullopt;
+    return static_cast<std::int64_t>(lo);
 }
 
 ConstantFacts constant_node_facts(const Node& n) {
@@ -198,17 +223,24 @@ std::int64_t conv_out(const Node& node, std::int64_t in, std::int64_t kernel, st
     const auto* strides = attr_ints(node, "strides");
     const auto* pads = attr_ints(node, "pads");
     const auto* dil = attr_ints(node, "dilations");
+    // In 128 bits: strides, pads, dilations and pool kernels are the file's integers, unbounded.
+    using Wide = __int128;
     const std::int64_t s = strides && axis < strides->size() ? (*strides)[axis] : 1;
     const std::int64_t d = dil && axis < dil->size() ? (*dil)[axis] : 1;
-    const std::int64_t eff = (kernel - 1) * d + 1;
+    const Wide eff = Wide(kernel - 1) * d + 1;
     const std::string auto_pad = attr_s(node, "auto_pad");
     if (s < 1) return -1;
-    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") return (in + s - 1) / s;
-    std::int64_t total = in - eff;
-    if (auto_pad != "VALID" && pads && pads->size() == 2 * spatial_rank) total += (*pads)[axis] + (*pads)[axis + spatial_rank];
-    if (total < 0) return -1;
-    if (attr_i(node, "ceil_mode", 0)) return (total + s - 1) / s + 1;
-    return total / s + 1;
+    Wide out;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+        out = (Wide(in) + s - 1) / s;
+    } else {
+        Wide total = Wide(in) - eff;
+        if (auto_pad != "VALID" && pads && pads->size() == 2 * spatial_rank)
+            total += Wide((*pads)[axis]) + (*pads)[axis + spatial_rank];
+        if (total < 0) return -1;
+        out = attr_i(node, "ceil_mode", 0) ? (total + s - 1) / s + 1 : total / s + 1;
+    }
+    return out > kMaxTensorDim ? -1 : static_cast<std::int64_t>(out);
 }
 
 namespace {
@@ -364,14 +396,18 @@ std::optional<Shape> slice(const Node& n, const std::vector<InputFacts>& in, con
         if (b < 0) b += dim;
         if (e < 0) e += dim;
         std::int64_t len;
-        if (step > 0) {
+        // In 128 bits: a step may be any 64-bit integer.
+        using Wide = __int128;
+        if (dim == 0) {
+            len = 0;
+        } else if (step > 0) {
             b = std::clamp<std::int64_t>(b, 0, dim);
             e = std::clamp<std::int64_t>(e, 0, dim);
-            len = e > b ? (e - b + step - 1) / step : 0;
+            len = e > b ? static_cast<std::int64_t>((Wide(e) - b + step - 1) / step) : 0;
         } else {
             b = std::clamp<std::int64_t>(b, 0, dim - 1);
             e = std::clamp<std::int64_t>(e, -1, dim - 1);
-            len = b > e ? (b - e - step - 1) / -step : 0;
+            len = b > e ? static_cast<std::int64_t>((Wide(b) - e - step - 1) / -Wide(step)) : 0;
         }
         out[static_cast<std::size_t>(ax)] = len;
     }
@@ -458,7 +494,10 @@ std::vector<Shape> split_shapes(const Node& n, const std::vector<InputFacts>& in
         for (std::int64_t i = 0; i < parts; ++i) sizes.push_back(std::max<std::int64_t>(0, std::min(each, dim - i * each)));
     }
     std::int64_t total = 0;
-    for (std::int64_t v : sizes) total += v;
+    for (std::int64_t v : sizes) {
+        if (v < 0 || v > dim) return {};  // also keeps the sum from overflowing
+        total += v;
+    }
     if (sizes.size() != n.outputs.size() || total != dim) return {};
     std::vector<Shape> out;
     for (std::int64_t v : sizes) {

@@ -31,7 +31,15 @@ std::optional<std::vector<std::int64_t>> fold_ints(const Node& node, const std::
 
 /// Every dim known (none negative).
 bool fully_known(const Shape& s);
-/// Product of dims [from, to).
+/// The largest tensors the importer computes with: each dim at most kMaxTensorDim (the
+/// workload JSON bound on a layer dimension) and the product of the non-zero dims at most
+/// kMaxTensorElements (a petabyte of 8-bit data). Within them, every product of a shape's
+/// dims, and of two such dims, fits in 64 bits; a model whose tensors do not is bad input.
+constexpr std::int64_t kMaxTensorDim = std::int64_t(1) << 30;
+constexpr std::int64_t kMaxTensorElements = std::int64_t(1) << 50;
+/// Fully known and within kMaxTensorDim and kMaxTensorElements.
+bool within_limits(const Shape& s);
+/// Product of dims [from, to); `s` within_limits, so that it cannot overflow.
 std::int64_t product(const Shape& s, std::size_t from, std::size_t to);
 /// "[1,3,224,224]", for messages.
 std::string shape_text(const Shape& s);
@@ -60,7 +68,9 @@ ConstantFacts constant_node_facts(const Node& n);
 bool is_shape_keeping(const std::string& op_type);
 
 /// Spatial output size of a conv/pool axis as ONNX defines it (auto_pad, pads, dilation,
-/// ceil_mode). `axis` indexes the spatial dims; pads are [begin..., end...].
+/// ceil_mode). `axis` indexes the spatial dims; pads are [begin..., end...]. -1 when the
+/// geometry has no output or one larger than kMaxTensorDim (the attributes are the file's
+/// unchecked integers).
 std::int64_t conv_out(const Node& node, std::int64_t in, std::int64_t kernel, std::size_t axis, std::size_t spatial_rank);
 
 }  // namespace mcmsim::onnx

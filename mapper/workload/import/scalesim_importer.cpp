@@ -8,6 +8,7 @@
 #include <cctype>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 namespace mcmsim {
 
@@ -87,13 +88,12 @@ const char* const kGemmFields[] = {"Layer", "M", "N", "K"};
 
 class CsvReader {
 public:
-    CsvReader(const std::string& path, std::int64_t batch) : path_(path), batch_(batch) {}
-
-    Workload read() {
+    CsvReader(const std::string& path, std::int64_t batch) : path_(path), batch_(batch) {
         if (batch_ < 1 || batch_ > kCsvMaxValue)
             throw InputError(path_, "", "a batch size in [1, " + std::to_string(kCsvMaxValue) + "]", std::to_string(batch_));
-        std::ifstream in(path_);
-        if (!in) throw InputError(path_, "", "a readable SCALE-Sim topology file", "a file that cannot be opened");
+    }
+
+    Workload read(std::istream& in) {
         std::string base = path_.substr(path_.find_last_of('/') + 1);
         wl_.name = base.substr(0, base.rfind('.'));
         wl_.batch = batch_;
@@ -364,6 +364,16 @@ private:
 
 }  // namespace
 
-Workload import_scalesim_csv(const std::string& path, std::int64_t batch) { return CsvReader(path, batch).read(); }
+Workload import_scalesim_csv(const std::string& path, std::int64_t batch) {
+    CsvReader reader(path, batch);
+    std::ifstream in(path);
+    if (!in) throw InputError(path, "", "a readable SCALE-Sim topology file", "a file that cannot be opened");
+    return reader.read(in);
+}
+
+Workload import_scalesim_text(const std::string& text, const std::string& file, std::int64_t batch) {
+    std::istringstream in(text);
+    return CsvReader(file, batch).read(in);
+}
 
 }  // namespace mcmsim

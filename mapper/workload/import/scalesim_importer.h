@@ -33,5 +33,8 @@ namespace mcmsim {
 /// A malformed row throws InputError naming the file, "line N", the field and the accepted
 /// range.
 Workload import_scalesim_csv(const std::string& path, std::int64_t batch = 1);
+/// The same reader over the file's text already in memory; `file` names it in errors and
+/// gives the workload its name.
+Workload import_scalesim_text(const std::string& text, const std::string& file, std::int64_t batch = 1);
 
 }  // namespace mcmsim

@@ -3,15 +3,18 @@
 // shapes and MACs are worked out by hand, and every imported layer is checked to list the layer
 // producing each non-constant tensor it reads.
 #include "hw/common/input_error.h"
+#include "mapper/workload/import/onnx_shapes.h"
 #include "tests/mapper/workload/onnx_graph_builder.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -231,6 +234,101 @@ TEST(OnnxGraphs, HugeFixedBatchIsAnInputError) {
     g.node("Relu", {"X"}, {"Y"});
     File f("huge_batch", g.model());
     EXPECT_THROW(import_onnx(f.path()), InputError);
+}
+
+// Found by fuzzing (tests/fuzz/fuzz_onnx.cpp): the element count of a tensor whose dims are
+// each plausible overflowed 64 bits in the importer's products. Past the importer's limits
+// (onnx_shapes.h) a tensor is bad input, named after it.
+TEST(OnnxGraphs, TensorPastTheLimitsIsAnInputError) {
+    Graph g;
+    g.input("X", {1, 1 << 30, 1 << 30, 1 << 30});
+    g.node("Relu", {"X"}, {"Y"});
+    expect_import_error(g, "huge_tensor", "tensor \"X\"", "2^50 elements");
+}
+
+// Found by fuzzing (tests/fuzz/fuzz_onnx.cpp): libonnx's Shape-15 inference reads its input's
+// type unchecked, and a value nothing typed (a custom-domain op's output, a name no node
+// writes) crashed the process. Every value now has a type before inference runs.
+TEST(OnnxGraphs, ShapeOfAnUntypedValueImports) {
+    Graph g;
+    g.input("X", {1, 3, 4, 4});
+    g.node("Fancy", {"X"}, {"F"}, {}, "com.example");
+    g.node("Shape", {"F"}, {"S"});
+    g.node("Shape", {"nowhere"}, {"S2"});
+    g.node("Relu", {"X"}, {"Y"});
+    // The custom domain imported, as exporters write it: without, inference stops before.
+    File f("untyped_shape", g.model(17) + Pb().m(8, Pb().s(1, "com.example").i(2, 1)).bytes);
+    const Workload wl = import_onnx(f.path());
+    EXPECT_EQ(layer(wl, "Fancy_F").op, "fancy");
+    EXPECT_EQ(out_elems(layer(wl, "Relu_Y")), 3 * 4 * 4);
+}
+
+// Window attributes are the file's integers: a pooling kernel no layer dimension could hold
+// keeps the generic pool op (its pad is no longer searched for one value at a time, 2^39 of
+// them here).
+TEST(OnnxGraphs, HugePoolKernelIsAGenericPool) {
+    Graph g;
+    g.input("X", {1, 4, 8, 8});
+    g.node("MaxPool", {"X"}, {"P"}, {attr_ints("kernel_shape", {1LL << 40, 1LL << 40})});
+    g.info("P", {1, 4, 8, 8});
+    const Workload wl = import_with(g, "huge_pool");
+    EXPECT_EQ(layer(wl, "MaxPool_P").op, "pool");
+    EXPECT_EQ(layer(wl, "MaxPool_P").r, 1);
+}
+
+// The shape rules on attributes and constants at the ends of the 64-bit range: no overflow,
+// no output dimension past the importer's limits.
+TEST(OnnxShapes, HugeAttributesStayInRange) {
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max(), kMin = std::numeric_limits<std::int64_t>::min();
+    onnx::Node slice;
+    slice.op_type = "Slice";
+    slice.inputs = {"x", "starts", "ends", "axes", "steps"};
+    slice.outputs = {"y"};
+    for (const auto& [step, start, end, len] : std::vector<std::array<std::int64_t, 4>>{
+             {kMax, 0, 4, 1}, {kMin, -1, kMin, 1}, {1, kMin, kMax, 8}, {-3, kMax, kMin, 3}}) {
+        std::vector<onnx::InputFacts> in(5);
+        in[0].shape = onnx::Shape{2, 8};
+        in[1].ints = std::vector<std::int64_t>{start};
+        in[2].ints = std::vector<std::int64_t>{end};
+        in[3].shape = onnx::Shape{1};
+        in[3].ints = std::vector<std::int64_t>{1};
+        in[4].shape = onnx::Shape{1};
+        in[4].ints = std::vector<std::int64_t>{step};
+        const auto out = onnx::infer_shape(slice, in);
+        ASSERT_TRUE(out) << step;
+        EXPECT_EQ(*out, (onnx::Shape{2, len})) << step;
+    }
+    onnx::Node pool;
+    pool.op_type = "MaxPool";
+    pool.attrs["pads"].ints = {kMax, kMax, kMax, kMax};
+    pool.attrs["dilations"].ints = {kMax, kMax};
+    EXPECT_EQ(onnx::conv_out(pool, 8, 1, 0, 2), -1);  // 2^64 rows: past kMaxTensorDim
+    EXPECT_EQ(onnx::conv_out(pool, 8, 3, 0, 2), 8);   // a dilated kernel of 2^64, padded
+    pool.attrs.erase("pads");
+    EXPECT_EQ(onnx::conv_out(pool, 8, 3, 0, 2), -1);  // ... unpadded: no output
+    // 8 + 2·pad − (2^63 − 1) = 7: the pad exists, computed without overflow.
+    EXPECT_EQ(onnx::symmetric_pad(8, 8, kMax, kMax, 1, 8, 8), (kMax - 1) / 2);
+}
+
+// The interval form of symmetric_pad agrees with the search it replaced on every small case.
+TEST(OnnxShapes, SymmetricPadIsTheSmallestPad) {
+    auto search = [](std::int64_t h, std::int64_t w, std::int64_t r, std::int64_t s, std::int64_t stride, std::int64_t p,
+                     std::int64_t q) -> std::optional<std::int64_t> {
+        for (std::int64_t pad = 0; pad <= std::max(r, s); ++pad)
+            if (h + 2 * pad >= r && w + 2 * pad >= s && (h + 2 * pad - r) / stride + 1 == p &&
+                (w + 2 * pad - s) / stride + 1 == q)
+                return pad;
+        return std::nullopt;
+    };
+    for (std::int64_t h = 1; h <= 6; ++h)
+        for (std::int64_t w = 1; w <= 6; ++w)
+            for (std::int64_t r = 1; r <= 4; ++r)
+                for (std::int64_t s = 1; s <= 4; ++s)
+                    for (std::int64_t stride = 1; stride <= 3; ++stride)
+                        for (std::int64_t p = 0; p <= 5; ++p)
+                            for (std::int64_t q = 0; q <= 5; ++q)
+                                ASSERT_EQ(onnx::symmetric_pad(h, w, r, s, stride, p, q), search(h, w, r, s, stride, p, q))
+                                    << h << " " << w << " " << r << " " << s << " " << stride << " " << p << " " << q;
 }
 
 }  // namespace test_workload_onnx_graphs

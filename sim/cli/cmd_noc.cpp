@@ -72,10 +72,15 @@ int cmd_noc(const std::vector<std::string>& args) {
     opt.warmup = vm["warmup"].as<std::int64_t>();
     opt.measure = vm["cycles"].as<std::int64_t>();
     opt.drain_limit = vm["drain-limit"].as<std::int64_t>();
-    if (opt.drain_limit < 0)
-        throw InputError("", "--drain-limit", "a number of cycles >= 0 (0: automatic)", std::to_string(opt.drain_limit));
-    if (opt.warmup < 0) throw InputError("", "--warmup", "cycles >= 0", std::to_string(opt.warmup));
-    if (opt.measure < 1) throw InputError("", "--cycles", "cycles >= 1", std::to_string(opt.measure));
+    // 10^9 cycles of a mesh take hours already; bounded, a point's cycle counts (warm-up,
+    // window, ten windows of drain, over every rate) stay far inside 64 bits.
+    constexpr std::int64_t kMaxCycles = 1000000000;
+    if (opt.drain_limit < 0 || opt.drain_limit > kMaxCycles)
+        throw InputError("", "--drain-limit", "a number of cycles in [0, 10^9] (0: automatic)", std::to_string(opt.drain_limit));
+    if (opt.warmup < 0 || opt.warmup > kMaxCycles)
+        throw InputError("", "--warmup", "cycles in [0, 10^9]", std::to_string(opt.warmup));
+    if (opt.measure < 1 || opt.measure > kMaxCycles)
+        throw InputError("", "--cycles", "cycles in [1, 10^9]", std::to_string(opt.measure));
     opt.seed = seed_option(vm);
     opt.threads = vm["threads"].as<int>();
     if (opt.threads < 1 || opt.threads > 64) throw InputError("", "--threads", "1..64 threads", std::to_string(opt.threads));

@@ -262,6 +262,9 @@ expect_error cli-unknown-option "mcmsim: error: --frobnicate: expected an option
 expect_error cli-option-error-names-the-option "mcmsim: error: --sensitivity: expected a fraction" -- validate --arch "$GOOD_ARCH" --workload resnet50 --sensitivity 0.5
 expect_error cli-negative-seed "mcmsim: error: --seed: expected a seed" -- map --arch "$GOOD_ARCH" --workload resnet50 --seed -1 --out "$TMP/seed.json"
 expect_error cli-negative-drain-limit "mcmsim: error: --drain-limit: expected a number of cycles" -- noc --config "$HERE/../../configs/noc/mesh8x8.json" --cycles 100 --drain-limit -5
+# Warm-up and window end are sums of cycle counts: at 2^63 - 808 warm-up cycles they overflowed.
+expect_error cli-huge-warmup "mcmsim: error: --warmup: expected cycles in [0, 10^9]" -- noc --config "$HERE/../../configs/noc/mesh8x8.json" --cycles 100 --warmup 9223372036854775000
+expect_error cli-huge-cycles "mcmsim: error: --cycles: expected cycles in [1, 10^9]" -- noc --config "$HERE/../../configs/noc/mesh8x8.json" --cycles 9223372036854775000
 expect_error cli-micro-batch-beyond-batch "mcmsim: error: --micro-batch: expected a micro-batch of at most the batch (2 samples)" -- \
     map --arch "$HERE/../../configs/arch/mcm-4x4-organic-hbm-edge.json" --workload resnet50 --batch 2 --micro-batch 4 --segments 2 --placement pipelined --out "$TMP/mb.json"
 # A DRAM access outside its memory and a transfer larger than every memory of the package.
@@ -273,8 +276,9 @@ def first(kind):
         for oi, o in enumerate(l["ops"]):
             if o["kind"] == kind:
                 return li, oi
+huge_shape = {"n": 2**40, "k": 2**40, "c": 2**40, "p": 1, "q": 1, "r": 1, "s": 1, "stride": 1}
 for name, kind, key, value in (("addr", "dram_read", "address", 2**64 - 1), ("read", "dram_read", "bytes", 2**62),
-                               ("macs", "compute", "macs", 2**62)):
+                               ("macs", "compute", "macs", 2**62), ("shape", "compute", "shape", huge_shape)):
     p = json.loads(json.dumps(plan))
     li, oi = first(kind)
     p["layers"][li]["ops"][oi][key] = value
@@ -288,6 +292,9 @@ expect_error plan-dram-read-beyond-memory "/bytes: expected an access that ends 
     simulate --arch "$GOOD_ARCH" --plan "$TMP/plan_read.json" --out "$TMP/out" -q
 expect_error plan-compute-op-beyond-1000-s "/macs: expected at most" -- \
     simulate --arch "$GOOD_ARCH" --plan "$TMP/plan_macs.json" --out "$TMP/out" -q
+# A shape's product is compared with the op's MACs: at 2^120 it overflowed.
+expect_error plan-shape-product-beyond-64-bits "/ops/1/shape: expected a shape whose product (its MACs) fits in 64 bits" -- \
+    estimate --arch "$GOOD_ARCH" --plan "$TMP/plan_shape.json" --out "$TMP/out" -q
 expect_error cli-stray-argument "mcmsim: error: mcmsim run: command line" "stray" -- run --arch "$GOOD_ARCH" --workload resnet50 --out "$TMP/stray" stray
 expect_error cli-missing-arch-option "--arch" -- simulate --plan "$TMP/good_plan.json" --out "$TMP/out" -q
 expect_error cli-unknown-command '"frobnicate"' -- frobnicate

@@ -47,6 +47,7 @@
 // same plan always produces the same bytes.
 #include "traces/plan/plan.h"
 
+#include "hw/common/integer_math.h"
 #include "hw/config/json_input.h"
 
 #include <climits>
@@ -229,6 +230,11 @@ void read_op_body(JsonObject& o, PlanOp& op, int version) {
                 op.shape.s = so.required("s").integer_in(1, kMaxI64);
                 op.shape.stride = so.required("stride").integer_in(1, kMaxI64);
                 so.finish();
+                // The shape's product is compared with the op's MACs (validate_plan): it must fit.
+                std::optional<std::int64_t> product = op.shape.n;
+                for (std::int64_t f : {op.shape.k, op.shape.c, op.shape.p, op.shape.q, op.shape.r, op.shape.s})
+                    if (product) product = checked_mul(*product, f);
+                if (!product) sh->fail("a shape whose product (its MACs) fits in 64 bits", "a larger product");
             }
             op.vector_ops = o.integer_in("vector_ops", 0, 0, kMaxI64);
             break;

@@ -231,5 +231,14 @@ TEST(PlanErrors, ShapeDisagreesWithMacs) {
     EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/1/shape", {"\"stride\""}));
 }
 
+// Each dimension may be any 64-bit integer, but their product is compared with the MACs: a
+// product past 64 bits is bad input, not an overflow (UBSan found it).
+TEST(PlanErrors, ShapeProductBeyond64Bits) {
+    json doc = plan_to_json(sample_plan());
+    const std::int64_t big = std::int64_t{1} << 40;
+    op_at(doc, 0, 1)["shape"] = {{"n", big}, {"k", big}, {"c", big}, {"p", 1}, {"q", 1}, {"r", 1}, {"s", 1}, {"stride", 1}};
+    EXPECT_TRUE(names(error_of(doc), "/layers/0/ops/1/shape", {"fits in 64 bits"}));
+}
+
 }  // namespace test_plan_validate
 }  // namespace mcmsim

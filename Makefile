@@ -5,8 +5,12 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 ARCH ?= configs/arch/simba-6x6.json
 WORKLOAD ?= resnet50
 OUT ?= out
+FUZZ_BUILD_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 30
+SAN_BUILD_DIR ?= build-asan
+TSAN_BUILD_DIR ?= build-tsan
 
-.PHONY: all deps configure build run test bench clean
+.PHONY: all deps configure build run test bench fuzz-smoke test-sanitized clean
 
 all: build
 
@@ -35,5 +39,18 @@ bench: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target benchmarks
 	bash bench/run_all.sh $(BUILD_DIR)
 
+# The input readers under libFuzzer with ASan/UBSan (tests/fuzz, docs/hardening.md): a clang
+# build of only what the harnesses need, then each harness for FUZZ_SECONDS; any crash, UB,
+# leak or timeout fails it.
+fuzz-smoke: deps
+	cmake -S . -B $(FUZZ_BUILD_DIR) -DCMAKE_CXX_COMPILER=clang++ -DMCMSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS) --target fuzzers
+	bash tests/fuzz/run_fuzzers.sh $(FUZZ_BUILD_DIR) $(FUZZ_SECONDS)
+
+# The suite under ASan + UBSan, the threads under TSan (scripts/test_sanitized.sh,
+# docs/hardening.md): CI's subset, or every test with SAN_SUITE=full.
+test-sanitized: deps
+	SAN_BUILD_DIR=$(SAN_BUILD_DIR) TSAN_BUILD_DIR=$(TSAN_BUILD_DIR) JOBS=$(JOBS) bash scripts/test_sanitized.sh
+
 clean:
-	rm -rf $(BUILD_DIR) $(OUT)
+	rm -rf $(BUILD_DIR) $(OUT) $(FUZZ_BUILD_DIR) $(SAN_BUILD_DIR) $(TSAN_BUILD_DIR)

@@ -15,6 +15,8 @@ packages=(
   libsqlite3-dev libopenmpi-dev openmpi-bin
   # The HTML reports' tests: headless Chromium with a font, script(1) for a terminal.
   chromium fonts-dejavu-core bsdutils
+  # `make fuzz-smoke` (tests/fuzz): the harnesses need clang, whose libFuzzer is in libclang-rt.
+  clang libclang-rt-14-dev
 )
 
 missing=()

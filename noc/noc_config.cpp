@@ -22,6 +22,18 @@ void resolve_link(NocLinkConfig& l, const VcRouterConfig& router) {
     if (l.buffer_flits <= 0) l.buffer_flits = std::max(router.buffer_depth, round_trip_buffer_flits(l, router));
 }
 
+std::optional<std::pair<std::string, std::string>> vc_link_limit(const NocLinkConfig& l) {
+    constexpr int kMax = 32767;
+    if (l.latency_cycles > kMax)
+        return std::pair<std::string, std::string>{"a link latency of at most " + std::to_string(kMax) + " router cycles",
+                                                   std::to_string(l.latency_cycles) + " cycles"};
+    if (l.buffer_flits > kMax)
+        return std::pair<std::string, std::string>{
+            "a link whose credit round trip needs at most " + std::to_string(kMax) + " flits of buffer per VC",
+            std::to_string(l.buffer_flits) + " flits"};
+    return std::nullopt;
+}
+
 int ni_buffer_flits(const VcNetworkConfig& c) {
     int widest = 1;
     for (const NocLinkConfig& l : c.links) widest = std::max(widest, l.port_flits);
@@ -97,6 +109,7 @@ NocLinkConfig read_d2d_link(const JsonNode& node, const std::string& file) {
     l.bandwidth_gbps = lc.bandwidth_gbps;
     l.latency_ns = lc.latency_ns;
     l.energy_pj_per_bit = lc.energy_pj_per_bit;
+    l.where = node.pointer();
     return l;
 }
 
@@ -272,7 +285,10 @@ NocConfig read_noc_config(JsonObject o, const std::string& file) {
     c.packet_flits = static_cast<int>(o.integer_in("packet_flits", c.packet_flits, 1, 1024));
     c.watchdog_cycles = o.integer_in("watchdog_cycles", c.watchdog_cycles, 10, 1'000'000'000);
     o.finish();
-    for (NocLinkConfig& l : c.links) resolve_link(l, c.router);
+    for (NocLinkConfig& l : c.links) {
+        resolve_link(l, c.router);
+        if (auto e = vc_link_limit(l)) throw InputError(file, l.where + "/latency_ns", e->first, e->second);
+    }
     return c;
 }
 

@@ -10,7 +10,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mcmsim {
@@ -83,6 +85,7 @@ struct NocLinkConfig {
     int port_flits = 0;
     /// Flits per VC in the input buffer this link feeds; 0: the router's buffer_depth.
     int buffer_flits = 0;
+    std::string where;  ///< JSON pointer the link was read from, for messages
 };
 
 /// What a flit-level network needs besides its router graph and routing function.
@@ -137,6 +140,9 @@ int credit_round_trip_cycles(const NocLinkConfig& l, const VcRouterConfig& route
 /// Flits per VC that keep a link busy over the credit round trip: ceil(round trip × flits
 /// per cycle) + 1, the rate being the link's or the port's, whichever is lower.
 int round_trip_buffer_flits(const NocLinkConfig& l, const VcRouterConfig& router);
+/// A resolved link the VC router cannot hold — its credit counters and buffer indices are
+/// 16-bit — as {expected, found} for an input error; nothing when it fits.
+std::optional<std::pair<std::string, std::string>> vc_link_limit(const NocLinkConfig& l);
 /// Topology graph described by the config.
 NocTopology build_topology(const NocConfig& c);
 nlohmann::json noc_config_to_json(const NocConfig& c);

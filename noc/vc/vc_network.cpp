@@ -39,6 +39,10 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, VcNetworkConfig cfg, NocTopol
     std::size_t size = 64;
     while (size < static_cast<std::size_t>(2 * longest + 2)) size *= 2;
     wheel_mask_ = static_cast<Cycle>(size - 1);
+    // A slow link moves one flit every so many cycles: the watchdog waits at least a few of
+    // the longest single steps (a flit's serialisation, flight and pipeline) before it calls
+    // the network stuck.
+    watchdog_cycles_ = std::max<Cycle>(cfg_.watchdog_cycles, 4 * static_cast<Cycle>(longest));
     lanes_.push_back(make_lane());
     for (auto& r : routers_) r->lane_ = lanes_[0].get();
     SC_METHOD(run);
@@ -264,7 +268,7 @@ void VcNetwork::run() {
     Cycle d = driver_ ? driver_->next_cycle() : -1;
     if (d >= 0 && d <= current_) d = current_ + 1;
     const std::int64_t inside = flits_inside();
-    const bool stuck_long = inside > 0 && current_ - last_progress() > cfg_.watchdog_cycles;
+    const bool stuck_long = inside > 0 && current_ - last_progress() > watchdog_cycles_;
     const bool nothing_left = next == kNoWake && d < 0 && (inside > 0 || packets_waiting_ > 0);
     if (stuck_long || nothing_left) {
         deadlocked_ = true;

@@ -153,6 +153,7 @@ private:
     // Wake calendars (one per lane): wheels of per-cycle buckets, longer than any delay a
     // router can ask for.
     Cycle wheel_mask_ = 0;
+    Cycle watchdog_cycles_ = 0;  ///< the config's, or more when one step of a slow link takes longer
     Cycle current_ = 0;
     bool running_ = false;
     sc_core::sc_event wake_;

@@ -1,5 +1,6 @@
 #include "noc/vc/vc_package_network.h"
 
+#include "hw/common/input_error.h"
 #include "hw/common/packet_format.h"
 
 #include <algorithm>
@@ -11,7 +12,8 @@ namespace {
 
 /// The VC network the package's routers and links make: its router micro-architecture from
 /// package.router, one link class, the package's die-to-die link.
-VcNetworkConfig package_vc_config(const PackageConfig& pkg) {
+VcNetworkConfig package_vc_config(const ArchConfig& arch) {
+    const PackageConfig& pkg = arch.package;
     const RouterConfig& rc = pkg.router;
     VcNetworkConfig c;
     c.router.clock_ghz = rc.clock_ghz;
@@ -29,6 +31,7 @@ VcNetworkConfig package_vc_config(const PackageConfig& pkg) {
     d2d.port_flits = static_cast<int>(port_flits_for(pkg));
     d2d.buffer_flits = static_cast<int>(rc.d2d_buffer_flits);
     resolve_link(d2d, c.router);
+    if (auto e = vc_link_limit(d2d)) throw InputError(arch.file, "/package/link/latency_ns", e->first, e->second);
     c.links = {d2d};  // NocTopology::of_mesh gives every channel link class 0
     return c;
 }
@@ -50,7 +53,7 @@ std::vector<double> local_port_gbps(const ArchConfig& arch, const PackageNetwork
 VcPackageNetwork::VcPackageNetwork(sc_core::sc_module_name name, const ArchConfig& arch, EnergyLedger& ledger)
     : sc_core::sc_module(name), PackageNetwork(arch), flit_bytes_(arch.package.router.flit_bytes),
       period_ps_(1000.0 / arch.package.router.clock_ghz),
-      vc_("vc", package_vc_config(arch.package), NocTopology::of_mesh(topology()),
+      vc_("vc", package_vc_config(arch), NocTopology::of_mesh(topology()),
           [this](const NocTopology& t) { return std::make_unique<MeshRouting>(t, topology()); }),
       vc_classes_(vc_.config().router.vcs >= 2) {
     // Energy per flit into the accounts the packet network and the model book into: the

@@ -394,6 +394,20 @@ for name, router, where in [
     doc.setdefault("router", {}).update(router)
     f = write(name + ".json", doc)
     case(name, ["noc", "--config", f, "--cycles", "100", "--warmup", "10"], [os.path.basename(f), where])
+# A D2D link whose credit round trip the VC router's 16-bit counters cannot hold.
+HIER = load(os.path.join(SRC, "configs/noc/hierarchical_2x2_of_4x4.json"))
+d2d = HIER["d2d_link"] if isinstance(HIER["d2d_link"], dict) else {"preset": HIER["d2d_link"]}
+doc = dict(copy(HIER), d2d_link=dict(d2d, latency_ns=1e6))
+f = write("noc-d2d-latency-beyond-vc-counters.json", doc)
+case("noc-d2d-latency-beyond-vc-counters", ["noc", "--config", f, "--cycles", "100", "--warmup", "10"],
+     [os.path.basename(f), "/d2d_link/latency_ns"])
+arch_vc = copy(ARCH)
+link = arch_vc["package"].get("link", "grs-organic")
+arch_vc["package"]["link"] = dict({"preset": link} if isinstance(link, str) else link, latency_ns=1e6)
+arch_vc["package"].setdefault("router", {})["model"] = "vc"
+f = write("arch-vc-latency-beyond-vc-counters.json", arch_vc)
+case("arch-vc-latency-beyond-vc-counters", ["run", "--arch", f, "--workload", TINY, "--out", os.path.join(TMP, "vc-lat"), "-q"],
+     [os.path.basename(f), "/package/link/latency_ns"])
 graph = {"topology": {"type": "graph", "nodes": ["a", "b", "c"], "links": [{"from": "a", "to": "b"}]}}
 for name, topo, where in [
     ("noc-graph-disconnected", graph["topology"], "/topology"),

@@ -261,6 +261,9 @@ private:
         const std::size_t w_input = n.op_type == "QLinearConv" ? 3 : 1;
         Shape x = need_shape(index, n, 0);
         Shape wt = need_shape(index, n, w_input);
+        if (x.size() != wt.size())
+            fail(index, n, "a weight with as many axes as the input (" + std::to_string(x.size()) + ")",
+                 "weight " + shape_text(wt));
         if (x.size() == 3) x.insert(x.begin() + 2, 1);  // 1-D conv: a 1×L image
         if (wt.size() == 3) wt.insert(wt.begin() + 2, 1);
         if (x.size() != 4 || wt.size() != 4)

@@ -11,6 +11,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <map>
 #include <set>
 
 namespace mcmsim::onnx {
@@ -120,6 +121,45 @@ void type_every_value(::onnx::GraphProto& g, std::set<std::string> typed) {
     }
 }
 
+// libonnx's convolution inference takes the kernel from the weight's dims when the node has
+// no kernel_shape, then reads as many of them as the input has spatial axes: a weight of
+// lower rank than its input read past the end and crashed the process. Where the weight's
+// dims are known (an initializer or a shaped value_info), the kernel is written into the node
+// that inference sees, so a rank mismatch is a failed node instead.
+void pin_convolution_kernels(::onnx::GraphProto& g) {
+    std::map<std::string, std::vector<std::int64_t>> dims;
+    for (const auto& t : g.initializer()) dims[t.name()].assign(t.dims().begin(), t.dims().end());
+    for (const auto* list : {&g.input(), &g.value_info()})
+        for (const auto& vi : *list) {
+            if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape() || dims.count(vi.name())) continue;
+            std::vector<std::int64_t> d;
+            bool known = true;
+            for (const auto& x : vi.type().tensor_type().shape().dim()) {
+                known = known && x.has_dim_value();
+                d.push_back(x.dim_value());
+            }
+            if (known) dims[vi.name()] = d;
+        }
+    for (auto& node : *g.mutable_node()) {
+        const std::string& op = node.op_type();
+        const int w = op == "Conv" || op == "ConvTranspose" || op == "ConvInteger" ? 1 : op == "QLinearConv" ? 3 : -1;
+        if (w < 0 || !node.domain().empty() || node.input_size() <= w) continue;
+        bool has_kernel = false;
+        for (const auto& a : node.attribute()) has_kernel = has_kernel || a.name() == "kernel_shape";
+        auto it = dims.find(node.input(w));
+        if (has_kernel || it == dims.end()) continue;
+        auto* a = node.add_attribute();
+        a->set_name("kernel_shape");
+        a->set_type(::onnx::AttributeProto::INTS);
+        for (std::size_t i = 2; i < it->second.size(); ++i) a->add_ints(it->second[i]);
+    }
+    for (auto& node : *g.mutable_node())
+        for (auto& a : *node.mutable_attribute()) {
+            if (a.has_g()) pin_convolution_kernels(*a.mutable_g());
+            for (auto& sub : *a.mutable_graphs()) pin_convolution_kernels(sub);
+        }
+}
+
 }  // namespace
 
 InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, std::int64_t batch, const std::string& file) {
@@ -145,6 +185,7 @@ InferredShapes infer_model_shapes(const std::uint8_t* data, std::size_t size, st
     std::string().swap(stripped);
     auto* graph = model.mutable_graph();
     type_every_value(*graph, {});
+    pin_convolution_kernels(*graph);
     // The names of a symbolic batch (dim_param of dimension 0 of the graph inputs) stand for
     // `batch` wherever they appear, since layouts such as attention's [seq, batch, d] move the
     // batch out of dimension 0 and inference cannot see through a name it does not know.

@@ -263,6 +263,19 @@ TEST(OnnxGraphs, ShapeOfAnUntypedValueImports) {
     EXPECT_EQ(out_elems(layer(wl, "Relu_Y")), 3 * 4 * 4);
 }
 
+// A Conv without kernel_shape whose weight has fewer axes than its input: libonnx's inference
+// took the kernel from the weight and read past its dims (the process crashed). The kernel
+// the weight implies goes into what inference sees, inference fails on that node, and the
+// importer's own check names the node.
+TEST(OnnxGraphs, ConvWeightOfLowerRankThanItsInputIsAnInputError) {
+    Graph g;
+    g.input("X", {1, 8, 8, 8});
+    g.weight("W", {16, 8, 3});
+    g.node("Conv", {"X", "W"}, {"Y"});
+    g.output("Y", {1, 16, 6, 6});
+    EXPECT_THROW(import_with(g, "conv_weight_rank"), InputError);
+}
+
 // Window attributes are the file's integers: a pooling kernel no layer dimension could hold
 // keeps the generic pool op (its pad is no longer searched for one value at a time, 2^39 of
 // them here).

@@ -69,19 +69,18 @@ ArchConfig arch_from_document(const nlohmann::json& doc, const std::string& path
     if (a.memories.empty()) {
         throw InputError(path, "/memories", "at least one memory interface", "none");
     }
+    // Names are unique; a router has one port for a memory's PHY: two stacks on one router
+    // would share a port that every model gives to one of them.
     for (std::size_t i = 0; i < a.memories.size(); ++i)
-        for (std::size_t j = 0; j < i; ++j)
+        for (std::size_t j = 0; j < i; ++j) {
             if (a.memories[i].name == a.memories[j].name)
                 throw InputError(path, "/memories/" + std::to_string(i) + "/name", "a unique memory name",
                                  "\"" + a.memories[i].name + "\" used twice");
-    // A router has one port for a memory's PHY: two stacks on one router would share a port
-    // that every model gives to one of them.
-    for (std::size_t i = 0; i < a.memories.size(); ++i)
-        for (std::size_t j = 0; j < i; ++j)
             if (a.memories[i].attach_row == a.memories[j].attach_row && a.memories[i].attach_col == a.memories[j].attach_col)
                 throw InputError(path, "/memories/" + std::to_string(i) + "/attach", "a router no other memory attaches to",
                                  "row " + std::to_string(a.memories[i].attach_row) + ", col " +
                                      std::to_string(a.memories[i].attach_col) + ", taken by \"" + a.memories[j].name + "\"");
+        }
     return a;
 }
 

@@ -27,6 +27,18 @@ inline void require(bool ok, const char* what) {
     std::abort();
 }
 
+/// What an accepted input is written back as must read back to the same: `same` reads it and
+/// compares; a rejection of what the program itself wrote is a finding too.
+template <class Same>
+void require_reads_back(Same&& same, const char* what) {
+    try {
+        require(same(), what);
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "fuzz: %s: rejected: %s\n", what, e.what());
+        std::abort();
+    }
+}
+
 /// Runs `body` on one input: InputError is fine, every other exception aborts.
 template <class Body>
 int run_one(Body&& body) {

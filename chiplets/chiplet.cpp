@@ -72,10 +72,20 @@ void Chiplet::start(std::size_t l, Tick now) {
             if (o.bytes_left == 0) finish_at(now);
             return;
         case OpKind::Send: {
+            // The DMA serves a send's transfers as concurrent channels, one packet of each in
+            // turn (round robin in list order): a scatter to many chiplets loads all their
+            // paths at once instead of sending to one destination after another, which would
+            // make every sender of an all-to-all hit the same receiver at the same time.
             Tick last = now;
-            for (std::size_t t = 0; t < op.transfer_count(); ++t) {
-                const TransferRef x = op.transfer(t);
-                for (std::int64_t left = x.bytes; left > 0;) {
+            const std::size_t count = op.transfer_count();
+            send_left_.resize(count);
+            for (std::size_t t = 0; t < count; ++t) send_left_[t] = op.transfer(t).bytes;
+            for (std::size_t active = count; active > 0;) {
+                active = 0;
+                for (std::size_t t = 0; t < count; ++t) {
+                    std::int64_t& left = send_left_[t];
+                    if (left <= 0) continue;
+                    const TransferRef x = op.transfer(t);
                     const std::int64_t n = format_.next_packet_bytes(left);
                     Packet* p = net_.new_packet();
                     p->kind = PacketKind::Data;
@@ -85,6 +95,7 @@ void Chiplet::start(std::size_t l, Tick now) {
                     p->layer_energy = &layer;
                     last = net_.inject(net_.chiplet_node(index_), net_.chiplet_node(x.peer), p, now);
                     left -= n;
+                    if (left > 0) ++active;
                 }
             }
             o.started = true;

@@ -101,6 +101,7 @@ private:
     std::unordered_map<std::size_t, std::size_t> local_of_global_;
     /// flow id -> (local recv op, slot in flow_left_)
     std::unordered_map<std::int64_t, std::pair<std::size_t, std::size_t>> recv_of_flow_;
+    std::vector<std::int64_t> send_left_;  ///< bytes still to packetise, per transfer of the send being started
     std::vector<std::int64_t> flow_left_;  ///< bytes still to arrive, per received flow
     std::size_t flows_complete_ = 0;
     std::deque<std::size_t> compute_ready_;

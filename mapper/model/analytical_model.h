@@ -80,7 +80,7 @@ struct EstimateOptions {
     /// Packet granularity: packets that travel as one event (>= 1). 4 keeps a ResNet-50
     /// estimate at ~0.7 M events; single packets were not more accurate on the validation
     /// cases overall (per-layer medians a little lower, maxima higher), and 8 was worse.
-    int packets_per_event = 4;
+    int packets_per_event = 1;
 };
 
 /// Prices `plan` on `arch`. The default options give the message granularity, byte for byte

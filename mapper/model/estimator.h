@@ -92,6 +92,7 @@ struct Workspace {
     std::vector<SuccEdge> edges;
     std::vector<std::uint32_t> first_succ;  ///< per op: its first SuccEdge, kNoEdge when none (grows only)
     std::vector<DramCost> drams;
+    std::vector<double> ni_ns, ni_sorted, ni_prefix;  ///< a send's flows at its network interface
     ReadyQueue ready;
     PacketGroupPool packets;  ///< packet granularity: groups in flight
     TileCostCache tiles;      ///< results of compute_cost, kept for as long as the chiplet is the same
@@ -230,12 +231,12 @@ private:
 
     /// The list schedule: ops in order of readiness, one compute unit per chiplet, and the
     /// package's links and memories reserved by messages in the order they are issued (see
-    /// reserve_rest): a send's flows one after another, each on its own path; a DRAM read's
+    /// reserve_rest): a send's flows interleaved, each on its own path; a DRAM read's
     /// request, its memory, then its data's path; a write's data path, then its memory.
     void schedule();
     /// schedule()'s DRAM read or write issued at `t`: when it is done.
     double dram_end(const DramCost& d, double t, PathTables paths, double* link_free);
-    /// schedule()'s send: its flows, one after another from `leave` on, each on its path, and
+    /// schedule()'s send: its flows, interleaved from `leave` on, each on its path, and
     /// their recvs queued once they have all their flows. Returns when its last byte has
     /// left. A function of its own (not inlined), so that its loop, the estimate's hottest,
     /// keeps its pointers in registers rather than on the stack of the schedule around it.
@@ -243,8 +244,8 @@ private:
                                                 PathTables paths, FlowReceivers::View receivers, double* link_free);
 
     /// The packet granularity (analytical_model.h): a discrete-event schedule. Ops run as in
-    /// schedule() (one compute unit per chiplet, a send's flows leaving its network interface
-    /// one after another), but what they put on the package travels as groups of
+    /// schedule() (one compute unit per chiplet, a send's flows interleaved on its network
+    /// interface), but what they put on the package travels as groups of
     /// packets_per_event packets, each an event at every link it reaches (PacketGroup). A link
     /// serves groups in the order they reach it, for their bytes at the slowest rate so far on
     /// their path (cut-through, as in reserve_rest), and a group reaches the next link the

@@ -1,6 +1,9 @@
 // The analytical model's one-pass list schedule (message granularity): see Estimator::schedule.
 #include "mapper/model/estimator.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace mcmsim::estimator {
 
 namespace {
@@ -67,9 +70,8 @@ void Estimator::schedule() {
             }
             case OpKind::Send: {
                 // Every flow's path starts on the sender's network interface (head time 0),
-                // which is free when the flow before it has left: its reservation is the
-                // flow's departure plus its bytes' time there (reserve_path's first step),
-                // kept here until the last flow has left.
+                // which the send's flows share until the last has left (send_flows); the
+                // interface is reserved here until then.
                 double& ni_free = link_free[at(pp_.inject(c.chiplet))];
                 // Done once its last byte has left through the network interface.
                 ni_free = end = send_flows(flows + c.flows_begin, flows + c.flows_end, std::max(t, ni_free), sched, paths,
@@ -100,17 +102,32 @@ void Estimator::schedule() {
 double Estimator::send_flows(const FlowCost* f, const FlowCost* last, double leave, OpSchedule* sched, PathTables paths,
                              FlowReceivers::View receivers, double* link_free) {
     ReadyQueue& pq = ws_.ready;
-    for (; f != last; ++f) {
+    // The network interface interleaves the flows packet by packet (as the chiplet's DMA
+    // does), so all of them leave from `leave` on, and a flow's last byte has left once the
+    // interface has spent its own time on it and, of every other flow, as much time as
+    // that flow needs or this one does, whichever is less: sum_j min(n_j, n_k).
+    const std::size_t count = static_cast<std::size_t>(last - f);
+    std::vector<double>& ni = ws_.ni_ns;
+    ni.resize(count);
+    for (std::size_t k = 0; k < count; ++k) ni[k] = f[k].wire * paths[f[k].path].first_hold;
+    std::vector<double>& sorted = ws_.ni_sorted;
+    sorted.assign(ni.begin(), ni.end());
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<double>& below = ws_.ni_prefix;  // below[r]: the sum of the r shortest
+    below.resize(count + 1);
+    below[0] = 0;
+    for (std::size_t r = 0; r < count; ++r) below[r + 1] = below[r] + sorted[r];
+    for (std::size_t k = 0; k < count; ++k, ++f) {
         const PathRef& p = paths[f->path];
         const std::uint32_t recv = receivers.recv_of(f->slot);
         if (recv == FlowReceivers::kNone) no_recv(f->slot);
         OpSchedule& r = sched[recv];
-        const double left = leave + f->wire * p.first_hold;
+        const auto r_k = static_cast<std::size_t>(std::upper_bound(sorted.begin(), sorted.end(), ni[k]) - sorted.begin());
+        const double left = leave + below[r_k] + ni[k] * static_cast<double>(count - r_k);
         r.arrival = std::max(r.arrival, reserve_rest(link_free, p.rest, p.records, leave, left, f->wire) + p.head_ns);
-        leave = left;
         // A recv's own start is set by its dependencies.
         if (--r.pending == 0) pq.push(std::max(r.ready, r.arrival), recv);
     }
-    return leave;
+    return leave + below[count];
 }
 }  // namespace mcmsim::estimator

@@ -2,6 +2,7 @@
 #include "mapper/model/estimator.h"
 
 #include <cmath>
+#include <vector>
 
 namespace mcmsim::estimator {
 
@@ -173,25 +174,38 @@ private:
         release(i, end);
     }
 
-    /// The flows leave the network interface one after another, as in schedule(); each splits
-    /// into groups that leave it back to back. Returns when the last has left.
+    /// The flows share the network interface group by group, one group of each in turn (as
+    /// the chiplet's DMA interleaves them packet by packet). Returns when the last has left.
     double send(const OpCost& c, double t) {
         double& ni_free = link_free_[Estimator::at(e_.pp_.inject(c.chiplet))];
         double leave = std::max(t, ni_free);
-        for (const FlowCost *f = flows_ + c.flows_begin, *last = flows_ + c.flows_end; f != last; ++f) {
-            const PathRef& p = paths_[f->path];
-            const std::uint32_t recv = receivers_.recv_of(f->slot);
-            if (recv == FlowReceivers::kNone) e_.no_recv(f->slot);
-            const int groups = groups_of(f->wire);
-            sched_[recv].pending += groups - 1;  // it counted the flow once
-            double left = f->wire, from = leave;
-            for (int k = 0; k < groups; ++k) {
-                const double w = std::min(left, group_wire_);
-                launch(p, from, from + w * p.first_hold, w, PacketGroupKind::Flow, recv, 0, 0.0);
-                from += w * p.first_hold;
-                left -= w;
+        const std::size_t count = c.flows_end - c.flows_begin;
+        std::vector<double>& left = e_.ws_.ni_ns;        // per flow: wire bytes still to leave
+        std::vector<double>& groups = e_.ws_.ni_sorted;  // per flow: groups still to leave
+        left.resize(count);
+        groups.resize(count);
+        for (std::size_t k = 0; k < count; ++k) {
+            const FlowCost& f = flows_[c.flows_begin + k];
+            const std::uint32_t recv = receivers_.recv_of(f.slot);
+            if (recv == FlowReceivers::kNone) e_.no_recv(f.slot);
+            const int g = groups_of(f.wire);
+            sched_[recv].pending += g - 1;  // it counted the flow once
+            left[k] = f.wire;
+            groups[k] = g;
+        }
+        for (bool more = true; more;) {
+            more = false;
+            for (std::size_t k = 0; k < count; ++k) {
+                if (groups[k] <= 0) continue;
+                const FlowCost& f = flows_[c.flows_begin + k];
+                const PathRef& p = paths_[f.path];
+                const double w = groups[k] == 1 ? left[k] : std::min(left[k], group_wire_);
+                launch(p, leave, leave + w * p.first_hold, w, PacketGroupKind::Flow, receivers_.recv_of(f.slot), 0, 0.0);
+                leave += w * p.first_hold;
+                left[k] -= w;
+                groups[k] -= 1;
+                more = more || groups[k] > 0;
             }
-            leave += f->wire * p.first_hold;
         }
         ni_free = leave;
         return leave;

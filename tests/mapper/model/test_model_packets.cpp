@@ -23,9 +23,11 @@ using namespace mcmsim;
 
 namespace test_model_packets {
 
+// Groups of four packets: the cases below are worked out for them.
 EstimateOptions packets() {
     EstimateOptions o;
     o.granularity = Granularity::Packet;
+    o.packets_per_event = 4;
     return o;
 }
 

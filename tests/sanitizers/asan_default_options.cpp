@@ -1,5 +1,5 @@
-// Run-time defaults of AddressSanitizer, compiled into every executable of a sanitized or fuzz
-// build (MCMSIM_SANITIZER_SOURCES in the top-level CMakeLists.txt), so that ctest, the sweep's
+// Run-time defaults of AddressSanitizer, compiled into every executable of an ASan build
+// (MCMSIM_SANITIZER_SOURCES in the top-level CMakeLists.txt), so that ctest, the sweep's
 // child processes and MPI ranks, and a human running a binary by hand all get them. An
 // ASAN_OPTIONS in the environment still overrides them (detect_leaks=1 turns LSan back on).
 //

@@ -224,6 +224,29 @@ TEST_P(NocVcConservation, EveryFlitEjectedOnceInOrder) {
     EXPECT_EQ(run.order_violations, 0);
 }
 
+// The same on an 8x8 mesh: with two threads, each steps a lane of its routers, and more flits
+// and credits cross between the lanes than on the 4x4 mesh.
+TEST_P(NocVcConservation, EveryFlitEjectedOnceInOrderOnAnEightByEightMesh) {
+    NocConfig c = grid_config(NocTopologyKind::Mesh, 8, 8);
+    c.router.vcs = 2;
+    c.router.buffer_depth = 4;
+    SyntheticOptions o;
+    o.packet_flits = 4;
+    o.rates = {0.2};
+    o.warmup = 300;
+    o.measure = 2000;
+    o.threads = GetParam();
+    SyntheticRun run = run_synthetic(c, o);
+    ASSERT_FALSE(run.deadlocked);
+    EXPECT_EQ(run.threads, GetParam());
+    ASSERT_EQ(run.points.size(), 1u);
+    EXPECT_TRUE(run.points[0].drained);
+    EXPECT_GT(run.flits_injected, 0);
+    EXPECT_EQ(run.flits_injected, run.flits_ejected);
+    EXPECT_EQ(run.flits_ejected, run.packets_ejected * 4);
+    EXPECT_EQ(run.order_violations, 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, NocVcConservation, ::testing::Values(1, 2),
                          [](const ::testing::TestParamInfo<int>& i) { return std::to_string(i.param) + "_threads"; });
 

@@ -1,5 +1,7 @@
 #include "noc/package_network.h"
 
+#include "hw/common/input_error.h"
+
 #include "noc/packet/packet_network.h"
 #include "noc/vc/vc_package_network.h"
 
@@ -47,6 +49,41 @@ void PackageNetwork::delivered(Packet* p) {
     ++delivered_;
     bytes_delivered_ += p->payload_bytes;
     pool_.put(p);
+}
+
+/// The VC network the package's routers and links make: its router micro-architecture from
+/// package.router, one link class, the package's die-to-die link.
+VcNetworkConfig package_vc_config(const ArchConfig& arch) {
+    const PackageConfig& pkg = arch.package;
+    const RouterConfig& rc = pkg.router;
+    VcNetworkConfig c;
+    c.router.clock_ghz = rc.clock_ghz;
+    c.router.vcs = static_cast<int>(rc.vcs);
+    c.router.buffer_depth = static_cast<int>(rc.buffer_depth);
+    c.router.flit_bits = static_cast<int>(rc.flit_bytes * 8);
+    c.router.stages = RouterStages{static_cast<int>(rc.pipeline_cycles) - 3, 1, 1, 1};
+    c.router.energy = RouterEnergy{0, 0, rc.energy_pj_per_flit, 0};
+    NocLinkConfig d2d;
+    d2d.name = pkg.link.preset.empty() ? "d2d" : pkg.link.preset;
+    d2d.die_to_die = true;
+    d2d.bandwidth_gbps = pkg.link.bandwidth_gbps;
+    d2d.latency_ns = pkg.link.latency_ns;
+    d2d.energy_pj_per_bit = pkg.link.energy_pj_per_bit;
+    d2d.port_flits = static_cast<int>(port_flits_for(pkg));
+    d2d.buffer_flits = static_cast<int>(rc.d2d_buffer_flits);
+    resolve_link(d2d, c.router);
+    c.links = {d2d};  // NocTopology::of_mesh gives every channel link class 0
+    return c;
+}
+
+std::vector<double> local_port_gbps(const ArchConfig& arch, const PackageNetwork& net) {
+    std::vector<double> gbps(static_cast<std::size_t>(net.topology().routers()), 0.0);
+    for (int c = 0; c < arch.chiplet_count(); ++c)
+        gbps[static_cast<std::size_t>(net.router_of(c))] += arch.chiplet.ni_bandwidth_gbps;
+    for (std::size_t m = 0; m < arch.memories.size(); ++m)
+        gbps[static_cast<std::size_t>(net.router_of(arch.chiplet_count() + static_cast<int>(m)))] +=
+            arch.memories[m].phy_bandwidth();
+    return gbps;
 }
 
 std::unique_ptr<PackageNetwork> make_package_network(const char* name, const ArchConfig& arch, EnergyLedger& ledger) {

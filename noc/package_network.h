@@ -7,7 +7,7 @@
 // Two implementations, each built from the arch config, picked by package.router.model
 // (make_package_network):
 //  Packet: packet-level routers and links (noc/packet/packet_network.h): virtual
-//          cut-through, unbounded buffers; fast.
+//          cut-through, ideal routers or the VC router's buffers (packet_buffers); fast.
 //  Vc:     the flit-level VC network (noc/vc/vc_package_network.h).
 // Both describe the package with the same MeshTopology: the same routers ("router_R_C"
 // energy accounts), the same links ("link.rR_C.P"), and the same paths, routed by
@@ -20,6 +20,7 @@
 #include "hw/energy/energy_ledger.h"
 #include "hw/time/tick.h"
 #include "hw/topology/mesh_topology.h"
+#include "noc/noc_config.h"
 #include "noc/packet/packet.h"
 
 #include <cstdint>
@@ -89,6 +90,16 @@ private:
     PacketPool pool_;
     std::int64_t injected_ = 0, delivered_ = 0, bytes_injected_ = 0, bytes_delivered_ = 0;
 };
+
+/// The package's routers and die-to-die links as a VC network config: the router
+/// micro-architecture from package.router, one link class (the package link) with its port
+/// width and receive buffers resolved (resolve_link). Both network models size their buffers
+/// from it.
+VcNetworkConfig package_vc_config(const ArchConfig& arch);
+
+/// Bandwidth of each router's local port, GB/s: the NIs of the nodes attached to it (a
+/// chiplet's NI, a memory's PHY), which share the router's injection and ejection port.
+std::vector<double> local_port_gbps(const ArchConfig& arch, const PackageNetwork& net);
 
 /// The package network package.router.model asks for, as SystemC module `name`; its
 /// routers, links and PHYs book energy into `ledger`.

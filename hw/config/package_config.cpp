@@ -24,6 +24,7 @@ namespace {
 void read_router(JsonObject o, RouterConfig& r) {
     o.allow("source");
     r.model = o.choice("model", r.model);
+    r.packet_buffers = o.choice("packet_buffers", r.packet_buffers);
     r.clock_ghz = o.number_in("clock_ghz", r.clock_ghz, ranges::kMinClockGhz, ranges::kMaxClockGhz);
     // The VC router's pipeline has VA, SA and ST stages besides route computation.
     r.pipeline_cycles = o.integer_in("pipeline_cycles", r.pipeline_cycles, r.model == RouterModel::Vc ? 3 : 1, 64);
@@ -88,6 +89,7 @@ nlohmann::json package_to_json(const PackageConfig& p) {
                       {"energy_pj_per_bit", p.link.energy_pj_per_bit}}},
                     {"router",
                      {{"model", to_string(p.router.model)},
+                      {"packet_buffers", to_string(p.router.packet_buffers)},
                       {"clock_ghz", p.router.clock_ghz},
                       {"pipeline_cycles", p.router.pipeline_cycles},
                       {"flit_bytes", p.router.flit_bytes},

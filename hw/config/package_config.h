@@ -20,6 +20,17 @@ enum class Routing { XY, YX };
 /// VC router.
 enum class RouterModel { Packet, Vc };
 
+/// The packet model's routers: ideal (unbounded buffers, a switch that takes any number of
+/// packets at once: packets wait only for busy links) or the VC router's (its VCs, buffer
+/// sizes and credits, and a switch each input crosses to one output at a time, at packet
+/// granularity).
+enum class PacketBuffers { Unbounded, Vc };
+
+template <>
+struct ChoiceNames<PacketBuffers> {
+    static constexpr std::pair<PacketBuffers, const char*> all[] = {{PacketBuffers::Unbounded, "unbounded"},
+                                                                    {PacketBuffers::Vc, "vc"}};
+};
 template <>
 struct ChoiceNames<PackageTopology> {
     static constexpr std::pair<PackageTopology, const char*> all[] = {{PackageTopology::Mesh, "mesh"},
@@ -48,15 +59,18 @@ struct RouterConfig {
     std::int64_t pipeline_cycles = 4;  ///< RC, VA, SA, ST (vc: RC takes pipeline_cycles - 3)
     std::int64_t flit_bytes = 32;
     double energy_pj_per_flit = 1.0;
-    /// Packet: the fast packet-level model (virtual cut-through, unbounded buffers);
-    /// Vc: the flit-level VC router (noc/vc/vc_router.h) with the fields below.
+    /// Packet: the fast packet-level model (virtual cut-through, buffers as packet_buffers
+    /// says); Vc: the flit-level VC router (noc/vc/vc_router.h) with the fields below.
     RouterModel model = RouterModel::Packet;
-    std::int64_t vcs = 8;           ///< vc model only
-    std::int64_t buffer_depth = 8;  ///< vc model only: flits per VC
+    /// packet model only: ideal routers, or the VC router's buffers (vcs, buffer_depth,
+    /// d2d_buffer_flits), credits and switch ports (PacketBuffers).
+    PacketBuffers packet_buffers = PacketBuffers::Unbounded;
+    std::int64_t vcs = 8;           ///< vc model, and packet_buffers vc
+    std::int64_t buffer_depth = 8;  ///< vc model, and packet_buffers vc: flits per VC
     /// Flits a port to a die-to-die link moves per cycle; 0: as many as the link carries
     /// (port_flits_for). A narrower port caps the link at what the router can feed it.
     std::int64_t port_flits = 0;
-    /// vc model only: flits per VC of a die-to-die input's receive buffer; 0: enough to cover
+    /// vc model, and packet_buffers vc: flits per VC of a die-to-die input's receive buffer; 0: enough to cover
     /// the credit round trip (noc_config.h), at least buffer_depth.
     std::int64_t d2d_buffer_flits = 0;
     double latency_ns() const { return static_cast<double>(pipeline_cycles) / clock_ghz; }

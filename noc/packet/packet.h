@@ -35,6 +35,9 @@ struct Packet {
     Tick created = 0;
     Tick tail_lag = 0;  ///< how far the tail trails the head (largest serialisation seen)
     int hops = 0;
+    std::uint8_t vc_class = 2;      ///< packet model: 0 eastbound VCs, 1 westbound, 2 any (one class)
+    std::int32_t credit_flits = 0;  ///< packet model: buffer flits it holds at its current router
+    Tick in_span = 0;               ///< packet model: how long after its head its tail entered that router's buffer
 };
 
 /// Free-list pool: packets are recycled, never freed during a run.

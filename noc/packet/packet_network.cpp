@@ -9,10 +9,28 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
     const MeshTopology& topo = topology();
     const RouterConfig& rc = arch.package.router;
     const Tick pipeline = ns_to_ticks(rc.latency_ns());
+    // The VC router's buffers, sized by the same rules (package_vc_config).
+    const VcNetworkConfig vc = package_vc_config(arch);
+    RouterBuffers buffers;
+    if (rc.packet_buffers == PacketBuffers::Vc) {
+        buffers.vcs = vc.router.vcs;
+        buffers.classes = vc.router.vcs >= 2;
+        buffers.link_flits = vc.links.front().buffer_flits;
+        buffers.local_flits = ni_buffer_flits(vc);
+    } else {
+        buffers.ideal = true;
+    }
+    classes_ = buffers.classes;
+    // The switch moves a port's width of flits a cycle, as in the VC router: a die-to-die port
+    // port_flits, the local port what its nodes' NIs and PHYs carry together.
+    const double flit_gbps = rc.flit_gbps();
+    buffers.mesh_port_gbps = static_cast<double>(port_flits_for(arch.package)) * flit_gbps;
+    const std::vector<double> local = local_port_gbps(arch, *this);
     for (int r = 0; r < topo.routers(); ++r) {
         const std::string rname = topo.router_account(r);
+        buffers.local_port_gbps = std::max(local[static_cast<std::size_t>(r)], flit_gbps);
         routers_.push_back(std::make_unique<Router>(rname.c_str(), r, topo, pipeline, flit_bytes_, rc.energy_pj_per_flit,
-                                                    &ledger.account(rname)));
+                                                    &ledger.account(rname), buffers));
     }
     // Die-to-die links between neighbouring chiplets, one per direction, carrying what the
     // router port feeding them can (d2d_hop_gbps: the link unless the port is narrower).
@@ -43,6 +61,10 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
         inject_.push_back(make_link(base + ".to_noc", phy, acc));
         eject_.push_back(make_link(base + ".from_noc", phy, acc));
     }
+    // Every node has its local input from the start: a node may send before anything attaches
+    // to receive for it.
+    for (std::size_t n = 0; n < eject_.size(); ++n)
+        routers_[static_cast<std::size_t>(router_of(static_cast<int>(n)))]->attach(static_cast<int>(n), eject_[n], nullptr);
 }
 
 Link* PacketNetwork::make_link(const std::string& name, const LinkParams& params, EnergyAccount* energy) {
@@ -57,7 +79,12 @@ void PacketNetwork::attach(int node, NetworkEndpoint* endpoint) {
 Tick PacketNetwork::send(Packet* p, Tick ready) {
     const Link::Transit t = inject_[static_cast<std::size_t>(p->src_node)]->send(ready, p->wire_bytes, p->layer_energy);
     p->tail_lag = t.tail_lag;
-    routers_[static_cast<std::size_t>(router_of(p->src_node))]->receive(p, t.head_arrival);
+    p->in_span = t.end - t.start;
+    // Eastbound and westbound packets use separate VC halves, as in the VC network.
+    const MeshTopology& topo = topology();
+    const int src = router_of(p->src_node);
+    if (classes_) p->vc_class = topo.col_of(p->dst_router) >= topo.col_of(src) ? 0 : 1;
+    routers_[static_cast<std::size_t>(src)]->inject(p, p->src_node, t.head_arrival);
     return t.end;
 }
 

@@ -10,42 +10,11 @@ namespace mcmsim {
 
 namespace {
 
-/// The VC network the package's routers and links make: its router micro-architecture from
-/// package.router, one link class, the package's die-to-die link.
-VcNetworkConfig package_vc_config(const ArchConfig& arch) {
-    const PackageConfig& pkg = arch.package;
-    const RouterConfig& rc = pkg.router;
-    VcNetworkConfig c;
-    c.router.clock_ghz = rc.clock_ghz;
-    c.router.vcs = static_cast<int>(rc.vcs);
-    c.router.buffer_depth = static_cast<int>(rc.buffer_depth);
-    c.router.flit_bits = static_cast<int>(rc.flit_bytes * 8);
-    c.router.stages = RouterStages{static_cast<int>(rc.pipeline_cycles) - 3, 1, 1, 1};
-    c.router.energy = RouterEnergy{0, 0, rc.energy_pj_per_flit, 0};
-    NocLinkConfig d2d;
-    d2d.name = pkg.link.preset.empty() ? "d2d" : pkg.link.preset;
-    d2d.die_to_die = true;
-    d2d.bandwidth_gbps = pkg.link.bandwidth_gbps;
-    d2d.latency_ns = pkg.link.latency_ns;
-    d2d.energy_pj_per_bit = pkg.link.energy_pj_per_bit;
-    d2d.port_flits = static_cast<int>(port_flits_for(pkg));
-    d2d.buffer_flits = static_cast<int>(rc.d2d_buffer_flits);
-    resolve_link(d2d, c.router);
-    if (auto e = vc_link_limit(d2d)) throw InputError(arch.file, "/package/link/latency_ns", e->first, e->second);
-    c.links = {d2d};  // NocTopology::of_mesh gives every channel link class 0
+/// package_vc_config, refusing a link the VC router's credit counters cannot hold.
+VcNetworkConfig checked_vc_config(const ArchConfig& arch) {
+    VcNetworkConfig c = package_vc_config(arch);
+    if (auto e = vc_link_limit(c.links.front())) throw InputError(arch.file, "/package/link/latency_ns", e->first, e->second);
     return c;
-}
-
-/// Bandwidth of each router's local port: the NIs of the nodes attached to it (a chiplet's
-/// NI, a memory's PHY), which share the router's injection and ejection port.
-std::vector<double> local_port_gbps(const ArchConfig& arch, const PackageNetwork& net) {
-    std::vector<double> gbps(static_cast<std::size_t>(net.topology().routers()), 0.0);
-    for (int c = 0; c < arch.chiplet_count(); ++c)
-        gbps[static_cast<std::size_t>(net.router_of(c))] += arch.chiplet.ni_bandwidth_gbps;
-    for (std::size_t m = 0; m < arch.memories.size(); ++m)
-        gbps[static_cast<std::size_t>(net.router_of(arch.chiplet_count() + static_cast<int>(m)))] +=
-            arch.memories[m].phy_bandwidth();
-    return gbps;
 }
 
 }  // namespace
@@ -53,7 +22,7 @@ std::vector<double> local_port_gbps(const ArchConfig& arch, const PackageNetwork
 VcPackageNetwork::VcPackageNetwork(sc_core::sc_module_name name, const ArchConfig& arch, EnergyLedger& ledger)
     : sc_core::sc_module(name), PackageNetwork(arch), flit_bytes_(arch.package.router.flit_bytes),
       period_ps_(1000.0 / arch.package.router.clock_ghz),
-      vc_("vc", package_vc_config(arch), NocTopology::of_mesh(topology()),
+      vc_("vc", checked_vc_config(arch), NocTopology::of_mesh(topology()),
           [this](const NocTopology& t) { return std::make_unique<MeshRouting>(t, topology()); }),
       vc_classes_(vc_.config().router.vcs >= 2) {
     // Energy per flit into the accounts the packet network and the model book into: the

@@ -156,7 +156,8 @@ TEST(NocVcSystem, RandomTrafficThroughVcModelArrivesOnce) {
 
 // A Simba-clocked 1x2 package (1.96 GHz, 32-byte flits, 4-stage routers) joined by the link
 // preset `link`, with NIs fast enough that only the link (or the router port) limits a transfer.
-ArchConfig two_chiplets_over(const std::string& link, RouterModel model, std::int64_t port_flits) {
+ArchConfig two_chiplets_over(const std::string& link, RouterModel model, std::int64_t port_flits,
+                             PacketBuffers buffers = PacketBuffers::Unbounded) {
     const std::string path = ::testing::TempDir() + "/two_chiplets_" + link + ".json";
     std::ofstream(path) << R"({"name": "two", "chiplet": "simba", "package": {"rows": 1, "cols": 2, "link": ")" << link
                         << R"(", "router": {"clock_ghz": 1.96, "pipeline_cycles": 4, "flit_bytes": 32}},
@@ -164,18 +165,18 @@ ArchConfig two_chiplets_over(const std::string& link, RouterModel model, std::in
     ArchConfig a = load_arch_config(path);
     a.chiplet.ni_bandwidth_gbps = 4096;
     a.package.router.model = model;
+    a.package.router.packet_buffers = buffers;
     a.package.router.port_flits = port_flits;
     return a;
 }
 
 // 64 KiB from one chiplet to its neighbour, cut into 1 KiB packets as a chiplet cuts a
-// message, over every shipped link preset and in both network models: the transfer takes the
-// head's zero-load latency plus 64 KiB at what the hop carries (d2d_hop_gbps), within 5 %, and
-// never less than 64 KiB at that rate. In the VC model that needs the link layer's buffers to
-// cover the credit round trip and serialisation not rounded to whole cycles. A UCIe-advanced
-// link behind a port narrowed to 2 flits per cycle runs at the port's 125.44 GB/s in both.
-// Zero-load head: two routers' pipelines, the PHY latency in whole cycles, and a flit's NI and
-// serialisation cycles (at most 4 cycles in all).
+// message, over every shipped link preset and in both network models (the packet model with either buffers): the transfer takes
+// the head's zero-load latency plus 64 KiB at what the hop carries (d2d_hop_gbps), within 5 %, and never less than 64 KiB at that
+// rate. In the VC model that needs the link layer's buffers to cover the credit round trip and serialisation not rounded to whole
+// cycles. A UCIe-advanced link behind a port narrowed to 2 flits per cycle runs at the port's 125.44 GB/s in both. Zero-load
+// head: two routers' pipelines, the PHY latency in whole cycles, and a flit's NI and serialisation cycles (at most 4 cycles in
+// all).
 TEST(NocVcSystem, LoneTransferRunsAtLinkBandwidth) {
     init_time_resolution();
     struct Case {
@@ -184,9 +185,12 @@ TEST(NocVcSystem, LoneTransferRunsAtLinkBandwidth) {
     };
     const Case cases[] = {
         {"grs-organic", 0}, {"ucie-standard", 0}, {"ucie-advanced", 0}, {"interposer-parallel", 0}, {"ucie-advanced", 2}};
-    for (RouterModel model : {RouterModel::Vc, RouterModel::Packet}) {
+    const std::pair<RouterModel, PacketBuffers> models[] = {{RouterModel::Vc, PacketBuffers::Unbounded},
+                                                            {RouterModel::Packet, PacketBuffers::Unbounded},
+                                                            {RouterModel::Packet, PacketBuffers::Vc}};
+    for (const auto& [model, buffers] : models) {
         for (const Case& c : cases) {
-            const ArchConfig arch = two_chiplets_over(c.preset, model, c.port_flits);
+            const ArchConfig arch = two_chiplets_over(c.preset, model, c.port_flits, buffers);
             const std::int64_t bytes = 64 * 1024, packet = arch.package.max_packet_bytes;
             const double period_ns = 1.0 / arch.package.router.clock_ghz, gbps = d2d_hop_gbps(arch.package);
             const double head_ns = (2.0 * arch.package.router.pipeline_cycles +
@@ -204,9 +208,9 @@ TEST(NocVcSystem, LoneTransferRunsAtLinkBandwidth) {
                 Sender sender("sender", *net, items);
                 sc_core::sc_start();
                 const double last_ns = log.empty() ? 0 : ticks_to_ns(log.back().when);
-                std::printf("%s %s port %lld: 64 KiB in %.1f ns, ideal %.1f ns (%.1f %% of %.2f GB/s)\n", to_string(model),
-                            c.preset, static_cast<long long>(c.port_flits), last_ns, head_ns + stream_ns,
-                            100.0 * stream_ns / (last_ns - head_ns), gbps);
+                std::printf("%s (buffers %s) %s port %lld: 64 KiB in %.1f ns, ideal %.1f ns (%.1f %% of %.2f GB/s)\n",
+                            to_string(model), to_string(buffers), c.preset, static_cast<long long>(c.port_flits), last_ns,
+                            head_ns + stream_ns, 100.0 * stream_ns / (last_ns - head_ns), gbps);
                 std::fflush(stdout);
                 const bool ok = log.size() == items.size() && last_ns <= head_ns + stream_ns / 0.95 && last_ns >= stream_ns;
                 ::_exit(ok ? 0 : 1);
@@ -214,9 +218,44 @@ TEST(NocVcSystem, LoneTransferRunsAtLinkBandwidth) {
             int status = 0;
             ::waitpid(pid, &status, 0);
             EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-                << to_string(model) << " " << c.preset << " " << c.port_flits;
+                << to_string(model) << " " << to_string(buffers) << " " << c.preset << " " << c.port_flits;
         }
     }
+}
+
+// The packet model with the VC router's buffers, where credits and not the link limit a
+// stream: one VC of 40 flits behind a 64 GB/s link of 20 ns, 1 KiB (32-flit) packets. A packet
+// needs room for all its flits (virtual cut-through), so one packet is in flight at a time and
+// the next leaves one credit round trip after it: its head crosses the link (20 ns + one
+// flit's 0.5 ns), the next router's pipeline (4 cycles at 1.96 GHz), and the credit comes back
+// over the link (20 ns). The last of 64 packets then arrives 63 round trips after the first
+// left, plus its own way: link latency, the router pipeline and its serialisation, 16 ns.
+TEST(NocVcSystem, PacketBuffersLimitAStreamToOnePacketPerCreditRoundTrip) {
+    init_time_resolution();
+    ArchConfig arch = two_chiplets_over("ucie-standard", RouterModel::Packet, 0, PacketBuffers::Vc);
+    arch.package.link.latency_ns = 20;
+    arch.package.router.vcs = 1;
+    arch.package.router.d2d_buffer_flits = 40;
+    const double pipeline_ns = 4 / 1.96, round_trip_ns = 2 * 20.0 + 32.0 / 64 + pipeline_ns;
+    const double first_leaves_ns = pipeline_ns;  // its NI takes 1 KiB in 0.25 ns
+    const double expected_ns = first_leaves_ns + 63 * round_trip_ns + 20 + 1024.0 / 64 + pipeline_ns;
+    const int pid = ::fork();
+    if (pid == 0) {
+        EnergyLedger ledger;
+        std::unique_ptr<PackageNetwork> net = make_package_network("network", arch, ledger);
+        std::vector<Got> log;
+        LogSink sink(*net, net->chiplet_node(1), log);
+        net->attach(net->chiplet_node(1), &sink);
+        Sender sender("sender", *net, std::vector<Sender::Item>(64, Sender::Item{0, 0, 1, 1024}));
+        sc_core::sc_start();
+        const double last_ns = log.empty() ? 0 : ticks_to_ns(log.back().when);
+        std::printf("64 packets in %.1f ns, expected %.1f ns\n", last_ns, expected_ns);
+        std::fflush(stdout);
+        ::_exit(log.size() == 64 && std::abs(last_ns - expected_ns) <= 0.02 * expected_ns ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 }  // namespace test_vc_package_network

@@ -76,16 +76,6 @@ VcNetworkConfig package_vc_config(const ArchConfig& arch) {
     return c;
 }
 
-std::vector<double> local_port_gbps(const ArchConfig& arch, const PackageNetwork& net) {
-    std::vector<double> gbps(static_cast<std::size_t>(net.topology().routers()), 0.0);
-    for (int c = 0; c < arch.chiplet_count(); ++c)
-        gbps[static_cast<std::size_t>(net.router_of(c))] += arch.chiplet.ni_bandwidth_gbps;
-    for (std::size_t m = 0; m < arch.memories.size(); ++m)
-        gbps[static_cast<std::size_t>(net.router_of(arch.chiplet_count() + static_cast<int>(m)))] +=
-            arch.memories[m].phy_bandwidth();
-    return gbps;
-}
-
 std::unique_ptr<PackageNetwork> make_package_network(const char* name, const ArchConfig& arch, EnergyLedger& ledger) {
     switch (arch.package.router.model) {
         case RouterModel::Vc:

@@ -97,10 +97,6 @@ private:
 /// from it.
 VcNetworkConfig package_vc_config(const ArchConfig& arch);
 
-/// Bandwidth of each router's local port, GB/s: the NIs of the nodes attached to it (a
-/// chiplet's NI, a memory's PHY), which share the router's injection and ejection port.
-std::vector<double> local_port_gbps(const ArchConfig& arch, const PackageNetwork& net);
-
 /// The package network package.router.model asks for, as SystemC module `name`; its
 /// routers, links and PHYs book energy into `ledger`.
 std::unique_ptr<PackageNetwork> make_package_network(const char* name, const ArchConfig& arch, EnergyLedger& ledger);

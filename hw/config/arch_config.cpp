@@ -53,6 +53,15 @@ ArchConfig load_arch_config(const std::string& spec) {
 
 std::string arch_config_path(const std::string& spec) { return resolve_arch_path(spec); }
 
+std::vector<double> local_port_gbps(const ArchConfig& arch) {
+    std::vector<double> gbps(static_cast<std::size_t>(arch.chiplet_count()), 0.0);
+    for (int c = 0; c < arch.chiplet_count(); ++c) gbps[static_cast<std::size_t>(c)] += arch.chiplet.ni_bandwidth_gbps;
+    for (const MemoryConfig& m : arch.memories)
+        gbps[static_cast<std::size_t>(m.attach_row * arch.package.cols + m.attach_col)] += m.phy_bandwidth();
+    for (double& g : gbps) g = std::max(g, arch.package.router.flit_gbps());
+    return gbps;
+}
+
 ArchConfig arch_from_document(const nlohmann::json& doc, const std::string& path) {
     JsonObject o = json_root(doc, path).object();
     ArchConfig a;

@@ -51,6 +51,11 @@ std::string arch_config_path(const std::string& spec);
 /// as a file; `path` names it in errors and anchors its preset lookups.
 ArchConfig arch_from_document(const nlohmann::json& doc, const std::string& path);
 
+/// Bandwidth of each router's local port, GB/s, by router (row-major): the NIs of the nodes
+/// attached to it (a chiplet's NI, a memory's PHY), which share the router's injection and
+/// ejection port; at least one flit per cycle.
+std::vector<double> local_port_gbps(const ArchConfig& arch);
+
 /// The resolved configuration, every default filled in (what `config --dump` prints).
 nlohmann::json arch_to_json(const ArchConfig& arch);
 

@@ -85,6 +85,10 @@ std::int64_t port_flits_for(const PackageConfig& p);
 /// What a die-to-die hop carries: the link's bandwidth, or less when the router port feeding
 /// it is narrower. Every network model uses this figure.
 double d2d_hop_gbps(const PackageConfig& p);
+/// Whether the package's routers are ideal (the packet model with unbounded buffers): no
+/// buffer limit, and a switch that takes any number of packets at once. Every other router
+/// model lets each input cross the switch to one output at a time.
+inline bool ideal_routers(const PackageConfig& p);
 /// What a valid package config does that its author may not mean (a router port narrower
 /// than its link), one line each starting with the JSON pointer.
 std::vector<std::string> package_warnings(const PackageConfig& p);
@@ -106,5 +110,9 @@ void read_link_fields(JsonObject& o, LinkConfig& l);
 /// Reads the arch config's "package" object; link presets resolve relative to `arch_file`.
 PackageConfig read_package(JsonObject o, const std::string& arch_file);
 nlohmann::json package_to_json(const PackageConfig& p);
+
+inline bool ideal_routers(const PackageConfig& p) {
+    return p.router.model == RouterModel::Packet && p.router.packet_buffers == PacketBuffers::Unbounded;
+}
 
 }  // namespace mcmsim

@@ -24,6 +24,12 @@ PackagePaths::PackagePaths(const ArchConfig& arch)
             eject_.push_back(links.phy_from_noc(m));
         }
     }
+    switch_local_.assign(static_cast<std::size_t>(topo.routers()), 0.0);
+    if (!ideal_routers(arch.package)) {
+        switch_mesh_ = 1.0 / (static_cast<double>(port_flits_for(arch.package)) * arch.package.router.flit_gbps());
+        const std::vector<double> local = local_port_gbps(arch);
+        for (std::size_t r = 0; r < local.size(); ++r) switch_local_[r] = 1.0 / local[r];
+    }
     router_entered_.assign(static_cast<std::size_t>(links.count()), -1);
     for (int l = 0; l < links.mesh_slots; ++l)
         router_entered_[static_cast<std::size_t>(l)] = topo.neighbor(l / kMeshPorts, static_cast<Port>(l % kMeshPorts));
@@ -51,6 +57,7 @@ PackagePaths::PackagePaths(const ArchConfig& arch)
                 control.add(l, tc, tail_c);
             };
             add(inject(a), false);
+            steps.cross_switch(switch_ns_per_byte(a, ra != rb));
             for (int r = ra; r != rb; r = trees_.next_router(rb, r)) add(trees_.next_link(rb, r), true);
             add(eject(b), true);
             store_.add(steps_of_pair, steps.head_latency());  // number pair(a, b)

@@ -39,6 +39,12 @@ public:
         flit_.add(link, t_, tail_);
         z_ += t_ - before;
     }
+    /// The packet crosses the switch of the router it just entered at `ns_per_byte` (0: an
+    /// ideal switch): its tail trails by that much at least from here on.
+    void cross_switch(double ns_per_byte) {
+        hold_ = std::max(hold_, ns_per_byte);
+        out_.back().hold = hold_;
+    }
     /// The head's time to the end of the path so far, summed link by link.
     double z() const { return z_; }
     /// The head latency as HeadLatencyTerms sums it (start, hops, then the longest tail).
@@ -72,6 +78,13 @@ public:
         return static_cast<std::size_t>(a) * static_cast<std::size_t>(nodes_) + static_cast<std::size_t>(b);
     }
     int router_of(int node) const { return router_of_[static_cast<std::size_t>(node)]; }
+    /// How long a byte from `node` holds its router's local input crossing the switch, toward
+    /// the mesh (`leaves`: one port's width a cycle) or back to a local node (the local port's
+    /// rate); 0 with ideal routers. The input takes one packet at a time, as the injection
+    /// link before it does, so the two act as one server at the slower rate.
+    double switch_ns_per_byte(int node, bool leaves) const {
+        return leaves ? switch_mesh_ : switch_local_[static_cast<std::size_t>(router_of(node))];
+    }
     int inject(int node) const { return inject_[static_cast<std::size_t>(node)]; }
     int eject(int node) const { return eject_[static_cast<std::size_t>(node)]; }
     /// Per link: the router it leads into (a mesh link's next router, an injection link's
@@ -106,6 +119,8 @@ private:
     HeadLatencyTerms flit_terms_;
     std::vector<double> ns_per_byte_;
     std::vector<int> router_of_, inject_, eject_;
+    double switch_mesh_ = 0;            ///< ns per byte through one D2D port's width
+    std::vector<double> switch_local_;  ///< per router: ns per byte through its local port
     std::vector<int> router_entered_;
     PathStore store_;
     const PathRef* paths_ = nullptr;  ///< per pair, into store_

@@ -25,10 +25,10 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
     // port_flits, the local port what its nodes' NIs and PHYs carry together.
     const double flit_gbps = rc.flit_gbps();
     buffers.mesh_port_gbps = static_cast<double>(port_flits_for(arch.package)) * flit_gbps;
-    const std::vector<double> local = local_port_gbps(arch, *this);
+    const std::vector<double> local = local_port_gbps(arch);
     for (int r = 0; r < topo.routers(); ++r) {
         const std::string rname = topo.router_account(r);
-        buffers.local_port_gbps = std::max(local[static_cast<std::size_t>(r)], flit_gbps);
+        buffers.local_port_gbps = local[static_cast<std::size_t>(r)];
         routers_.push_back(std::make_unique<Router>(rname.c_str(), r, topo, pipeline, flit_bytes_, rc.energy_pj_per_flit,
                                                     &ledger.account(rname), buffers));
     }

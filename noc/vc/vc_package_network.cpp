@@ -39,10 +39,10 @@ VcPackageNetwork::VcPackageNetwork(sc_core::sc_module_name name, const ArchConfi
     }
     for (int r = 0; r < t.routers(); ++r)
         vc_.router(r).set_energy(&ledger.account(mesh.router_account(r)), vc_.config().router.energy.per_flit());
-    const std::vector<double> local = local_port_gbps(arch, *this);
+    const std::vector<double> local = local_port_gbps(arch);
     const double flit_gbps = arch.package.router.flit_gbps();
     for (int r = 0; r < t.routers(); ++r) {
-        const double gbps = std::max(local[static_cast<std::size_t>(r)], flit_gbps);
+        const double gbps = local[static_cast<std::size_t>(r)];
         vc_.router(r).set_local_port(flit_gbps / gbps, static_cast<int>(std::ceil(gbps / flit_gbps - 1e-9)));
     }
     node_gbps_.assign(static_cast<std::size_t>(arch.chiplet_count()), arch.chiplet.ni_bandwidth_gbps);

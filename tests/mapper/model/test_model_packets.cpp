@@ -132,6 +132,33 @@ TEST(ModelPackets, DramReadRequestsCrossTheMemoryServesDataReturns) {
     EXPECT_NEAR(estimate_plan(a, p, eight).ops[0].end_ns, 175.6, 1e-9);
 }
 
+// Chiplet 1, in the middle of the 1x3 package, sends 600 B (608 wire bytes) west to chiplet 0
+// and 600 B east to chiplet 2 at once. With ideal routers its NI (20 GB/s) is the limit, as the
+// two links (10 GB/s each) together carry as much: the NI has pushed both after 1216 / 20 =
+// 60.8 ns. With the VC router's switch (packet_buffers "vc") its local input crosses to one
+// output at a time at one port's width, one 16-byte flit per 1-GHz cycle, 16 GB/s: both have
+// left after 1216 / 16 = 76.0 ns, whatever order the packets go in.
+TEST(ModelPackets, ALocalInputCrossesTheSwitchToOneOutputAtATime) {
+    Plan p;
+    p.chiplets = 3;
+    p.memories = 1;
+    PlanLayer l;
+    l.name = "both-ways";
+    PlanOp west = op(0, 1, OpKind::Send), east = op(1, 1, OpKind::Send);
+    west.bytes = east.bytes = 600, west.flow = 0, east.flow = 1, west.peer = 0, east.peer = 2;
+    PlanOp from_east = op(2, 0, OpKind::Recv), from_west = op(3, 2, OpKind::Recv);
+    from_east.bytes = from_west.bytes = 600, from_east.flow = 0, from_west.flow = 1, from_east.peer = from_west.peer = 1;
+    l.ops = {west, east, from_east, from_west};
+    p.layers = {l};
+    ArchConfig a = row_of_three();
+    for (const PacketBuffers buffers : {PacketBuffers::Unbounded, PacketBuffers::Vc}) {
+        a.package.router.packet_buffers = buffers;
+        const Estimate pkt = estimate_plan(a, p, packets());
+        const double pushed = std::max(pkt.ops[0].end_ns, pkt.ops[1].end_ns);
+        EXPECT_NEAR(pushed, buffers == PacketBuffers::Vc ? 76.0 : 60.8, 1e-9) << to_string(buffers);
+    }
+}
+
 // ResNet-50 on mcm-2x2: the packet granularity gives every op a time (start <= end, ends
 // within the total), the same result twice, and the same work energy as the message
 // granularity (only times differ: leakage and DRAM background follow the run's length).

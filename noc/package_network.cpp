@@ -76,6 +76,12 @@ VcNetworkConfig package_vc_config(const ArchConfig& arch) {
     return c;
 }
 
+void check_package_network(const ArchConfig& arch) {
+    if (arch.package.router.model != RouterModel::Vc) return;
+    if (auto e = vc_link_limit(package_vc_config(arch).links.front()))
+        throw InputError(arch.file, "/package/link/latency_ns", e->first, e->second);
+}
+
 std::unique_ptr<PackageNetwork> make_package_network(const char* name, const ArchConfig& arch, EnergyLedger& ledger) {
     switch (arch.package.router.model) {
         case RouterModel::Vc:

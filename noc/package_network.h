@@ -97,6 +97,11 @@ private:
 /// from it.
 VcNetworkConfig package_vc_config(const ArchConfig& arch);
 
+/// Throws InputError for a config the network package.router.model asks for cannot build
+/// (a D2D credit round trip beyond the VC router's counters), so a caller can refuse it
+/// before anything runs.
+void check_package_network(const ArchConfig& arch);
+
 /// The package network package.router.model asks for, as SystemC module `name`; its
 /// routers, links and PHYs book energy into `ledger`.
 std::unique_ptr<PackageNetwork> make_package_network(const char* name, const ArchConfig& arch, EnergyLedger& ledger);

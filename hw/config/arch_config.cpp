@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iomanip>
 #include <limits>
+#include <sstream>
 
 namespace mcmsim {
 
@@ -52,6 +54,24 @@ ArchConfig load_arch_config(const std::string& spec) {
 }
 
 std::string arch_config_path(const std::string& spec) { return resolve_arch_path(spec); }
+
+std::vector<std::string> arch_warnings(const ArchConfig& arch) {
+    std::vector<std::string> out = package_warnings(arch.package);
+    if (ideal_routers(arch.package)) return out;
+    const double port = static_cast<double>(port_flits_for(arch.package)) * arch.package.router.flit_gbps();
+    auto faster = [&](const std::string& pointer, const std::string& what, double gbps) {
+        if (gbps <= port + 1e-9) return;
+        std::ostringstream w;
+        w << std::setprecision(4) << pointer << ": " << what << " carries " << gbps
+          << " GB/s, more than its router's switch takes from one input toward the mesh (one port, " << port
+          << " GB/s): traffic to other routers leaves at that rate";
+        out.push_back(w.str());
+    };
+    for (std::size_t m = 0; m < arch.memories.size(); ++m)
+        faster("/memories/" + std::to_string(m), "the PHY of memory " + arch.memories[m].name, arch.memories[m].phy_bandwidth());
+    faster("/chiplet/ni_bandwidth_gbps", "a chiplet's NI", arch.chiplet.ni_bandwidth_gbps);
+    return out;
+}
 
 std::vector<double> local_port_gbps(const ArchConfig& arch) {
     std::vector<double> gbps(static_cast<std::size_t>(arch.chiplet_count()), 0.0);

@@ -56,6 +56,12 @@ ArchConfig arch_from_document(const nlohmann::json& doc, const std::string& path
 /// ejection port; at least one flit per cycle.
 std::vector<double> local_port_gbps(const ArchConfig& arch);
 
+/// What a valid arch config does that its author may not mean, one line each starting with
+/// the JSON pointer: the package's (package_warnings), and a memory PHY or a chiplet NI faster
+/// than its router's switch takes it toward the mesh (one D2D port's width) under any but
+/// ideal routers.
+std::vector<std::string> arch_warnings(const ArchConfig& arch);
+
 /// The resolved configuration, every default filled in (what `config --dump` prints).
 nlohmann::json arch_to_json(const ArchConfig& arch);
 

@@ -10,11 +10,9 @@ namespace mcmsim {
 
 namespace {
 
-/// package_vc_config, refusing a link the VC router's credit counters cannot hold.
 VcNetworkConfig checked_vc_config(const ArchConfig& arch) {
-    VcNetworkConfig c = package_vc_config(arch);
-    if (auto e = vc_link_limit(c.links.front())) throw InputError(arch.file, "/package/link/latency_ns", e->first, e->second);
-    return c;
+    check_package_network(arch);
+    return package_vc_config(arch);
 }
 
 }  // namespace

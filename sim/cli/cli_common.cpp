@@ -1,6 +1,7 @@
 #include "sim/cli/cli_common.h"
 
 #include "mapper/optimize/progress.h"
+#include "noc/package_network.h"
 #include "sim/system/system.h"
 #include "traces/plan/plan_causality.h"
 #include "traces/plan/plan_index.h"
@@ -72,8 +73,8 @@ std::string make_out_dir(const po::variables_map& vm) {
 
 ArchConfig load_arch(const po::variables_map& vm) {
     ArchConfig arch = load_arch_config(required(vm, "arch"));
-    for (const std::string& w : package_warnings(arch.package))
-        std::cerr << "mcmsim: warning: " << arch.file << ": " << w << "\n";
+    check_package_network(arch);
+    for (const std::string& w : arch_warnings(arch)) std::cerr << "mcmsim: warning: " << arch.file << ": " << w << "\n";
     return arch;
 }
 

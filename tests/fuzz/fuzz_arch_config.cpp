@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return fuzz::run_one([&] {
         const std::string& path = input_path();
         const ArchConfig arch = arch_from_document(parse_json_text(fuzz::text_of(data, size), path), path);
-        (void)package_warnings(arch.package);
+        (void)arch_warnings(arch);
         const json dumped = arch_to_json(arch);
         fuzz::require_reads_back([&] { return arch_to_json(arch_from_document(dumped, path)) == dumped; },
                                  "the dump reads back to itself");

@@ -101,6 +101,28 @@ TEST(ArchConfig, RouterPortIsAsWideAsTheLinkNeeds) {
     EXPECT_EQ(package_warnings(a.package)[0].rfind("/package/router/port_flits", 0), 0u);
 }
 
+// Simba's routers (32-byte flits at 1.96 GHz, GRS links of 25 GB/s: 1-flit ports) take
+// 62.72 GB/s from one input toward the mesh. Its HBM2 PHYs (256 GB/s, a stack's bandwidth) and
+// its NIs (100 GB/s) carry more: under the VC router each PHY and the NI are reported; with
+// ideal routers (the packet model's default) nothing is.
+TEST(ArchConfig, NodesFasterThanTheirRoutersSwitchAreReported) {
+    ArchConfig a = load_arch_config(shipped("simba-6x6"));
+    EXPECT_TRUE(arch_warnings(a).empty());
+    a.package.router.model = RouterModel::Vc;
+    ASSERT_DOUBLE_EQ(a.memories.front().phy_bandwidth(), 256);
+    ASSERT_DOUBLE_EQ(a.chiplet.ni_bandwidth_gbps, 100);
+    const std::vector<std::string> w = arch_warnings(a);
+    ASSERT_EQ(w.size(), a.memories.size() + 1);
+    EXPECT_EQ(w[0].rfind("/memories/0: ", 0), 0u) << w[0];
+    EXPECT_NE(w[0].find("62.72 GB/s"), std::string::npos) << w[0];
+    EXPECT_EQ(w.back().rfind("/chiplet/ni_bandwidth_gbps: ", 0), 0u) << w.back();
+    a.chiplet.ni_bandwidth_gbps = 62.72;  // exactly what the switch takes: nothing to report
+    EXPECT_EQ(arch_warnings(a).size(), a.memories.size());
+    a.package.router.model = RouterModel::Packet;
+    a.package.router.packet_buffers = PacketBuffers::Vc;
+    EXPECT_EQ(arch_warnings(a).size(), a.memories.size());
+}
+
 TEST(ArchConfig, NameWithoutPathIsLookedUpInConfigsArch) {
     const ArchConfig by_name = load_arch_config("simba-6x6");
     const ArchConfig by_path = load_arch_config(shipped("simba-6x6"));

@@ -390,6 +390,7 @@ SyntheticRun run_synthetic(const NocConfig& cfg, const SyntheticOptions& opt, En
     init_time_resolution();
     VcNetwork net("network", cfg);
     net.set_threads(opt.threads);
+    net.set_exhaustive_stepping(opt.exhaustive_stepping);
     TrafficPatternGenerator gen(opt.pattern, net.topology());
     const double t0 = pattern_zero_load(cfg, net.topology(), net.routing(), gen, opt.packet_flits);
     SyntheticDriver driver(net, opt, gen, t0);

@@ -63,7 +63,8 @@ struct SyntheticOptions {
     Cycle warmup = 1000, measure = 10000;
     Cycle drain_limit = 0;  ///< 0: 10 x measure + 10000
     std::uint64_t seed = 1;
-    int threads = 1;  ///< threads stepping the routers (VcNetwork::set_threads): speed only
+    int threads = 1;                   ///< threads stepping the routers (VcNetwork::set_threads): speed only
+    bool exhaustive_stepping = false;  ///< VcNetwork::set_exhaustive_stepping: speed only
 };
 
 struct SyntheticPoint {

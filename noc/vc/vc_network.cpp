@@ -8,8 +8,6 @@
 
 namespace mcmsim {
 
-namespace {}
-
 VcNetwork::VcNetwork(sc_core::sc_module_name name, const NocConfig& cfg)
     : VcNetwork(name, cfg, build_topology(cfg), [&cfg](const NocTopology& t) { return make_routing(cfg, t); }) {}
 
@@ -251,6 +249,13 @@ void VcNetwork::deliver_posts() {
 }
 
 void VcNetwork::run() {
+    // A cycle is stepped once the instant it falls in is quiet: a packet other modules create
+    // at this instant is then always in this cycle, never in the next because the kernel
+    // happened to run this method before theirs (nor only in exhaustive stepping).
+    if (sc_core::sc_pending_activity_at_current_time()) {
+        wake_.notify(sc_core::SC_ZERO_TIME);
+        return;
+    }
     current_ = now();
     armed_ = -1;
     running_ = true;  // wake-ups asked for from here on are picked up below, no notify needed
@@ -260,6 +265,8 @@ void VcNetwork::run() {
     }
     if (lanes_.size() == 1) step_lane(*lanes_[0]);
     else step_lanes_in_parallel();
+    if (exhaustive_ && (flits_inside() > 0 || packets_waiting_ > 0))
+        for (auto& r : routers_) schedule(r.get(), current_ + 1);
     running_ = false;
     last_processed_ = current_;
 

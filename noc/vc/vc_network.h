@@ -73,6 +73,10 @@ public:
     /// layer accounts are shared).
     void set_threads(int threads);
     int threads() const { return static_cast<int>(lanes_.size()); }
+    /// Steps every router in every cycle while traffic is inside, as a clocked model would: a
+    /// check that the event-driven schedule only skips steps with nothing to do (the results
+    /// must not change, only the speed).
+    void set_exhaustive_stepping(bool on) { exhaustive_ = on; }
 
     /// Creates a packet of `flits` from router `src` to `dst`, queued at the source's network
     /// interface at cycle `created` (>= the current cycle). Returns its pool index.
@@ -156,6 +160,7 @@ private:
     Cycle watchdog_cycles_ = 0;  ///< the config's, or more when one step of a slow link takes longer
     Cycle current_ = 0;
     bool running_ = false;
+    bool exhaustive_ = false;  ///< set_exhaustive_stepping
     sc_core::sc_event wake_;
     Cycle armed_ = -1;
 

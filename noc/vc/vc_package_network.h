@@ -37,6 +37,7 @@ public:
 
     /// The flit-level network underneath (its own statistics, e.g. flit order at ejection).
     const VcNetwork& vc() const { return vc_; }
+    VcNetwork& vc() { return vc_; }
 
 private:
     Tick send(Packet* p, Tick ready) override;

@@ -59,6 +59,9 @@ VcRouter::VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const V
     va_last_ = std::make_unique<std::int16_t[]>(vcs);
     std::fill_n(va_last_.get(), vcs, std::int16_t{-1});
     slots_ = std::make_unique<BufferedFlit[]>(vcs * static_cast<std::size_t>(depth_));
+    vc_out_ = std::make_unique<std::int8_t[]>(vcs);
+    owner_ = std::make_unique<Owner[]>(vcs);
+    va_waiters_ = std::make_unique<std::uint64_t[]>(static_cast<std::size_t>(ports));
     // Port 0 ejects into the local sink: always room, no VCs to allocate.
     out_[kLocalPort].eject = true;
     out_[kLocalPort].connected = true;
@@ -141,16 +144,17 @@ int VcRouter::free_slots(int port) const {
 
 void VcRouter::step(Cycle now) {
     next_wake_ = kNoWake;
-    va_blocked_ = ni_blocked_ = moved_ = false;
+    ni_blocked_ = moved_ = false;
     if (credits_pending_) apply_credits(now);
     if (queued_) inject_from_source(now);
     compute_routes_and_request_vcs(now);
     if (!lane_->va_requests.empty()) allocate_vcs(now);
     allocate_switch(now);
-    // A flit that left may have freed what a blocked VC or the NI waits for: look again.
+    // A flit that left may have freed what the NI waits for: look again. (VCs waiting for an
+    // output VC are woken by the tail that frees one, in traverse.)
     if (moved_) {
         lane_->last_progress = now;  // the watchdog's evidence (once per step, not per flit)
-        if (va_blocked_ || ni_blocked_) wake_no_later_than(now + 1);
+        if (ni_blocked_) wake_no_later_than(now + 1);
     }
     if (next_wake_ != kNoWake) net_.schedule(this, next_wake_);
 }
@@ -160,7 +164,11 @@ void VcRouter::apply_credits(Cycle now) {
         const int port = __builtin_ctzll(m);
         OutputPort& o = out_[port];
         while (!o.pending.empty() && o.pending.front().at <= now) {
-            ++credits(port, o.pending.front().vc);
+            const int v = o.pending.front().vc;
+            ++credits(port, v);
+            // The VC that holds this output VC may have stopped for want of it.
+            const Owner w = owner_[static_cast<std::size_t>(port * vcs_ + v)];
+            if (w.port >= 0) in_[w.port].credit_wait &= ~(std::uint64_t{1} << w.vc);
             o.pending.pop_front();
         }
         if (!o.pending.empty()) wake_no_later_than(o.pending.front().at);
@@ -190,8 +198,10 @@ bool VcRouter::inject_one(Cycle now) {
         }
         const std::uint32_t next = source_.front();
         if (net_.packets()[next].created > now) {  // queued ahead of its start (its sender's NI is busy)
-            if (ni_open_.empty()) wake_no_later_than(net_.packets()[next].created);
-            else ni_blocked_ = true;
+            // It starts at its creation, or when a started packet's VC takes a flit again,
+            // whichever comes first.
+            wake_no_later_than(net_.packets()[next].created);
+            if (!ni_open_.empty()) ni_blocked_ = true;
             return false;
         }
         // Empty and idle: no flits and no output VC held (a VC waiting for VA holds a flit).
@@ -238,9 +248,10 @@ bool VcRouter::inject_one(Cycle now) {
     return true;
 }
 
+// inject_one asks for the wake-up that can let it go on (the NI's next free cycle, the next
+// packet's creation), or flags ni_blocked_ when only a flit leaving this router can.
 void VcRouter::inject_from_source(Cycle now) {
     while (queued_ && inject_one(now)) {}
-    if (queued_) wake_no_later_than(now + 1);
 }
 
 RouteDecision VcRouter::follow_path(const FlitPacket& p, int hops) const {
@@ -262,7 +273,7 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
     for (std::uint64_t pm = ports_occupied_; pm; pm &= pm - 1) {
         const int i = __builtin_ctzll(pm);
         InputPort& port = in_[i];
-        for (std::uint64_t m = port.occupied & ~port.active; m; m &= m - 1) {
+        for (std::uint64_t m = port.occupied & ~port.active & ~port.va_wait; m; m &= m - 1) {
             const int v = __builtin_ctzll(m);
             InputVc& q = vc(i, v);
             if (q.due > now) {
@@ -284,6 +295,7 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
                 if (d.port != kLocalPort && ++h.hops == 0)
                     throw std::logic_error(std::string(name()) + ": a packet took more than 65535 hops");
                 q.out_port = static_cast<std::int8_t>(d.port);
+                vc_out_[static_cast<std::size_t>(i * vcs_ + v)] = q.out_port;
                 q.vc_class = d.vc_class;
                 q.state = VcState::WaitingForVc;
                 q.due += route_cycles_;  // due was max(arrival, previous tail + 1)
@@ -303,8 +315,9 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
             }
             // Input stage of the separable allocator: each VC asks for one free output VC.
             int ovc = pick_output_vc(i, v, out_[q.out_port]);
-            if (ovc < 0) {  // all taken: a tail leaving this router frees one
-                va_blocked_ = true;
+            if (ovc < 0) {  // all taken: a tail leaving through that output frees one
+                port.va_wait |= std::uint64_t{1} << v;
+                va_waiters_[static_cast<std::size_t>(q.out_port)] |= std::uint64_t{1} << i;
                 continue;
             }
             requests.push_back(VaRequest{q.out_port, ovc, i, v, 0});
@@ -363,6 +376,9 @@ void VcRouter::grant_vc(const VaRequest& r, Cycle now) {
     q.ovc_last = static_cast<std::int8_t>(r.out_vc);
     q.state = VcState::Active;
     in_[r.port].active |= std::uint64_t{1} << r.vc;
+    in_[r.port].credit_wait &= ~(std::uint64_t{1} << r.vc);
+    owner_[static_cast<std::size_t>(r.out_port * vcs_ + r.out_vc)] =
+        Owner{static_cast<std::int8_t>(r.port), static_cast<std::int8_t>(r.vc)};
     q.due = now + va_cycles_;  // the front (a head) has arrived
     wake_no_later_than(q.due);
 }
@@ -376,19 +392,23 @@ void VcRouter::allocate_switch(Cycle now) {
         const int i = __builtin_ctzll(pm);
         InputPort& port = in_[i];
         std::uint64_t ready = 0;
-        for (std::uint64_t m = port.occupied & port.active; m; m &= m - 1) {
+        for (std::uint64_t m = port.occupied & port.active & ~port.credit_wait; m; m &= m - 1) {
             const int v = __builtin_ctzll(m);
+            // A busy output first: under load most VCs wait for one, and this needs no record.
+            const OutputPort& o = out_[vc_out_[static_cast<std::size_t>(i * vcs_ + v)]];
+            if (o.free_at > now) {
+                wake_no_later_than(o.free_at);
+                continue;
+            }
             const InputVc& q = vc(i, v);
             if (q.due > now) {
                 wake_no_later_than(q.due);
                 continue;
             }
-            const OutputPort& o = out_[q.out_port];
-            if (o.free_at > now) {
-                wake_no_later_than(o.free_at);
+            if (!o.eject && credits(q.out_port, q.out_vc) == 0) {  // the credit wakes us
+                port.credit_wait |= std::uint64_t{1} << v;
                 continue;
             }
-            if (!o.eject && credits(q.out_port, q.out_vc) == 0) continue;  // the credit wakes us
             ready |= std::uint64_t{1} << v;
         }
         if (!ready) continue;
@@ -507,7 +527,18 @@ bool VcRouter::traverse(int in_port, int v, Cycle now) {
         else lane_->flits_out.push_back(PostedFlit{o.down, o.down_port, q.out_vc, f, arrival});
     }
     if (f.tail) {
-        if (!o.eject) o.owned &= ~(std::uint64_t{1} << q.out_vc);
+        if (!o.eject) {
+            o.owned &= ~(std::uint64_t{1} << q.out_vc);
+            // Its output VC is free: the VCs waiting for one of this output ask again next
+            // cycle (all VCs of their ports, which is simpler and as exact: the others find
+            // theirs still taken).
+            std::uint64_t& waiters = va_waiters_[static_cast<std::size_t>(q.out_port)];
+            if (waiters) {
+                for (std::uint64_t w = waiters; w; w &= w - 1) in_[__builtin_ctzll(w)].va_wait = 0;
+                waiters = 0;
+                wake_no_later_than(now + 1);
+            }
+        }
         q.state = VcState::Idle;
         port.active &= ~(std::uint64_t{1} << v);
     }

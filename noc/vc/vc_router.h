@@ -163,10 +163,16 @@ private:
         InputVc() : state(VcState::Idle), vc_class(VcClass::Any) {}
     };
     static_assert(sizeof(InputVc) == 32, "two input VC records per cache line");
-    /// 32 bytes: two ports per cache line.
-    struct alignas(32) InputPort {
+    /// One cache line.
+    struct alignas(64) InputPort {
         std::uint64_t occupied = 0;  ///< bit v: VC v has flits
         std::uint64_t active = 0;    ///< bit v: VC v holds an output VC (its flits only need SA)
+        /// Bit v: VC v found no credit for its output VC; its next credit clears the bit
+        /// (`owner_`). SA skips these VCs without reading their records.
+        std::uint64_t credit_wait = 0;
+        /// Bit v: VC v found every output VC of its class taken; a tail leaving through that
+        /// output clears the bit (`va_waiters_`). RC/VA skip these VCs.
+        std::uint64_t va_wait = 0;
         VcRouter* up = nullptr;
         std::int16_t sa_last = -1;  ///< VCs and ports number at most 64
         std::int16_t up_port = -1;
@@ -263,6 +269,17 @@ private:
     std::unique_ptr<std::int16_t[]> credits_;
     std::unique_ptr<std::int16_t[]> va_last_;  ///< [port * vcs + vc], see va_last()
     std::unique_ptr<BufferedFlit[]> slots_;    ///< every input VC buffer of this router, see slot()
+    /// [port * vcs + vc]: the output port of an input VC past RC, as in its record (one line
+    /// for the whole router: SA finds a busy output without reading the records).
+    std::unique_ptr<std::int8_t[]> vc_out_;
+    /// [port * vcs + vc] of an output VC: the input VC it was last granted to, whose
+    /// credit_wait bit its credits clear.
+    struct Owner {
+        std::int8_t port = -1, vc = -1;
+    };
+    std::unique_ptr<Owner[]> owner_;
+    /// [output port]: bit i, input port i has VCs in va_wait for this output.
+    std::unique_ptr<std::uint64_t[]> va_waiters_;
     /// Bit p: output p is wired (RC checks its decisions against it without reading out_).
     std::uint64_t connected_ = 0;
     int ports_, vcs_, depth_;      ///< depth_: ring capacity of every VC (the deepest input's)
@@ -273,7 +290,7 @@ private:
     int id_;
     std::uint32_t queued_ = 0;  ///< packets not fully injected (source_ and ni_open_), kept here: those lie in the cold part
     std::int16_t route_cycles_, va_cycles_, traversal_cycles_;  ///< traversal = SA + ST
-    bool va_blocked_ = false, ni_blocked_ = false, moved_ = false;
+    bool ni_blocked_ = false, moved_ = false;
     const RoutingFunction* routing_ = nullptr;
     /// [destination]: the output port, when the routing function depends on position only
     /// (null otherwise): one byte read instead of a call that divides router ids into rows

@@ -9,12 +9,15 @@
 #include "noc/synthetic/zero_load_model.h"
 #include "noc/vc/vc_network.h"
 #include "tests/noc/vc_configs.h"
+#include "tests/support/in_child.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -249,6 +252,109 @@ TEST_P(NocVcConservation, EveryFlitEjectedOnceInOrderOnAnEightByEightMesh) {
 
 INSTANTIATE_TEST_SUITE_P(Threads, NocVcConservation, ::testing::Values(1, 2),
                          [](const ::testing::TestParamInfo<int>& i) { return std::to_string(i.param) + "_threads"; });
+
+// The event-driven schedule steps a router only when something in it can progress. Stepping
+// every router every cycle, as a clocked model does, must give the same run: same latencies,
+// same flits on every link, same allocator conflicts. Meshes with long packets near and past
+// saturation, a torus (dateline VC classes) and die-to-die links whose flits take a
+// fractional number of cycles, with receive buffers shorter than the credit round trip.
+struct ScheduleCase {
+    const char* name;
+    NocConfig config;
+    int packet_flits;
+    std::vector<double> rates;
+};
+
+NocConfig d2d_config(const std::string& d2d, int buffer_flits) {
+    // Runs when the cases are registered, in every process of this binary: a file of its own.
+    const std::string path = ::testing::TempDir() + "/noc_schedule_" + std::to_string(::getpid()) + ".json";
+    {
+        std::ofstream f(path);
+        f << R"({"topology": {"type": "hierarchical", "chiplets": {"rows": 2, "cols": 2},
+                              "chiplet_mesh": {"rows": 2, "cols": 2}},
+                 "router": {"flit_bits": 128, "clock_ghz": 1.0, "vcs": 2, "buffer_depth": 4},
+                 "d2d_link": )"
+          << d2d << "}";
+    }
+    NocConfig c = load_noc_config(path);
+    std::remove(path.c_str());
+    c.links.at(1).buffer_flits = buffer_flits;
+    return c;
+}
+
+std::vector<ScheduleCase> schedule_cases() {
+    NocConfig mesh = grid_config(NocTopologyKind::Mesh, 4, 4);
+    mesh.router.vcs = 4;
+    mesh.router.buffer_depth = 4;
+    NocConfig torus = grid_config(NocTopologyKind::Torus, 4, 4);
+    torus.router.vcs = 4;
+    torus.router.buffer_depth = 2;
+    return {{"mesh", mesh, 5, {0.2, 0.6}},
+            {"mesh_one_flit", mesh, 1, {0.3, 0.9}},
+            {"torus", torus, 3, {0.2, 0.5}},
+            {"d2d_fractional",
+             d2d_config(R"({"preset": "ucie-standard", "bandwidth_gbps": 6, "latency_ns": 7})", 3),
+             4,
+             {0.05, 0.3}}};
+}
+
+void PrintTo(const ScheduleCase& c, std::ostream* os) { *os << c.name; }
+
+class NocVcSchedule : public ::testing::TestWithParam<ScheduleCase> {};
+
+/// What the comparison needs of a run, as bytes that cross a pipe (each run is a process).
+struct ScheduleOutcome {
+    bool deadlocked;
+    std::int64_t flits_injected, flits_ejected;
+    double avg[2], p99[2], accepted[2];
+    std::size_t network_hash;  ///< of the network statistics (every link's flits, conflicts)
+};
+
+ScheduleOutcome run_schedule_case(const ScheduleCase& k, bool exhaustive) {
+    return test_support::in_child<ScheduleOutcome>([&] {
+        SyntheticOptions o;
+        o.packet_flits = k.packet_flits;
+        o.rates = k.rates;
+        o.warmup = 300;
+        o.measure = 1500;
+        o.exhaustive_stepping = exhaustive;
+        const SyntheticRun run = run_synthetic(k.config, o);
+        ScheduleOutcome out{run.deadlocked,
+                            run.flits_injected,
+                            run.flits_ejected,
+                            {-1, -1},
+                            {-1, -1},
+                            {-1, -1},
+                            std::hash<std::string>{}(run.network.dump())};
+        for (std::size_t i = 0; i < run.points.size() && i < 2; ++i) {
+            out.avg[i] = run.points[i].avg_packet_latency.value_or(-1);
+            out.p99[i] = run.points[i].p99_packet_latency.value_or(-1);
+            out.accepted[i] = run.points[i].accepted;
+        }
+        return out;
+    });
+}
+
+TEST_P(NocVcSchedule, SteppingEveryRouterEveryCycleChangesNothing) {
+    const ScheduleCase& k = GetParam();
+    ASSERT_EQ(k.rates.size(), 2u);
+    const ScheduleOutcome events = run_schedule_case(k, false);
+    const ScheduleOutcome clocked = run_schedule_case(k, true);
+    ASSERT_FALSE(events.deadlocked);
+    ASSERT_GT(events.flits_injected, 0);
+    EXPECT_EQ(events.flits_injected, clocked.flits_injected);
+    EXPECT_EQ(events.flits_ejected, clocked.flits_ejected);
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_GT(events.avg[i], 0) << "rate " << k.rates[i];
+        EXPECT_EQ(events.avg[i], clocked.avg[i]) << "rate " << k.rates[i];
+        EXPECT_EQ(events.p99[i], clocked.p99[i]) << "rate " << k.rates[i];
+        EXPECT_EQ(events.accepted[i], clocked.accepted[i]) << "rate " << k.rates[i];
+    }
+    EXPECT_EQ(events.network_hash, clocked.network_hash);
+}
+
+INSTANTIATE_TEST_SUITE_P(Networks, NocVcSchedule, ::testing::ValuesIn(schedule_cases()),
+                         [](const ::testing::TestParamInfo<ScheduleCase>& i) { return std::string(i.param.name); });
 
 // Per-flit energy goes to layer accounts shared by all routers: one thread only.
 TEST(NocVcThreads, EnergyBookingNeedsOneThread) {

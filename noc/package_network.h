@@ -73,6 +73,9 @@ public:
     virtual std::vector<std::string> busy_routers() const = 0;
     /// Network statistics for the report; `elapsed` scales link utilisation.
     virtual nlohmann::json stats_json(Tick elapsed) const = 0;
+    /// Threads that may step the network, before any traffic. Results do not depend on it;
+    /// a model that has nothing to share between threads (the packet model) stays on one.
+    virtual void set_threads(int threads) { (void)threads; }
 
 protected:
     explicit PackageNetwork(const ArchConfig& arch);

@@ -9,9 +9,11 @@
 // router another thread is stepping. A lane therefore never touches another lane's routers
 // during a cycle: a flit or credit for one is posted here and delivered by the network once
 // all lanes have finished the cycle (it is due a cycle later at the earliest, so nothing
-// can miss it). Ejections are logged too, and replayed in lane order, because the listener
-// and the packet pool are shared. The result does not depend on how many lanes there are
-// nor on which thread steps which lane; with one lane nothing is posted or logged.
+// can miss it). Ejections are logged too, with one lane as with several, and replayed in
+// router order once the cycle is done, because the listener and the packet pool are shared
+// and what the listener does with them (a full system's endpoints wake in that order) must
+// not depend on which lane stepped which router. So the result does not depend on how many
+// lanes there are nor on which thread steps which lane; with one lane nothing is posted.
 #include "noc/vc/flit.h"
 
 #include <cstdint>
@@ -42,9 +44,12 @@ struct PostedCredit {
     Cycle at;
 };
 
+/// A flit leaving the network at router `router`: VcNetwork::eject(), replayed after the cycle.
 struct LoggedEjection {
     Flit flit;
     Cycle when;
+    int router;
+    std::uint32_t seq;  ///< order within the lane's cycle (a router's own flits keep theirs)
 };
 
 struct RouterLane {
@@ -59,10 +64,11 @@ struct RouterLane {
     std::vector<VaRequest> va_requests;
     std::vector<int> va_shortest;
 
-    /// With more than one lane: cross-lane flits and credits, and ejections, of this cycle.
+    /// With more than one lane: cross-lane flits and credits of this cycle.
     bool posts = false;
     std::vector<PostedFlit> flits_out;
     std::vector<PostedCredit> credits_out;
+    /// Ejections of this cycle (with any number of lanes).
     std::vector<LoggedEjection> ejections;
 
     std::int64_t flits_injected = 0;

@@ -62,8 +62,6 @@ void VcNetwork::set_threads(int threads) {
     threads = std::min(threads, topo_.routers());
     if (threads == static_cast<int>(lanes_.size())) return;
     if (pool_.in_use() || lanes_[0]->scheduled) throw std::logic_error("VcNetwork: set_threads before any traffic");
-    for (const auto& r : routers_)
-        if (r->energy_ && threads > 1) throw std::logic_error("VcNetwork: per-flit energy booking needs one thread");
     workers_.clear();
     lanes_.clear();
     for (int k = 0; k < threads; ++k) {
@@ -234,7 +232,7 @@ void VcNetwork::step_lanes_in_parallel() {
 }
 
 // Between two cycles, with every lane at rest: what crossed from one lane into another, in
-// lane order, then the ejections in lane order (the listener and packet pool are shared).
+// lane order, then the ejections.
 void VcNetwork::deliver_posts() {
     for (auto& lane : lanes_) {
         for (const PostedFlit& p : lane->flits_out) p.to->receive(p.port, p.vc, p.flit, p.arrival);
@@ -242,9 +240,22 @@ void VcNetwork::deliver_posts() {
         lane->flits_out.clear();
         lane->credits_out.clear();
     }
+    deliver_ejections();
+}
+
+// In router order, each router's flits in the order it sent them: lanes hold blocks of
+// consecutive routers, so sorting each lane's log and taking the lanes in order replays the
+// same sequence whatever the number of lanes and whatever order a lane's calendar stepped
+// its routers in.
+void VcNetwork::deliver_ejections() {
     for (auto& lane : lanes_) {
-        for (const LoggedEjection& e : lane->ejections) eject(e.flit, e.when);
-        lane->ejections.clear();
+        std::vector<LoggedEjection>& log = lane->ejections;
+        if (log.size() > 1)
+            std::sort(log.begin(), log.end(), [](const LoggedEjection& a, const LoggedEjection& b) {
+                return a.router != b.router ? a.router < b.router : a.seq < b.seq;
+            });
+        for (const LoggedEjection& e : log) eject(e.flit, e.when);
+        log.clear();
     }
 }
 
@@ -263,8 +274,12 @@ void VcNetwork::run() {
         Cycle d = driver_->next_cycle();
         if (d >= 0 && d <= current_) driver_->fire(current_);
     }
-    if (lanes_.size() == 1) step_lane(*lanes_[0]);
-    else step_lanes_in_parallel();
+    if (lanes_.size() == 1) {
+        step_lane(*lanes_[0]);
+        deliver_ejections();
+    } else {
+        step_lanes_in_parallel();
+    }
     if (exhaustive_ && (flits_inside() > 0 || packets_waiting_ > 0))
         for (auto& r : routers_) schedule(r.get(), current_ + 1);
     running_ = false;

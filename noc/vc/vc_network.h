@@ -69,8 +69,7 @@ public:
     void set_listener(EjectionListener* l) { listener_ = l; }
     /// Steps the routers of each cycle with `threads` threads (this one and threads - 1
     /// workers), each owning a block of consecutive router ids: bands of rows on a mesh.
-    /// Call before any traffic. Not with per-flit energy booking (VcRouter::set_energy: the
-    /// layer accounts are shared).
+    /// Call before any traffic.
     void set_threads(int threads);
     int threads() const { return static_cast<int>(lanes_.size()); }
     /// Steps every router in every cycle while traffic is inside, as a clocked model would: a
@@ -127,6 +126,7 @@ private:
     /// what lanes posted to each other and replays their ejections.
     void step_lanes_in_parallel();
     void deliver_posts();
+    void deliver_ejections();  ///< replays the cycle's ejections to the listener, in router order
     Cycle last_progress() const;
     std::unique_ptr<RouterLane> make_lane() const;
     /// schedule() outside run() or with a bad cycle: checks, and arms the wake-up event.

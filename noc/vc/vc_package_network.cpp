@@ -27,16 +27,17 @@ VcPackageNetwork::VcPackageNetwork(sc_core::sc_module_name name, const ArchConfi
     // channels are the mesh's links (NocTopology::of_mesh), the routers its routers.
     const MeshTopology& mesh = topology();
     const NocTopology& t = vc_.topology();
-    const NocLinkConfig& d2d = vc_.config().links[0];
+    const NocLinkConfig& d2d = vc_.config().links[0];  // package_vc_config: the one link class
     const int flit_bits = vc_.config().router.flit_bits;
+    router_pj_per_flit_ = vc_.config().router.energy.per_flit();
+    link_pj_per_flit_ = flit_bits * d2d.energy_pj_per_bit;
     for (int ci = 0; ci < static_cast<int>(t.channels().size()); ++ci) {
         const NocChannel& ch = t.channel(ci);
         const int link = MeshTopology::link_id(ch.src, mesh_port(ch.src_port));
-        vc_.router(ch.src).set_link_energy(ch.src_port, &ledger.account(mesh.link_account(link)),
-                                           flit_bits * d2d.energy_pj_per_bit, EnergyCategory::D2d);
+        vc_.router(ch.src).set_link_energy(ch.src_port, &ledger.account(mesh.link_account(link)), link_pj_per_flit_,
+                                           EnergyCategory::D2d);
     }
-    for (int r = 0; r < t.routers(); ++r)
-        vc_.router(r).set_energy(&ledger.account(mesh.router_account(r)), vc_.config().router.energy.per_flit());
+    for (int r = 0; r < t.routers(); ++r) vc_.router(r).set_energy(&ledger.account(mesh.router_account(r)), router_pj_per_flit_);
     const std::vector<double> local = local_port_gbps(arch);
     const double flit_gbps = arch.package.router.flit_gbps();
     for (int r = 0; r < t.routers(); ++r) {
@@ -51,6 +52,12 @@ VcPackageNetwork::VcPackageNetwork(sc_core::sc_module_name name, const ArchConfi
     vc_.set_listener(&delivery_);
     phy_delay_.assign(static_cast<std::size_t>(arch.chiplet_count()), 0);
     for (const MemoryConfig& m : arch.memories) phy_delay_.push_back(ns_to_ticks(m.phy_latency_ns));
+    phy_account_.assign(static_cast<std::size_t>(arch.chiplet_count()), nullptr);
+    phy_pj_per_flit_.assign(static_cast<std::size_t>(arch.chiplet_count()), 0.0);
+    for (const MemoryConfig& m : arch.memories) {
+        phy_account_.push_back(&ledger.account("phy." + m.name));  // the packet network's PHY account
+        phy_pj_per_flit_.push_back(static_cast<double>(flit_bytes_) * 8.0 * m.phy_energy_pj_per_bit);
+    }
     endpoints_.assign(static_cast<std::size_t>(nodes()), nullptr);
     ni_free_.assign(static_cast<std::size_t>(nodes()), 0);
 }
@@ -67,7 +74,23 @@ void VcPackageNetwork::Delivery::packet_ejected(const FlitPacket& fp, Cycle tail
     const Tick serial = net->serial_ticks(p->dst_node, fp.flits);
     const Tick done = std::max(tail_at, net->eject_free_[dst] + serial);
     net->eject_free_[dst] = done;
+    // The packet's layer pays for every flit at each router it crossed (hops + 1, the last
+    // one ejecting it) and over each link, as the routers booked them into their accounts.
+    if (EnergyAccount* layer = p->layer_energy) {
+        const auto flits = static_cast<double>(fp.flits);
+        layer->add(EnergyCategory::Noc, flits * (fp.hops + 1) * net->router_pj_per_flit_);
+        if (fp.hops) layer->add(EnergyCategory::D2d, flits * fp.hops * net->link_pj_per_flit_);
+    }
+    net->book_phy(p->dst_node, fp.flits, p->layer_energy);
     net->endpoints_[dst]->arrive(p, done + net->phy_delay_[dst]);
+}
+
+void VcPackageNetwork::book_phy(int node, std::int64_t flits, EnergyAccount* layer) {
+    const auto n = static_cast<std::size_t>(node);
+    if (!phy_account_[n] || phy_pj_per_flit_[n] == 0) return;
+    const double pj = static_cast<double>(flits) * phy_pj_per_flit_[n];
+    phy_account_[n]->add(EnergyCategory::D2d, pj);
+    if (layer) layer->add(EnergyCategory::D2d, pj);
 }
 
 Tick VcPackageNetwork::send(Packet* p, Tick ready) {
@@ -78,6 +101,7 @@ Tick VcPackageNetwork::send(Packet* p, Tick ready) {
     // the router's local port then takes them at the combined rate of what it serves.
     const Tick begin = std::max(ready, ni_free_[src_node]);
     ni_free_[src_node] = begin + serial_ticks(p->src_node, flits);
+    book_phy(p->src_node, flits, p->layer_energy);
     const Tick start = begin + phy_delay_[src_node];
     const auto cycle = static_cast<Cycle>(std::ceil(static_cast<double>(start) / period_ps_ - 1e-9));
     create(p, static_cast<int>(flits), cycle);

@@ -11,6 +11,11 @@
 // sender's NI has pushed the packet (back-pressure inside the network is not seen by the
 // sender).
 //
+// Energy: routers and links book each flit into their own accounts as it moves (each router
+// on the thread that steps it); a packet's plan layer is booked when its tail leaves, for all
+// its flits at once over the routers and links it crossed, and a memory PHY books the flits
+// it carries at both ends, as the packet network's PHY links do.
+//
 // Deadlock freedom: with 2 or more VCs, eastbound and westbound packets use separate VC
 // halves, which makes any mix of minimal routes deadlock-free (see send()). Source routes
 // that are not minimal are followed too but carry no such guarantee (the watchdog names the
@@ -34,6 +39,7 @@ public:
     std::int64_t flit_hops() const override { return vc_.flit_hops(); }
     std::vector<std::string> busy_routers() const override;
     nlohmann::json stats_json(Tick elapsed) const override;
+    void set_threads(int threads) override { vc_.set_threads(threads); }
 
     /// The flit-level network underneath (its own statistics, e.g. flit order at ejection).
     const VcNetwork& vc() const { return vc_; }
@@ -81,7 +87,14 @@ private:
     std::vector<Tick> eject_free_;   ///< per node: when its NI has taken the packets delivered to it
     std::vector<double> node_gbps_;  ///< per node: NI or PHY bandwidth
     std::vector<Tick> phy_delay_;    ///< per node: extra latency (memory PHYs)
-    bool vc_classes_;                ///< eastbound / westbound VC halves (2+ VCs)
+    /// per node: the memory PHY's account and energy per flit (nullptr, 0 for chiplet NIs)
+    std::vector<EnergyAccount*> phy_account_;
+    std::vector<double> phy_pj_per_flit_;
+    double router_pj_per_flit_;  ///< per router a flit crosses
+    double link_pj_per_flit_;    ///< per package link a flit crosses
+    /// Books a memory PHY's energy for `flits` (none at a chiplet's NI).
+    void book_phy(int node, std::int64_t flits, EnergyAccount* layer);
+    bool vc_classes_;  ///< eastbound / westbound VC halves (2+ VCs)
 };
 
 }  // namespace mcmsim

@@ -1,6 +1,5 @@
 #include "noc/vc/vc_router.h"
 
-#include "noc/packet/packet.h"
 #include "noc/vc/vc_network.h"
 
 #include <algorithm>
@@ -10,8 +9,6 @@
 namespace mcmsim {
 
 namespace {
-EnergyAccount* payload_energy(Packet* p) { return p->layer_energy; }
-
 /// VCs [lo, hi) a VC class may use: dateline / escape classes split the VCs in halves.
 std::pair<int, int> class_range(VcClass c, int vcs) {
     switch (c) {
@@ -451,15 +448,9 @@ void VcRouter::allocate_switch(Cycle now) {
     }
 }
 
-void VcRouter::book_energy(const Flit& f, const OutputPort& o) {
+void VcRouter::book_energy(const OutputPort& o) {
     energy_->add(EnergyCategory::Noc, pj_per_flit_);
-    EnergyAccount* layer = nullptr;
-    if (Packet* payload = net_.packets()[f.packet].payload) layer = payload_energy(payload);
-    if (layer) layer->add(EnergyCategory::Noc, pj_per_flit_);
-    if (o.energy) {
-        o.energy->add(o.category, o.pj_per_flit);
-        if (layer) layer->add(o.category, o.pj_per_flit);
-    }
+    if (o.energy) o.energy->add(o.category, o.pj_per_flit);
 }
 
 // The port moves up to `width` flits a cycle, and its link starts each flit once the previous
@@ -509,7 +500,7 @@ bool VcRouter::traverse(int in_port, int v, Cycle now) {
     }
     ++stats_.flits;
     OutputPort& o = out_[q.out_port];
-    if (energy_) book_energy(f, o);
+    if (energy_) book_energy(o);
     const Cycle departs = now + traversal_cycles_;
     // The whole flit is received after the link (or NI) latency, which includes one cycle of
     // serialisation, plus whatever more its serialisation takes.
@@ -517,8 +508,7 @@ bool VcRouter::traverse(int in_port, int v, Cycle now) {
     if (o.eject) {
         ++stats_.ejected_flits;
         const Cycle at = departs + cfg_.ni_latency_cycles + serial - 1;
-        if (!lane_->posts) net_.eject(f, at);
-        else lane_->ejections.push_back(LoggedEjection{f, at});
+        lane_->ejections.push_back(LoggedEjection{f, at, id_, static_cast<std::uint32_t>(lane_->ejections.size())});
     } else {
         --credits(q.out_port, q.out_vc);
         ++o.flits;

@@ -119,10 +119,11 @@ public:
     /// Flits that crossed the link behind output `port` (0 for the ejection port).
     std::int64_t link_flits(int port) const { return out_[port].flits; }
     int link_channel(int port) const { return out_[port].channel; }
-    /// Full-system use: book energy per flit as it moves (router account, link accounts, and
-    /// the layer account of the packet's payload). Synthetic runs book totals at the end.
+    /// Full-system use: book energy per flit as it moves, into the router's account and its
+    /// links' (each written only by the thread stepping this router). Who the flit's energy
+    /// is for (a plan layer) is the network's owner's business, booked when the packet leaves.
+    /// Synthetic runs book totals at the end instead.
     void set_energy(EnergyAccount* router, double pj_per_flit) {
-        if (lane_ && lane_->posts) throw std::logic_error(std::string(name()) + ": per-flit energy needs one thread");
         energy_ = router;
         pj_per_flit_ = pj_per_flit;
     }
@@ -243,7 +244,7 @@ private:
     /// A VC of `in_port` whose front flit may go to output `op` in this cycle too (a wide
     /// port with room left), or -1.
     int next_for_output(int in_port, int op, Cycle now) const;
-    void book_energy(const Flit& f, const OutputPort& o);
+    void book_energy(const OutputPort& o);
     int pick_output_vc(int port, int v, const OutputPort& o);
     /// Which neighbours are in another lane (after VcNetwork::set_threads).
     void mark_links_to_other_lanes();

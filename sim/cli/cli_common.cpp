@@ -2,7 +2,6 @@
 
 #include "mapper/optimize/progress.h"
 #include "noc/package_network.h"
-#include "sim/system/system.h"
 #include "traces/plan/plan_causality.h"
 #include "traces/plan/plan_index.h"
 #include "traces/report/report.h"
@@ -163,10 +162,25 @@ int causality_failed(const CausalityCheck& c) {
     return kExitCheckFailed;
 }
 
-int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, double watchdog_ns, bool quiet) {
-    auto t0 = std::chrono::steady_clock::now();
+void add_sim_options(po::options_description& o) {
+    o.add_options()("watchdog-ns", po::value<double>()->default_value(1e7),
+                    "stop when no op finishes for this long (simulated ns)")(
+        "threads", po::value<int>()->default_value(1),
+        "threads stepping the flit-level package network (router model vc; bands of rows each); the report does "
+        "not depend on it");
+}
+
+SimOptions read_sim_options(const po::variables_map& vm) {
     SimOptions opt;
-    opt.watchdog_ns = watchdog_ns;
+    opt.watchdog_ns = vm["watchdog-ns"].as<double>();
+    if (!(opt.watchdog_ns > 0)) throw InputError("", "--watchdog-ns", "a positive time", std::to_string(opt.watchdog_ns));
+    opt.threads = vm["threads"].as<int>();
+    if (opt.threads < 1 || opt.threads > 64) throw InputError("", "--threads", "1..64 threads", std::to_string(opt.threads));
+    return opt;
+}
+
+int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, SimOptions opt, bool quiet) {
+    auto t0 = std::chrono::steady_clock::now();
     SimResult res;
     {
         ProgressLine progress(ProgressLine::wanted(quiet), "simulate", "", "", 1);

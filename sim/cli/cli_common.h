@@ -7,6 +7,7 @@
 #include "mapper/model/analytical_model.h"
 #include "mapper/optimize/map_request.h"
 #include "mapper/workload/workload.h"
+#include "sim/system/system.h"
 #include "traces/plan/plan.h"
 #include "traces/plan/plan_causality.h"
 
@@ -84,9 +85,14 @@ EstimateOptions read_model_options(const po::variables_map& vm);
 /// Prints the one-line error of a failed causality check; returns kExitCheckFailed.
 int causality_failed(const CausalityCheck& c);
 
+/// The simulation's options: --watchdog-ns and --threads.
+void add_sim_options(po::options_description& o);
+/// Reads them; a non-positive watchdog or a thread count outside 1..64 is an InputError.
+SimOptions read_sim_options(const po::variables_map& vm);
+
 /// Simulates `plan`, writes the reports into `out_dir`, prints the console table.
 /// Returns the exit code (kExitCheckFailed when a self-check failed).
-int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, double watchdog_ns, bool quiet);
+int simulate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, SimOptions opt, bool quiet);
 /// Same with the analytical model. report.json names a granularity other than the default
 /// (sim.granularity, and sim.packets_per_event); run-info.json always names it.
 int estimate_and_report(const ArchConfig& arch, const Plan& plan, const std::string& out_dir, bool quiet,

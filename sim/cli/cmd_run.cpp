@@ -14,9 +14,8 @@ namespace mcmsim::cli {
 namespace {
 
 void add_sim(po::options_description& o) {
-    o.add_options()("watchdog-ns", po::value<double>()->default_value(1e7),
-                    "stop when no op finishes for this long (simulated ns)")("quiet,q", po::bool_switch(),
-                                                                             "do not print the report table");
+    add_sim_options(o);
+    o.add_options()("quiet,q", po::bool_switch(), "do not print the report table");
 }
 
 /// Maps with the chosen optimiser and prints its improvement over the uniform baseline (in
@@ -38,12 +37,6 @@ Plan map_from_options(const po::variables_map& vm, const ArchConfig& arch, bool 
     return std::move(result.plan);
 }
 
-double watchdog(const po::variables_map& vm) {
-    double ns = vm["watchdog-ns"].as<double>();
-    if (!(ns > 0)) throw InputError("", "--watchdog-ns", "a positive time", std::to_string(ns));
-    return ns;
-}
-
 }  // namespace
 
 int cmd_run(const std::vector<std::string>& args) {
@@ -59,7 +52,7 @@ int cmd_run(const std::vector<std::string>& args) {
     Plan plan = map_from_options(vm, arch, !vm["quiet"].as<bool>());
     const std::string out = make_out_dir(vm);
     write_plan(plan, out + "/plan.json");
-    return simulate_and_report(arch, plan, out, watchdog(vm), vm["quiet"].as<bool>());
+    return simulate_and_report(arch, plan, out, read_sim_options(vm), vm["quiet"].as<bool>());
 }
 
 int cmd_map(const std::vector<std::string>& args) {
@@ -92,7 +85,7 @@ int cmd_simulate(const std::vector<std::string>& args) {
     std::string plan_file = required(vm, "plan");
     Plan plan = read_plan(plan_file);
     check_plan_fits(plan, arch, plan_file);
-    return simulate_and_report(arch, plan, make_out_dir(vm), watchdog(vm), vm["quiet"].as<bool>());
+    return simulate_and_report(arch, plan, make_out_dir(vm), read_sim_options(vm), vm["quiet"].as<bool>());
 }
 
 int cmd_estimate(const std::vector<std::string>& args) {

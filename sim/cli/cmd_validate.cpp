@@ -32,6 +32,7 @@ int cmd_validate(const std::vector<std::string>& args) {
         "reference", po::value<std::string>(),
         "network model of the simulation the analytical model is held against: packet or vc (default: the arch "
         "config's package.router.model)")("quiet,q", po::bool_switch(), "print only the summary, no progress line");
+    add_sim_options(o);
     add_model_options(
         o, "packet",
         "analytical model granularity to validate: packet (events, closest to the simulation; the default) or "
@@ -43,6 +44,7 @@ int cmd_validate(const std::vector<std::string>& args) {
                o, args, vm))
         return kExitOk;
     const EstimateOptions options = read_model_options(vm);
+    SimOptions sim_options = read_sim_options(vm);
     std::optional<double> sensitivity;
     if (vm.count("sensitivity")) {
         sensitivity = vm["sensitivity"].as<double>();
@@ -61,7 +63,6 @@ int cmd_validate(const std::vector<std::string>& args) {
     if (vm.count("reference")) reference.package.router.model = choice_option<RouterModel>(vm, "reference");
     const Estimate est = estimate_plan(arch, plan, options);
     const bool quiet = vm["quiet"].as<bool>();
-    SimOptions sim_options;
     SimResult sim;
     {
         ProgressLine progress(ProgressLine::wanted(quiet), "validate: simulate", "", "", 1);

@@ -17,6 +17,7 @@ class System : public sc_core::sc_module {
 public:
     System(sc_core::sc_module_name name, const ArchConfig& arch, const Plan& plan, const SimOptions& opt, EnergyLedger& ledger)
         : sc_core::sc_module(name), index(plan), timing(index.size()), network(make_package_network("network", arch, ledger)) {
+        network->set_threads(opt.threads);
         for (int c = 0; c < arch.chiplet_count(); ++c) {
             std::string n = "chiplet_" + std::to_string(c);
             chiplets.push_back(std::make_unique<Chiplet>(n.c_str(), c, arch.chiplet, arch.package.packet_format(), *network,

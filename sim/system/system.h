@@ -19,6 +19,9 @@ namespace mcmsim {
 struct SimOptions {
     /// The watchdog stops a run in which no op finished for this long (simulated time).
     double watchdog_ns = 1e7;
+    /// Threads that step the package network (the flit-level one uses them; the report does
+    /// not depend on how many).
+    int threads = 1;
     /// Told now and then as ops finish (ops done, ops in the plan, simulated ns), about a
     /// thousand times a run. It adds no simulation event: the report does not depend on it.
     std::function<void(std::size_t, std::size_t, double)> progress;

@@ -356,17 +356,6 @@ TEST_P(NocVcSchedule, SteppingEveryRouterEveryCycleChangesNothing) {
 INSTANTIATE_TEST_SUITE_P(Networks, NocVcSchedule, ::testing::ValuesIn(schedule_cases()),
                          [](const ::testing::TestParamInfo<ScheduleCase>& i) { return std::string(i.param.name); });
 
-// Per-flit energy goes to layer accounts shared by all routers: one thread only.
-TEST(NocVcThreads, EnergyBookingNeedsOneThread) {
-    init_time_resolution();
-    NocConfig c = grid_config(NocTopologyKind::Mesh, 2, 2);
-    VcNetwork net("network", c);
-    EnergyLedger ledger;
-    net.router(0).set_energy(&ledger.account("r0"), 1.0);
-    EXPECT_THROW(net.set_threads(2), std::logic_error);
-    EXPECT_EQ(net.threads(), 1);
-}
-
 // A clock whose period is not a whole number of ps (2.9 GHz: 344.83 ps, a one-cycle delay
 // rounds to 345 ps) must not lose wake-ups: the network's wake-up time is taken from the
 // cycle's absolute time, so after thousands of back-to-back wake-ups it still lands on the

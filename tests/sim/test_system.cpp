@@ -6,12 +6,16 @@
 #include "mapper/optimize/optimize.h"
 #include "mapper/workload/workload.h"
 #include "sim/system/system.h"
+#include "tests/support/in_child.h"
 #include "traces/report/layer_summary.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
 #include <vector>
 
 using namespace mcmsim;
@@ -110,3 +114,89 @@ TEST(System, LayerLatenciesAddUpToTheTotal) {
 }
 
 }  // namespace test_system
+
+namespace test_system_vc {
+
+// A few layers big enough to load every link of the 4x4 package for a while, small enough
+// to simulate in moments.
+Workload three_convs() {
+    Workload w;
+    w.name = "three-convs";
+    auto conv = [](const char* name, std::int64_t c, std::int64_t hw, std::int64_t k, std::int64_t stride) {
+        Layer L;
+        L.name = name;
+        L.kind = LayerKind::Conv;
+        L.c = c, L.h = hw, L.w = hw, L.k = k, L.r = 3, L.s = 3, L.stride = stride, L.pad = 1;
+        L.p = L.q = (hw + 2 - 3) / stride + 1;
+        return L;
+    };
+    w.layers = {conv("conv1", 16, 56, 64, 1), conv("conv2", 64, 56, 128, 2), conv("conv3", 128, 28, 128, 1)};
+    for (std::size_t l = 1; l < w.layers.size(); ++l) w.layers[l].inputs = {static_cast<int>(l) - 1};
+    return w;
+}
+
+ArchConfig organic_4x4(RouterModel model) {
+    ArchConfig a = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-4x4-organic-hbm-edge.json");
+    a.package.router.model = model;
+    for (MemoryConfig& m : a.memories) m.phy_energy_pj_per_bit = 0.25;  // so that the PHYs' share shows
+    return a;
+}
+
+// What a run produced, down to the last bit of every op time and energy, as a fingerprint.
+struct Fingerprint {
+    std::uint64_t hash;
+    std::size_t ops;
+    bool ok;
+    double noc_pj, d2d_pj;
+};
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return (h ^ v) * 1099511628211ull; }
+std::uint64_t bits(double d) {
+    std::uint64_t u;
+    std::memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+Fingerprint run(const ArchConfig& arch, const Plan& plan, int threads) {
+    return test_support::in_child<Fingerprint>([&] {
+        SimOptions opt;
+        opt.threads = threads;
+        const SimResult r = simulate_plan(arch, plan, opt);
+        std::uint64_t h = 14695981039346656037ull;
+        for (const OpTimes& t : r.ops) h = mix(mix(h, bits(t.start_ns)), bits(t.end_ns));
+        for (const auto& layer : r.ledger.layer_accounts())
+            for (double pj : layer->pj) h = mix(h, bits(pj));
+        h = mix(h, std::hash<std::string>{}(r.ledger.components_json().dump()));  // every router's, link's, PHY's
+        return Fingerprint{h, r.ops.size(), r.completed && r.conservation_ok, r.ledger.category_pj(EnergyCategory::Noc),
+                           r.ledger.category_pj(EnergyCategory::D2d)};
+    });
+}
+
+// The flit-level network stepped by two threads (bands of rows, flits and credits posted
+// between them) gives the run one thread gives, bit for bit: op times, every layer's energy
+// and every component's.
+TEST(SystemVc, TwoThreadsGiveTheRunOneGives) {
+    const ArchConfig arch = organic_4x4(RouterModel::Vc);
+    const Plan plan = map_uniform(arch, three_convs(), 1);
+    const Fingerprint one = run(arch, plan, 1), two = run(arch, plan, 2);
+    ASSERT_TRUE(one.ok);
+    ASSERT_TRUE(two.ok);
+    EXPECT_EQ(one.ops, plan.op_count());
+    EXPECT_EQ(one.hash, two.hash);
+}
+
+// Both network models book a flit's energy at every router it crosses, over every package
+// link and through a memory PHY at either end, for the same flits: on the same plan, network
+// and die-to-die energy agree to rounding, however differently the flits were timed.
+TEST(SystemVc, NetworkEnergyIsTheSameInBothModels) {
+    const Plan plan = map_uniform(organic_4x4(RouterModel::Packet), three_convs(), 1);
+    const Fingerprint packet = run(organic_4x4(RouterModel::Packet), plan, 1);
+    const Fingerprint vc = run(organic_4x4(RouterModel::Vc), plan, 1);
+    ASSERT_TRUE(packet.ok);
+    ASSERT_TRUE(vc.ok);
+    EXPECT_GT(packet.d2d_pj, 0);
+    EXPECT_NEAR(vc.noc_pj, packet.noc_pj, 1e-9 * packet.noc_pj);
+    EXPECT_NEAR(vc.d2d_pj, packet.d2d_pj, 1e-9 * packet.d2d_pj);
+}
+
+}  // namespace test_system_vc

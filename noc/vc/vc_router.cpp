@@ -56,7 +56,7 @@ VcRouter::VcRouter(sc_core::sc_module_name name, int id, VcNetwork& net, const V
     va_last_ = std::make_unique<std::int16_t[]>(vcs);
     std::fill_n(va_last_.get(), vcs, std::int16_t{-1});
     slots_ = std::make_unique<BufferedFlit[]>(vcs * static_cast<std::size_t>(depth_));
-    vc_out_ = std::make_unique<std::int8_t[]>(vcs);
+    bound_for_ = std::make_unique<std::uint64_t[]>(static_cast<std::size_t>(ports * ports));
     owner_ = std::make_unique<Owner[]>(vcs);
     va_waiters_ = std::make_unique<std::uint64_t[]>(static_cast<std::size_t>(ports));
     // Port 0 ejects into the local sink: always room, no VCs to allocate.
@@ -291,8 +291,9 @@ void VcRouter::compute_routes_and_request_vcs(Cycle now) {
                 // head is at hand anyway; follow_path reads hops before this).
                 if (d.port != kLocalPort && ++h.hops == 0)
                     throw std::logic_error(std::string(name()) + ": a packet took more than 65535 hops");
+                if (q.out_port >= 0) bound_for_[static_cast<std::size_t>(i * ports_ + q.out_port)] &= ~(std::uint64_t{1} << v);
                 q.out_port = static_cast<std::int8_t>(d.port);
-                vc_out_[static_cast<std::size_t>(i * vcs_ + v)] = q.out_port;
+                bound_for_[static_cast<std::size_t>(i * ports_ + d.port)] |= std::uint64_t{1} << v;
                 q.vc_class = d.vc_class;
                 q.state = VcState::WaitingForVc;
                 q.due += route_cycles_;  // due was max(arrival, previous tail + 1)
@@ -385,19 +386,29 @@ void VcRouter::grant_vc(const VaRequest& r, Cycle now) {
 void VcRouter::allocate_switch(Cycle now) {
     std::uint64_t requested = 0, chosen = 0;  // output ports asked for, input ports that asked
     std::int8_t choice[64];                   // per input port in `chosen`: the VC it put forward
+    // Outputs still sending an earlier flit: under load most VCs wait for one of these.
+    std::uint64_t busy = 0;
+    for (std::uint64_t om = connected_; om; om &= om - 1) {
+        const int op = __builtin_ctzll(om);
+        if (out_[op].free_at > now) busy |= std::uint64_t{1} << op;
+    }
     for (std::uint64_t pm = ports_occupied_; pm; pm &= pm - 1) {
         const int i = __builtin_ctzll(pm);
         InputPort& port = in_[i];
-        std::uint64_t ready = 0;
-        for (std::uint64_t m = port.occupied & port.active & ~port.credit_wait; m; m &= m - 1) {
+        std::uint64_t ready = 0, asking = port.occupied & port.active & ~port.credit_wait;
+        if (!asking) continue;
+        // VCs bound for a busy output wait for it (the router looks again when it frees).
+        for (std::uint64_t om = busy; om; om &= om - 1) {
+            const int op = __builtin_ctzll(om);
+            const std::uint64_t waiting = asking & bound_for_[static_cast<std::size_t>(i * ports_ + op)];
+            if (!waiting) continue;
+            wake_no_later_than(out_[op].free_at);
+            asking &= ~waiting;
+        }
+        for (std::uint64_t m = asking; m; m &= m - 1) {
             const int v = __builtin_ctzll(m);
-            // A busy output first: under load most VCs wait for one, and this needs no record.
-            const OutputPort& o = out_[vc_out_[static_cast<std::size_t>(i * vcs_ + v)]];
-            if (o.free_at > now) {
-                wake_no_later_than(o.free_at);
-                continue;
-            }
             const InputVc& q = vc(i, v);
+            const OutputPort& o = out_[q.out_port];
             if (q.due > now) {
                 wake_no_later_than(q.due);
                 continue;

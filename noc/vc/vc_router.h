@@ -270,9 +270,10 @@ private:
     std::unique_ptr<std::int16_t[]> credits_;
     std::unique_ptr<std::int16_t[]> va_last_;  ///< [port * vcs + vc], see va_last()
     std::unique_ptr<BufferedFlit[]> slots_;    ///< every input VC buffer of this router, see slot()
-    /// [port * vcs + vc]: the output port of an input VC past RC, as in its record (one line
-    /// for the whole router: SA finds a busy output without reading the records).
-    std::unique_ptr<std::int8_t[]> vc_out_;
+    /// [input port * ports + output port]: bit v, input VC v was routed to that output (set
+    /// at RC, stale once the VC is idle again). SA drops every VC bound for a busy output with
+    /// one mask, without reading their records.
+    std::unique_ptr<std::uint64_t[]> bound_for_;
     /// [port * vcs + vc] of an output VC: the input VC it was last granted to, whose
     /// credit_wait bit its credits clear.
     struct Owner {

@@ -3,10 +3,10 @@
 #
 #   bench/bench_network_models.sh [path-to-mcmsim] [configs-dir] [arch, default simba-6x6] [rounds, default 3]
 #
-# Maps ResNet-50 uniformly once, then simulates that plan with package.router.model "packet"
-# and "vc", alternating within each round (a shared machine drifts over minutes, so the ratio
-# is taken within one round), and prints each run's wall time and the VC/packet ratio per
-# round, then the median ratio.
+# Maps ResNet-50 uniformly once, then simulates that plan with package.router.model "packet",
+# and "vc" on one and on two threads (--threads), one after the other within each round (a
+# shared machine drifts over minutes, so ratios are taken within one round), and prints each
+# run's wall time and the VC/packet ratios per round, then the median ratios.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 MCMSIM=${1:-$HERE/../build/sim/mcmsim}
@@ -25,17 +25,26 @@ for model in ("packet", "vc"):
     json.dump(d, open(sys.argv[1].replace(".json", f"-{model}.json"), "w"))
 PY
 "$MCMSIM" map --arch "$WORK/arch.json" --workload resnet50 --out "$WORK/plan.json" --quiet > /dev/null
-printf "%-6s %10s %10s %8s\n" round packet_s vc_s ratio
-ratios=""
+printf "%-6s %10s %10s %10s %8s %8s\n" round packet_s vc1_s vc2_s vc1/pkt vc2/pkt
+r1=""
+r2=""
+median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+timed() {
+  local start end
+  start=$(date +%s.%N)
+  "$MCMSIM" simulate "$@" --quiet > /dev/null
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc
+}
 for round in $(seq "$ROUNDS"); do
-  for model in packet vc; do
-    start=$(date +%s.%N)
-    "$MCMSIM" simulate --arch "$WORK/arch-$model.json" --plan "$WORK/plan.json" --out "$WORK/$model" --quiet > /dev/null
-    end=$(date +%s.%N)
-    eval "t_$model=$(echo "$end - $start" | bc)"
-  done
-  ratio=$(echo "scale=2; $t_vc / $t_packet" | bc)
-  ratios="$ratios $ratio"
-  printf "%-6s %10.2f %10.2f %8s\n" "$round" "$t_packet" "$t_vc" "$ratio"
+  t_packet=$(timed --arch "$WORK/arch-packet.json" --plan "$WORK/plan.json" --out "$WORK/packet")
+  t_vc1=$(timed --arch "$WORK/arch-vc.json" --plan "$WORK/plan.json" --out "$WORK/vc1" --threads 1)
+  t_vc2=$(timed --arch "$WORK/arch-vc.json" --plan "$WORK/plan.json" --out "$WORK/vc2" --threads 2)
+  cmp -s "$WORK/vc1/report.json" "$WORK/vc2/report.json" || echo "warning: one and two threads wrote different reports" >&2
+  a=$(echo "scale=2; $t_vc1 / $t_packet" | bc)
+  b=$(echo "scale=2; $t_vc2 / $t_packet" | bc)
+  r1="$r1 $a"
+  r2="$r2 $b"
+  printf "%-6s %10.2f %10.2f %10.2f %8s %8s\n" "$round" "$t_packet" "$t_vc1" "$t_vc2" "$a" "$b"
 done
-echo "median vc/packet wall ratio: $(echo "$ratios" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
+echo "median vc/packet wall ratio: 1 thread $(echo "$r1" | median), 2 threads $(echo "$r2" | median)"

@@ -76,6 +76,16 @@ VcNetworkConfig package_vc_config(const ArchConfig& arch) {
     return c;
 }
 
+nlohmann::json package_link_figures(const ArchConfig& arch) {
+    const VcNetworkConfig c = package_vc_config(arch);
+    const NocLinkConfig& l = c.links.front();
+    return {{"cycles_per_flit", l.cycles_per_flit},
+            {"latency_cycles", l.latency_cycles},
+            {"port_flits", l.port_flits},
+            {"buffer_flits", l.buffer_flits > 0 ? l.buffer_flits : c.router.buffer_depth},
+            {"credit_round_trip_cycles", credit_round_trip_cycles(l, c.router)}};
+}
+
 void check_package_network(const ArchConfig& arch) {
     if (arch.package.router.model != RouterModel::Vc) return;
     if (auto e = vc_link_limit(package_vc_config(arch).links.front()))

@@ -100,6 +100,11 @@ private:
 /// from it.
 VcNetworkConfig package_vc_config(const ArchConfig& arch);
 
+/// The package link as the VC network builds it, for `config --dump`: flit serialisation and
+/// PHY latency in router cycles, the router port's width, the receive buffer per VC and the
+/// credit round trip it covers.
+nlohmann::json package_link_figures(const ArchConfig& arch);
+
 /// Throws InputError for a config the network package.router.model asks for cannot build
 /// (a D2D credit round trip beyond the VC router's counters), so a caller can refuse it
 /// before anything runs.

@@ -1,4 +1,5 @@
 // mcmsim config --arch FILE --dump
+#include "noc/package_network.h"
 #include "sim/cli/cli_common.h"
 
 #include <iostream>
@@ -13,7 +14,9 @@ int cmd_config(const std::vector<std::string>& args) {
     if (!parse("config", "--arch FILE --dump", o, args, vm)) return kExitOk;
     ArchConfig arch = load_arch(vm);
     if (vm["dump"].as<bool>()) {
-        std::cout << arch_to_json(arch).dump(2) << "\n";
+        nlohmann::json j = arch_to_json(arch);
+        j["package"]["derived"]["vc_link"] = package_link_figures(arch);
+        std::cout << j.dump(2) << "\n";
     } else {
         std::cout << arch.name << ": " << arch.package.rows << "x" << arch.package.cols << " chiplets, " << arch.memories.size()
                   << " memories; configuration is valid (--dump prints it)\n";

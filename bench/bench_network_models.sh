@@ -3,8 +3,9 @@
 #
 #   bench/bench_network_models.sh [path-to-mcmsim] [configs-dir] [arch, default simba-6x6] [rounds, default 3]
 #
-# Maps ResNet-50 uniformly once, then simulates that plan with package.router.model "packet",
-# and "vc" on one and on two threads (--threads), one after the other within each round (a
+# Maps ResNet-50 uniformly once, then simulates that plan with package.router.model "packet"
+# (ideal routers, then packet_buffers "vc"), and "vc" on one and on two threads (--threads),
+# one after the other within each round (a
 # shared machine drifts over minutes, so ratios are taken within one round), and prints each
 # run's wall time and the VC/packet ratios per round, then the median ratios.
 set -eu
@@ -20,12 +21,14 @@ trap 'rm -rf "$WORK"' EXIT
 python3 - "$WORK/arch.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-for model in ("packet", "vc"):
+for name, model, buffers in (("packet", "packet", "unbounded"), ("pvc", "packet", "vc"), ("vc", "vc", "unbounded")):
     d["package"]["router"]["model"] = model
-    json.dump(d, open(sys.argv[1].replace(".json", f"-{model}.json"), "w"))
+    d["package"]["router"]["packet_buffers"] = buffers
+    json.dump(d, open(sys.argv[1].replace(".json", f"-{name}.json"), "w"))
 PY
 "$MCMSIM" map --arch "$WORK/arch.json" --workload resnet50 --out "$WORK/plan.json" --quiet > /dev/null
-printf "%-6s %10s %10s %10s %8s %8s\n" round packet_s vc1_s vc2_s vc1/pkt vc2/pkt
+printf "%-6s %10s %10s %10s %10s %8s %8s %8s\n" round packet_s pvc_s vc1_s vc2_s pvc/pkt vc1/pkt vc2/pkt
+r0=""
 r1=""
 r2=""
 median() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -38,13 +41,16 @@ timed() {
 }
 for round in $(seq "$ROUNDS"); do
   t_packet=$(timed --arch "$WORK/arch-packet.json" --plan "$WORK/plan.json" --out "$WORK/packet")
+  t_pvc=$(timed --arch "$WORK/arch-pvc.json" --plan "$WORK/plan.json" --out "$WORK/pvc")
   t_vc1=$(timed --arch "$WORK/arch-vc.json" --plan "$WORK/plan.json" --out "$WORK/vc1" --threads 1)
   t_vc2=$(timed --arch "$WORK/arch-vc.json" --plan "$WORK/plan.json" --out "$WORK/vc2" --threads 2)
   cmp -s "$WORK/vc1/report.json" "$WORK/vc2/report.json" || echo "warning: one and two threads wrote different reports" >&2
+  z=$(echo "scale=2; $t_pvc / $t_packet" | bc)
   a=$(echo "scale=2; $t_vc1 / $t_packet" | bc)
   b=$(echo "scale=2; $t_vc2 / $t_packet" | bc)
+  r0="$r0 $z"
   r1="$r1 $a"
   r2="$r2 $b"
-  printf "%-6s %10.2f %10.2f %10.2f %8s %8s\n" "$round" "$t_packet" "$t_vc1" "$t_vc2" "$a" "$b"
+  printf "%-6s %10.2f %10.2f %10.2f %10.2f %8s %8s %8s\n" "$round" "$t_packet" "$t_pvc" "$t_vc1" "$t_vc2" "$z" "$a" "$b"
 done
-echo "median vc/packet wall ratio: 1 thread $(echo "$r1" | median), 2 threads $(echo "$r2" | median)"
+echo "median wall ratios to packet: packet with vc buffers $(echo "$r0" | median), vc on 1 thread $(echo "$r1" | median), on 2 threads $(echo "$r2" | median)"

@@ -8,8 +8,8 @@
 # repetitions each), bench/bench_ga (the genetic optimiser with its default budget),
 # bench/bench_dram (the DRAM model, streaming and random reads, one pattern per process),
 # bench/bench_noc.sh (the flit-level VC network, one and two threads alternating, 5 rounds),
-# bench/bench_network_models.sh (the full system with the packet and the VC network on one
-# plan, alternating, 3 rounds) and `sim/mcmsim run` of ResNet-50 on simba-6x6 (3 times). The benchmark binaries read the
+# bench/bench_network_models.sh (the full system with the packet network, with and without
+# VC buffers, and the VC network on one and two threads, on one plan, 3 rounds) and `sim/mcmsim run` of ResNet-50 on simba-6x6 (3 times). The benchmark binaries read the
 # presets compiled into them (the source tree's configs/); <configs-dir> is what bench_noc.sh
 # and `mcmsim run` are given.
 #
@@ -156,13 +156,13 @@ for name, rate in (('mesh8x8', '0.1'), ('mesh8x8', '0.3'), ('mesh16x16', '0.1'))
     print('| %s, %s | %.2f [%.2f, %.2f] | %.2f [%.2f, %.2f] | %.2fx | %.2f | %.2f |' % (name, rate, *one, *two, two[0] / one[0], c1, c2))
 
 # ---- network models ----
-header('The full system with each network model: ResNet-50 uniform on simba-6x6, one plan simulated with `package.router.model` `packet` and `vc` (`bench/bench_network_models.sh <mcmsim> <configs> simba-6x6 3`: 3 rounds, the two alternating); wall seconds of `mcmsim simulate`:')
-print('| round | packet | vc | vc / packet |')
-print('|---|---|---|---|')
+header('The full system with each network model: ResNet-50 uniform on simba-6x6, one plan simulated with the packet network (ideal routers, then `packet_buffers` `vc`) and the VC network on one and two threads (`bench/bench_network_models.sh <mcmsim> <configs> simba-6x6 3`: 3 rounds, the four one after the other in each); wall seconds of `mcmsim simulate`, and each against the ideal packet network of the same round:')
+print('| round | packet | packet, vc buffers | vc, 1 thread | vc, 2 threads | vc buffers / packet | vc 1 thread / packet | vc 2 threads / packet |')
+print('|---|---|---|---|---|---|---|---|')
 for line in read('models.out').splitlines():
     f = line.split()
-    if len(f) == 4 and f[0].isdigit():
-        print('| %s | %s s | %s s | %sx |' % tuple(f))
+    if len(f) == 8 and f[0].isdigit():
+        print('| %s | %s s | %s s | %s s | %s s | %sx | %sx | %sx |' % tuple(f))
 
 # ---- mcmsim run ----
 header('A whole `mcmsim run --arch simba-6x6 --workload resnet50` (map, simulate in SystemC, write the reports), 3 runs:')

@@ -165,7 +165,7 @@ struct Arrivals {
     std::size_t count, hash;
 };
 
-Arrivals arrivals(bool exhaustive) {
+Arrivals arrivals(bool exhaustive, int threads = 1) {
     return test_support::in_child<Arrivals>([&] {
         init_time_resolution();
         std::mt19937 rng(11);
@@ -178,11 +178,13 @@ Arrivals arrivals(bool exhaustive) {
         a.package.link.bandwidth_gbps = 7;  // 4.6 cycles per flit: the links, not the NIs, hold traffic back
         a.package.router.buffer_depth = 2;
         VcBench b(a, items);
+        b.net.set_threads(threads);
         dynamic_cast<VcPackageNetwork&>(b.net).vc().set_exhaustive_stepping(exhaustive);
         sc_core::sc_start();
         std::size_t h = 0;
         for (const Got& g : b.log)
             h = h * 1000003u ^ std::hash<std::string>{}(std::to_string(g.tag) + "@" + std::to_string(g.when));
+        h = h * 1000003u ^ std::hash<std::string>{}(b.ledger.components_json().dump());  // per router and link
         return Arrivals{b.log.size(), h};
     });
 }
@@ -192,6 +194,15 @@ TEST(NocVcSystem, SteppingEveryRouterEveryCycleChangesNoArrival) {
     EXPECT_EQ(events.count, 400u);
     EXPECT_EQ(events.count, clocked.count);
     EXPECT_EQ(events.hash, clocked.hash);
+}
+
+// Routers stepped by three threads (one row each, every link between rows posted) book their
+// energy into their own accounts and deliver every packet at the tick one thread does.
+TEST(NocVcSystem, ThreadsChangeNoArrivalNorEnergy) {
+    const Arrivals one = arrivals(false, 1), three = arrivals(false, 3);
+    EXPECT_EQ(one.count, 400u);
+    EXPECT_EQ(one.count, three.count);
+    EXPECT_EQ(one.hash, three.hash);
 }
 
 // A Simba-clocked 1x2 package (1.96 GHz, 32-byte flits, 4-stage routers) joined by the link

@@ -15,13 +15,17 @@
 namespace mcmsim {
 
 /// How one chiplet's bytes reach several chiplets that all need them (the plan builder's
-/// algorithms: mapper/plan_builder/collectives.h).
-enum class Collective { Direct, Ring, TwoD, Tree };
+/// fixed algorithms: mapper/plan_builder/collectives.h; Synth: trees synthesised for the
+/// package's links, all of a phase's multicasts at once: collective_synthesis.h).
+enum class Collective { Direct, Ring, TwoD, Tree, Synth };
 
 template <>
 struct ChoiceNames<Collective> {
-    static constexpr std::pair<Collective, const char*> all[] = {
-        {Collective::Direct, "direct"}, {Collective::Ring, "ring"}, {Collective::TwoD, "2d"}, {Collective::Tree, "tree"}};
+    static constexpr std::pair<Collective, const char*> all[] = {{Collective::Direct, "direct"},
+                                                                 {Collective::Ring, "ring"},
+                                                                 {Collective::TwoD, "2d"},
+                                                                 {Collective::Tree, "tree"},
+                                                                 {Collective::Synth, "synth"}};
 };
 
 /// Which package paths a layer's flows take.
@@ -61,7 +65,8 @@ struct LayerMapping {
     /// evaluators) only where the policy's path differs from the package's own routing.
     RoutePolicy route = RoutePolicy::XY;
     /// How an input part that several chiplets need reaches them (mapper/plan_builder/collectives.h):
-    /// direct sends, or relayed along a ring, rows then columns, or a binomial tree. Parts
+    /// direct sends, or relayed along a ring, rows then columns, a binomial tree, or trees
+    /// synthesised for the package's links. Parts
     /// needed by one other chiplet and reductions always go direct.
     Collective collective = Collective::Direct;
     /// Chiplets the layer runs on (default: the whole package). The partition's shares, if

@@ -11,8 +11,9 @@
 //  - a route policy for the layer's flows (the plan builder's: xy, yx, split, and diagonal —
 //    the package's own diagonal-first routing — on packages with diagonal links);
 //  - a collective algorithm for the layer's one-to-many input redistribution (the plan
-//    builder's: direct, ring, 2d, tree; mapper/plan_builder/collectives.h). All four by default: a relayed
-//    all-gather is often the single biggest saving on a mesh;
+//    builder's: direct, ring, 2d, tree; mapper/plan_builder/collectives.h; synth,
+//    collective_synthesis.h). The four fixed ones by default: a relayed all-gather is often
+//    the single biggest saving on a mesh; synth when a space file lists it;
 //  - weight delivery: "unicast" (every chiplet reads its weight slice from DRAM) or
 //    "multicast" (chiplets sharing a slice — P, Q, N splits replicate filters — get it from
 //    the one nearest its memory over the package). Both by default;

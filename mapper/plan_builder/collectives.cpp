@@ -90,6 +90,8 @@ void CollectivePlanner::grid_hops(Collective algorithm, int rows, int cols, int 
         case Collective::TwoD:
             two_d_edges(rows, cols, root, dests);
             break;
+        case Collective::Synth:  // needs the package's links and the whole phase
+            throw std::invalid_argument("collective_hops: synth trees come from synthesise_multicasts()");
     }
     list_hops(root, out);
 }

@@ -17,6 +17,8 @@
 //          holds the bytes for a range of the order sends them to the first chiplet of the
 //          range's second half, which becomes responsible for that half (ceil(log2(n + 1))
 //          rounds for n destinations).
+//  synth   not here: synthesised for the package's links, all multicasts of a phase at
+//          once (collective_synthesis.h; the plan builder's transfer batch asks for them).
 #include "hw/common/id_vector.h"
 #include "mapper/mapping/chiplet_group.h"
 #include "mapper/mapping/mapping.h"

@@ -53,9 +53,9 @@ std::vector<int> producer_steps(const Layer& L) {
 class Builder {
 public:
     Builder(const ArchConfig& arch, const Workload& w, const Mapping& m)
-        : arch_(arch), w_(w), rows_(arch.package.rows), cols_(arch.package.cols), n_(arch.chiplet_count()), batch_(arch.package),
-          m_(checked(m, w, rows_, cols_)), steps_(w, m_), memories_(arch, batch_.package_topology()),
-          ops_(static_cast<int>(arch.memories.size())), owned_(steps_.size()),
+        : arch_(arch), w_(w), rows_(arch.package.rows), cols_(arch.package.cols), n_(arch.chiplet_count()),
+          batch_(arch.package, arch.chiplet.ni_bandwidth_gbps), m_(checked(m, w, rows_, cols_)), steps_(w, m_),
+          memories_(arch, batch_.package_topology()), ops_(static_cast<int>(arch.memories.size())), owned_(steps_.size()),
           compute_(steps_.size(), IdVector<std::int64_t>(n_, -1)),
           // A notice is one flit: the smallest transfer the package makes (output_spill.h).
           spill_(arch.chiplet.global_buffer_bytes, arch.package.router.flit_bytes, memories_, steps_.size()),

@@ -4,9 +4,10 @@
 
 namespace mcmsim {
 
-TransferBatch::TransferBatch(const PackageConfig& package)
-    : rows_(package.rows), cols_(package.cols), n_(package.rows * package.cols), topo_(package.rows, package.cols, Routing::XY),
-      topo_yx_(package.rows, package.cols, Routing::YX), topo_package_(MeshTopology::of_package(package)),
+TransferBatch::TransferBatch(const PackageConfig& package, double ni_gbps)
+    : package_(package), ni_gbps_(ni_gbps), rows_(package.rows), cols_(package.cols), n_(package.rows * package.cols),
+      topo_(package.rows, package.cols, Routing::XY), topo_yx_(package.rows, package.cols, Routing::YX),
+      topo_package_(MeshTopology::of_package(package)),
       package_topo_(topo_package_.diagonals() ? &topo_package_ : (package.routing == Routing::YX ? &topo_yx_ : &topo_)),
       link_load_(topo_package_.link_slots(), 0) {
     const int pairs = n_ * n_;
@@ -50,23 +51,76 @@ void TransferBatch::transfer(int from, int to, std::int64_t bytes, OpIds deps) {
 }
 
 void TransferBatch::multicast(int from, const std::vector<int>& dests, std::int64_t bytes, OpIds ready) {
-    const std::vector<CollectiveHop>& hops = collectives_.hops(collective_, rows_, cols_, group_, from, dests);
-    const std::size_t base = pending_.size();
     std::size_t ready_n = 0;
     const std::size_t ready_at = add_deps(ready, ready_n);  // shared by the first hops
+    if (collective_ == Collective::Synth) {
+        deferred_.push_back(Deferred{from, dests, bytes, ready_at, ready_n});
+        return;
+    }
+    add_hops(collectives_.hops(collective_, rows_, cols_, group_, from, dests), bytes, -1, ready_at, ready_n);
+}
+
+void TransferBatch::add_hops(const std::vector<CollectiveHop>& hops, std::int64_t bytes, std::int64_t entry, std::size_t ready_at,
+                             std::size_t ready_n, int stage) {
+    const std::size_t base = pending_.size();
+    const int depth0 = entry < 0 ? 0 : pending_[static_cast<std::size_t>(entry)].depth + 1;
     for (const CollectiveHop& h : hops) {
         Pending p{h.from, h.to, bytes};
-        if (h.parent < 0) {
+        const std::int64_t parent = h.parent >= 0 ? static_cast<std::int64_t>(base) + h.parent : entry;
+        if (parent < 0) {
             p.deps_at = ready_at, p.deps_n = ready_n;
         } else {
-            const std::size_t parent = base + static_cast<std::size_t>(h.parent);
-            pending_[parent].relays = true;
-            p.parent = static_cast<std::int64_t>(parent);
+            pending_[static_cast<std::size_t>(parent)].relays = true;
+            p.parent = parent;
         }
-        p.depth = h.depth;
+        p.depth = h.depth + depth0 + stage;
         p.consumed = h.consumer;
         pending_.push_back(p);
     }
+}
+
+// All the phase's multicasts at once, on the links among the layer's group. A root outside
+// the group sends its bytes in once, to the destination nearest to it (as the fixed
+// algorithms do), which then roots the synthesised tree.
+void TransferBatch::synthesise_deferred() {
+    const ChipletGroup g = group_.on(rows_, cols_);
+    if (!(g == synth_group_)) {
+        synth_graph_ = package_synthesis_graph(package_, g, ni_gbps_);
+        synth_group_ = g;
+    }
+    std::vector<MulticastDemand> demands;
+    demands.reserve(deferred_.size());
+    std::vector<int> entry_to(deferred_.size(), -1);
+    for (std::size_t i = 0; i < deferred_.size(); ++i) {
+        const Deferred& d = deferred_[i];
+        MulticastDemand m{d.from, d.dests, d.bytes, 1};
+        if (g.local(d.from, cols_) < 0 && !d.dests.empty()) {
+            std::size_t e = 0;
+            for (std::size_t k = 1; k < d.dests.size(); ++k) {
+                const int hk = topo_.hops(d.from, d.dests[k]), he = topo_.hops(d.from, d.dests[e]);
+                if (hk < he || (hk == he && d.dests[k] < d.dests[e])) e = k;
+            }
+            entry_to[i] = d.dests[e];
+            m.root = d.dests[e];
+            m.dests.erase(m.dests.begin() + static_cast<std::ptrdiff_t>(e));
+        }
+        demands.push_back(std::move(m));
+    }
+    const SynthesisedPhase phase = synthesise_multicasts(synth_graph_, demands);
+    for (std::size_t i = 0; i < deferred_.size(); ++i) {
+        const Deferred& d = deferred_[i];
+        std::int64_t entry = -1;
+        if (entry_to[i] >= 0) {
+            Pending p{d.from, entry_to[i], d.bytes};
+            p.deps_at = d.ready_at, p.deps_n = d.ready_n;
+            entry = static_cast<std::int64_t>(pending_.size());
+            pending_.push_back(p);
+        }
+        int stage = 0;  // chunk k relays a stage after chunk k - 1: each relay forwards a chunk once it has it
+        for (const SynthesisedPhase::Chunk& c : phase.demands[i])
+            add_hops(c.hops, c.bytes, entry, d.ready_at, d.ready_n, stage++);
+    }
+    deferred_.clear();
 }
 
 void TransferBatch::account_links(std::int64_t bytes, const std::vector<int>& links) {
@@ -140,6 +194,7 @@ ChipletDeps TransferBatch::flush(PlanLayer& layer, RoutePolicy policy, OpSink& s
 }
 
 void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sink, ChipletDeps& needed) {
+    if (!deferred_.empty()) synthesise_deferred();
     if (pending_.empty()) return;
     FlushScratch& sc = scratch_;
     sc.relay_recv.assign(pending_.size(), -1);  // per relayed hop: the recv at its destination

@@ -8,6 +8,7 @@
 #include "hw/topology/mesh_topology.h"
 #include "mapper/mapping/chiplet_group.h"
 #include "mapper/mapping/mapping.h"
+#include "mapper/plan_builder/collective_synthesis.h"
 #include "mapper/plan_builder/collectives.h"
 #include "mapper/plan_builder/op_sink.h"
 
@@ -28,7 +29,8 @@ struct OpIds {
 
 class TransferBatch {
 public:
-    explicit TransferBatch(const PackageConfig& package);
+    /// `ni_gbps`: each chiplet's NI bandwidth, which synthesised collectives plan with.
+    explicit TransferBatch(const PackageConfig& package, double ni_gbps = 0);
 
     /// The package's own routing (diagonal-first if it has diagonals): hops and link paths.
     const MeshTopology& package_topology() const { return topo_package_; }
@@ -40,7 +42,8 @@ public:
     void transfer(int from, int to, std::int64_t bytes, OpIds deps);
     /// `bytes` that every chiplet of `dests` (two or more, `from` excluded) needs, moved by the
     /// layer's collective: its first hops wait for `ready`, every relayed hop for the recv
-    /// that brought the bytes to its source (flush() makes those recvs).
+    /// that brought the bytes to its source (flush() makes those recvs). Under synth the trees
+    /// of all the phase's multicasts are synthesised together when the phase is flushed.
     void multicast(int from, const std::vector<int>& dests, std::int64_t bytes, OpIds ready);
 
     /// Emits the transfers held since the last flush into `layer`; returns, per chiplet, the
@@ -74,6 +77,24 @@ private:
     const std::vector<int>& links_of(RouteKind kind, int from, int to);
     /// Adds one flow's bytes to the layer's package bytes, crossing `links`.
     void account_links(std::int64_t bytes, const std::vector<int>& links);
+    /// One of the phase's multicasts under synth, held until flush() synthesises them all.
+    struct Deferred {
+        int from;
+        std::vector<int> dests;
+        std::int64_t bytes;
+        std::size_t ready_at, ready_n;
+    };
+    std::vector<Deferred> deferred_;
+    /// Synthesises the deferred multicasts and adds their hops to pending_.
+    void synthesise_deferred();
+    /// Adds one tree's hops carrying `bytes`; `entry`: the pending hop that brought the bytes
+    /// into the group (-1: the tree's root holds them, its first hops wait for `ready`).
+    void add_hops(const std::vector<CollectiveHop>& hops, std::int64_t bytes, std::int64_t entry, std::size_t ready_at,
+                  std::size_t ready_n, int stage = 0);
+    const PackageConfig& package_;
+    double ni_gbps_ = 0;
+    SynthesisGraph synth_graph_;  ///< of synth_group_
+    ChipletGroup synth_group_{-1, -1, -1, -1};
     // flush(), stage by stage: the pending hops sorted by relay stage (returns the deepest),
     // one stage's hops grouped into sends (per source and dependencies), one send op per group.
     int sort_by_stage();

@@ -91,7 +91,8 @@ void add_mapping_options(po::options_description& o, const MappingDefaults& d) {
         "population", po::value<int>()->default_value(d.population), "ga: population")(
         "generations", po::value<int>()->default_value(d.generations), "ga: generations")(
         "collective", po::value<std::string>()->default_value("direct"),
-        "uniform: how inputs several chiplets share are delivered: direct, ring, 2d (rows then columns), tree")(
+        "uniform: how inputs several chiplets share are delivered: direct, ring, 2d (rows then columns), tree, synth "
+        "(trees synthesised for the package's links)")(
         "weights", po::value<std::string>()->default_value("unicast"),
         "uniform: weights that several chiplets share: unicast (each reads its copy from DRAM) or multicast (read once, "
         "forwarded by the collective)")(

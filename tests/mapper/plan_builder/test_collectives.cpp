@@ -28,7 +28,7 @@ using namespace collective_test;
 
 // ---- the algorithms on their own ----------------------------------------------------------
 TEST(CollectiveNames, RoundTrip) {
-    EXPECT_EQ(choice_names<Collective>(), (std::vector<std::string>{"direct", "ring", "2d", "tree"}));
+    EXPECT_EQ(choice_names<Collective>(), (std::vector<std::string>{"direct", "ring", "2d", "tree", "synth"}));
     for (const std::string& s : choice_names<Collective>()) EXPECT_EQ(to_string(*parse_choice<Collective>(s)), s);
     EXPECT_EQ(to_string(LayerMapping{}.collective), std::string("direct"));
     EXPECT_FALSE(parse_choice<Collective>("butterfly").has_value());

@@ -4,11 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <deque>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <mutex>
-#include <queue>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -17,7 +16,9 @@
 namespace mcmsim {
 
 bool SynthesisGraph::operator==(const SynthesisGraph& o) const {
-    if (nodes != o.nodes || ni_ns_per_byte != o.ni_ns_per_byte || links.size() != o.links.size()) return false;
+    if (nodes != o.nodes || ni_ns_per_byte != o.ni_ns_per_byte || router_latency_ns != o.router_latency_ns ||
+        links.size() != o.links.size() || routes != o.routes)
+        return false;
     for (std::size_t i = 0; i < links.size(); ++i) {
         const SynthesisLink &a = links[i], &b = o.links[i];
         if (a.from != b.from || a.to != b.to || a.ns_per_byte != b.ns_per_byte || a.latency_ns != b.latency_ns) return false;
@@ -31,6 +32,7 @@ SynthesisGraph package_synthesis_graph(const PackageConfig& p, const ChipletGrou
     SynthesisGraph graph;
     graph.nodes = p.rows * p.cols;
     graph.ni_ns_per_byte = ni_gbps > 0 ? 1.0 / ni_gbps : 0;
+    graph.router_latency_ns = p.router.latency_ns();
     const double ns_per_byte = 1.0 / d2d_hop_gbps(p);
     const double latency = p.link.latency_ns + p.router.latency_ns();
     for (int i = 0; i < g.size(); ++i) {
@@ -43,6 +45,21 @@ SynthesisGraph package_synthesis_graph(const PackageConfig& p, const ChipletGrou
     }
     std::sort(graph.links.begin(), graph.links.end(),
               [](const SynthesisLink& a, const SynthesisLink& b) { return std::tie(a.from, a.to) < std::tie(b.from, b.to); });
+    auto link_index = [&](int from, int to) {
+        const auto it = std::lower_bound(
+            graph.links.begin(), graph.links.end(), std::make_pair(from, to),
+            [](const SynthesisLink& l, const std::pair<int, int>& k) { return std::make_pair(l.from, l.to) < k; });
+        return static_cast<int>(it - graph.links.begin());
+    };
+    graph.routes.resize(static_cast<std::size_t>(graph.nodes * graph.nodes));
+    for (int i = 0; i < g.size(); ++i)
+        for (int j = 0; j < g.size(); ++j) {
+            if (i == j) continue;
+            const int u = g.chiplet(i, p.cols), v = g.chiplet(j, p.cols);
+            const std::vector<int> path = topo.path(u, v);  // inside the group's rectangle
+            std::vector<int>& r = graph.routes[static_cast<std::size_t>(u * graph.nodes + v)];
+            for (std::size_t k = 0; k + 1 < path.size(); ++k) r.push_back(link_index(path[k], path[k + 1]));
+        }
     return graph;
 }
 
@@ -50,45 +67,17 @@ namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
 
-/// Hop counts between every pair of nodes over the graph's links (-1: unreachable).
-std::vector<int> hop_distances(const SynthesisGraph& g) {
-    const auto n = static_cast<std::size_t>(g.nodes);
-    std::vector<std::vector<int>> out(n);
-    for (const SynthesisLink& l : g.links) out[static_cast<std::size_t>(l.from)].push_back(l.to);
-    std::vector<int> dist(n * n, -1);
-    std::deque<int> queue;
-    for (std::size_t s = 0; s < n; ++s) {
-        int* d = &dist[s * n];
-        d[s] = 0;
-        queue.assign(1, static_cast<int>(s));
-        while (!queue.empty()) {
-            const int u = queue.front();
-            queue.pop_front();
-            for (int v : out[static_cast<std::size_t>(u)])
-                if (d[v] < 0) d[v] = d[u] + 1, queue.push_back(v);
-        }
-    }
-    return dist;
-}
-
 struct ChunkState {
-    int demand, index;
+    int root;
     std::int64_t bytes;
-    std::vector<double> landed;   ///< [node] when the chunk is there (kNever: not yet)
-    std::vector<char> promised;   ///< [node] holds it or a link is bringing it
-    std::vector<char> dest;       ///< [node] needs it
-    std::vector<int> hop_in;      ///< [node] the hop that brings it (-1: the root)
-    std::vector<int> depth;       ///< [node] hops from the root
-    std::vector<int> dests;       ///< the destinations
-    int lacking = 0;              ///< destinations not promised
-    int spread = 1;               ///< nodes holding or promised it
-    std::vector<CollectiveHop> hops;
-};
-
-struct Landing {
-    double at;
-    int chunk, node;
-    bool operator>(const Landing& o) const { return std::tie(at, chunk, node) > std::tie(o.at, o.chunk, o.node); }
+    std::vector<double> landed;  ///< [node] when the chunk is there (kNever: not yet promised)
+    std::vector<int> hop_in;     ///< [node] the hop that brings it (-1: the root)
+    std::vector<int> holders;    ///< nodes it has been promised to, the root first
+    struct Hop {
+        int from, to, parent;
+        double start;
+    };
+    std::vector<Hop> hops;
 };
 
 }  // namespace
@@ -96,115 +85,131 @@ struct Landing {
 SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const std::vector<MulticastDemand>& demands) {
     const auto n = static_cast<std::size_t>(g.nodes);
     auto check_node = [&](int v, const char* what) {
-        if (v < 0 || v >= g.nodes) throw std::invalid_argument(std::string("collective synthesis: ") + what + " outside the graph");
+        if (v < 0 || v >= g.nodes)
+            throw std::invalid_argument(std::string("collective synthesis: ") + what + " outside the graph");
     };
-    const std::vector<int> dist = hop_distances(g);
     std::vector<ChunkState> chunks;
-    SynthesisedPhase phase;
-    phase.demands.resize(demands.size());
+    std::vector<int> chunk_demand;
+    std::vector<std::vector<int>> needs(n);  // [node] chunks it lacks and has not been promised
+    std::size_t lacking = 0;
     for (std::size_t d = 0; d < demands.size(); ++d) {
         const MulticastDemand& m = demands[d];
         check_node(m.root, "a root");
         if (m.chunks < 1) throw std::invalid_argument("collective synthesis: a multicast needs at least one chunk");
+        std::vector<int> dests;
         for (int v : m.dests) {
             check_node(v, "a destination");
-            if (dist[static_cast<std::size_t>(m.root) * n + static_cast<std::size_t>(v)] < 0)
-                throw std::invalid_argument("collective synthesis: destination " + std::to_string(v) + " unreachable from " +
-                                            std::to_string(m.root));
+            if (v == m.root || std::find(dests.begin(), dests.end(), v) != dests.end()) continue;
+            if (g.route(m.root, v).empty())
+                throw std::invalid_argument("collective synthesis: no route from " + std::to_string(m.root) + " to destination " +
+                                            std::to_string(v));
+            dests.push_back(v);
         }
         const std::int64_t piece = m.bytes / m.chunks;
         for (int k = 0; k < m.chunks; ++k) {
             ChunkState c;
-            c.demand = static_cast<int>(d);
-            c.index = k;
+            c.root = m.root;
             c.bytes = k + 1 == m.chunks ? m.bytes - piece * (m.chunks - 1) : piece;
             c.landed.assign(n, kNever);
-            c.promised.assign(n, 0);
-            c.dest.assign(n, 0);
             c.hop_in.assign(n, -1);
-            c.depth.assign(n, 0);
             c.landed[static_cast<std::size_t>(m.root)] = 0;
-            c.promised[static_cast<std::size_t>(m.root)] = 1;
-            for (int v : m.dests)
-                if (v != m.root && !c.dest[static_cast<std::size_t>(v)]) {
-                    c.dest[static_cast<std::size_t>(v)] = 1;
-                    c.dests.push_back(v);
-                    ++c.lacking;
-                }
+            c.holders.push_back(m.root);
+            const int id = static_cast<int>(chunks.size());
+            for (int v : dests) needs[static_cast<std::size_t>(v)].push_back(id);
+            lacking += dests.size();
             chunks.push_back(std::move(c));
+            chunk_demand.push_back(static_cast<int>(d));
         }
-    }
-    int lacking = 0;
-    std::vector<std::vector<int>> held(n);  // [node] chunks landed there, in landing order
-    for (std::size_t c = 0; c < chunks.size(); ++c) {
-        lacking += chunks[c].lacking;
-        if (chunks[c].lacking) held[static_cast<std::size_t>(demands[static_cast<std::size_t>(chunks[c].demand)].root)].push_back(static_cast<int>(c));
     }
     std::vector<double> link_free(g.links.size(), 0), ni_out(n, 0), ni_in(n, 0);
-    std::priority_queue<Landing, std::vector<Landing>, std::greater<Landing>> landings;
-    double t = 0, makespan = 0;
-    // A relay is worth it when it brings the chunk closer to a destination that lacks it.
-    auto relay_helps = [&](const ChunkState& c, int u, int v) {
-        for (int d : c.dests)
-            if (!c.promised[static_cast<std::size_t>(d)] && dist[static_cast<std::size_t>(v) * n + static_cast<std::size_t>(d)] <
-                                                                   dist[static_cast<std::size_t>(u) * n + static_cast<std::size_t>(d)])
-                return true;
-        return false;
-    };
-    while (lacking > 0) {
-        while (!landings.empty() && landings.top().at <= t) {
-            const Landing l = landings.top();
-            landings.pop();
-            chunks[static_cast<std::size_t>(l.chunk)].landed[static_cast<std::size_t>(l.node)] = l.at;
-            held[static_cast<std::size_t>(l.node)].push_back(l.chunk);
-        }
-        for (std::size_t li = 0; li < g.links.size() && lacking > 0; ++li) {
-            const SynthesisLink& link = g.links[li];
-            const auto u = static_cast<std::size_t>(link.from), v = static_cast<std::size_t>(link.to);
-            if (link_free[li] > t || ni_out[u] > t || ni_in[v] > t) continue;
-            int best = -1;
-            std::tuple<int, int, double, int> best_key{};
-            for (int ci : held[u]) {
-                const ChunkState& c = chunks[static_cast<std::size_t>(ci)];
-                if (c.promised[v] || !c.lacking) continue;
-                const bool needs = c.dest[v] != 0;
-                if (!needs && !relay_helps(c, link.from, link.to)) continue;
-                const std::tuple<int, int, double, int> key{needs ? 0 : 1, c.spread, c.landed[u], ci};
-                if (best < 0 || key < best_key) best = ci, best_key = key;
-            }
-            if (best < 0) continue;
-            ChunkState& c = chunks[static_cast<std::size_t>(best)];
-            const double bytes = static_cast<double>(c.bytes);
-            const double serial = bytes * link.ns_per_byte, ni = bytes * g.ni_ns_per_byte;
-            link_free[li] = t + serial;
-            ni_out[u] = t + ni;
-            ni_in[v] = t + ni;
-            const double at = t + link.latency_ns + std::max(serial, ni);
-            makespan = std::max(makespan, at);
-            c.promised[v] = 1;
-            ++c.spread;
-            if (c.dest[v]) --c.lacking, --lacking;
-            c.depth[v] = c.hop_in[u] < 0 ? 0 : c.depth[u] + 1;
-            c.hop_in[v] = static_cast<int>(c.hops.size());
-            c.hops.push_back(CollectiveHop{link.from, link.to, c.hop_in[u], c.depth[v], c.dest[v] != 0});
-            landings.push(Landing{at, best, link.to});
-        }
-        if (lacking == 0) break;
-        // The next moment anything changes: a chunk lands, or a link or NI frees.
-        double next = landings.empty() ? kNever : landings.top().at;
-        for (std::size_t li = 0; li < g.links.size(); ++li)
-            if (link_free[li] > t) next = std::min(next, link_free[li]);
+    double makespan = 0;
+    // Earliest landing first, landings within a tie quantum equal (see the header); the key:
+    // quantised landing, the holder's bytes to send so far, the chunk's holders, the route's
+    // links, chunk, holder, destination, exact landing.
+    using Key = std::tuple<std::int64_t, double, std::size_t, std::size_t, int, int, std::size_t, double>;
+    std::vector<double> sent(n, 0);  // [node] bytes it has been given to send so far
+    for (; lacking > 0; --lacking) {
+        bool found = false;
+        Key best{};
+        int from = -1;
+        std::size_t wi_best = 0;
+        double best_start = 0;
         for (std::size_t v = 0; v < n; ++v) {
-            if (ni_out[v] > t) next = std::min(next, ni_out[v]);
-            if (ni_in[v] > t) next = std::min(next, ni_in[v]);
+            const std::vector<int>& want = needs[v];
+            for (std::size_t wi = 0; wi < want.size(); ++wi) {
+                const ChunkState& c = chunks[static_cast<std::size_t>(want[wi])];
+                const double bytes = static_cast<double>(c.bytes);
+                for (int u : c.holders) {
+                    const std::vector<int>& route = g.route(u, static_cast<int>(v));
+                    if (static_cast<int>(route.size()) > kSynthesisReach && u != c.root) continue;
+                    double start =
+                        std::max({c.landed[static_cast<std::size_t>(u)], ni_out[static_cast<std::size_t>(u)], ni_in[v]});
+                    double serial = 0, latency = g.router_latency_ns;
+                    for (int l : route) {
+                        const SynthesisLink& link = g.links[static_cast<std::size_t>(l)];
+                        start = std::max(start, link_free[static_cast<std::size_t>(l)]);
+                        serial = std::max(serial, bytes * link.ns_per_byte);
+                        latency += link.latency_ns;
+                    }
+                    const double finish = start + latency + std::max(serial, bytes * g.ni_ns_per_byte);
+                    const double quantum = std::max(serial, bytes * g.ni_ns_per_byte) * kSynthesisTieFraction;
+                    const auto slot = static_cast<std::int64_t>(quantum > 0 ? std::floor(finish / quantum) : 0);
+                    const Key key{slot,  sent[static_cast<std::size_t>(u)], c.holders.size(), route.size(), want[wi], u, v,
+                                  finish};
+                    if (!found || key < best) found = true, best = key, from = u, wi_best = wi, best_start = start;
+                }
+            }
         }
-        if (next == kNever) throw std::logic_error("collective synthesis: no link can bring the chunks still lacking");
-        t = next;
+        if (!found) throw std::logic_error("collective synthesis: nothing can bring the chunks still lacking");
+        const int ci = std::get<4>(best);
+        const auto v = std::get<6>(best);
+        ChunkState& c = chunks[static_cast<std::size_t>(ci)];
+        const double bytes = static_cast<double>(c.bytes);
+        const std::vector<int>& route = g.route(from, static_cast<int>(v));
+        double serial = 0;
+        for (int l : route) serial = std::max(serial, bytes * g.links[static_cast<std::size_t>(l)].ns_per_byte);
+        for (int l : route) link_free[static_cast<std::size_t>(l)] = best_start + serial;
+        const double ni = bytes * g.ni_ns_per_byte;
+        ni_out[static_cast<std::size_t>(from)] = best_start + ni;
+        ni_in[v] = best_start + ni;
+        makespan = std::max(makespan, std::get<7>(best));
+        c.landed[v] = std::get<7>(best);
+        sent[static_cast<std::size_t>(from)] += bytes;
+        c.holders.push_back(static_cast<int>(v));
+        c.hop_in[v] = static_cast<int>(c.hops.size());
+        c.hops.push_back(ChunkState::Hop{from, static_cast<int>(v), c.hop_in[static_cast<std::size_t>(from)], best_start});
+        std::vector<int>& want = needs[v];
+        want[wi_best] = want.back();
+        want.pop_back();
     }
-    // Hop depths were taken from the sender's depth when the hop started, which is final by
-    // then: a chunk reaches a node once.
-    for (ChunkState& c : chunks)
-        phase.demands[static_cast<std::size_t>(c.demand)].push_back(SynthesisedPhase::Chunk{c.bytes, std::move(c.hops)});
+    // Rounds: the distinct start times in order. A hop starts after its parent has landed, so
+    // its round is beyond its parent's; hops are listed by start, parents first.
+    std::vector<double> starts;
+    for (const ChunkState& c : chunks)
+        for (const ChunkState::Hop& h : c.hops) starts.push_back(h.start);
+    std::sort(starts.begin(), starts.end());
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    SynthesisedPhase phase;
+    phase.demands.resize(demands.size());
+    std::vector<std::size_t> order;
+    std::vector<int> index;
+    for (std::size_t ci = 0; ci < chunks.size(); ++ci) {
+        const ChunkState& c = chunks[ci];
+        order.resize(c.hops.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return c.hops[a].start < c.hops[b].start; });
+        index.assign(c.hops.size(), -1);
+        for (std::size_t i = 0; i < order.size(); ++i) index[order[i]] = static_cast<int>(i);
+        SynthesisedPhase::Chunk out{c.bytes, {}};
+        for (std::size_t i : order) {
+            const ChunkState::Hop& h = c.hops[i];
+            const int round = static_cast<int>(std::lower_bound(starts.begin(), starts.end(), h.start) - starts.begin());
+            out.hops.push_back(
+                CollectiveHop{h.from, h.to, h.parent < 0 ? -1 : index[static_cast<std::size_t>(h.parent)], round, true});
+        }
+        phase.demands[static_cast<std::size_t>(chunk_demand[ci])].push_back(std::move(out));
+    }
     phase.makespan_ns = makespan;
     return phase;
 }
@@ -221,7 +226,8 @@ std::size_t hash_of(const SynthesisGraph& g, const std::vector<MulticastDemand>&
     std::size_t h = std::hash<int>{}(g.nodes);
     auto mix = [&h](std::size_t x) { h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
     mix(g.links.size());
-    for (const SynthesisLink& l : g.links) mix(std::hash<double>{}(l.ns_per_byte) ^ static_cast<std::size_t>(l.from * 131 + l.to));
+    for (const SynthesisLink& l : g.links)
+        mix(std::hash<double>{}(l.ns_per_byte) ^ static_cast<std::size_t>(l.from * 131 + l.to));
     for (const MulticastDemand& m : demands) {
         mix(static_cast<std::size_t>(m.root));
         mix(static_cast<std::size_t>(m.bytes));

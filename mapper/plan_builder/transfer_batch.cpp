@@ -61,7 +61,7 @@ void TransferBatch::multicast(int from, const std::vector<int>& dests, std::int6
 }
 
 void TransferBatch::add_hops(const std::vector<CollectiveHop>& hops, std::int64_t bytes, std::int64_t entry, std::size_t ready_at,
-                             std::size_t ready_n, int stage) {
+                             std::size_t ready_n) {
     const std::size_t base = pending_.size();
     const int depth0 = entry < 0 ? 0 : pending_[static_cast<std::size_t>(entry)].depth + 1;
     for (const CollectiveHop& h : hops) {
@@ -73,7 +73,7 @@ void TransferBatch::add_hops(const std::vector<CollectiveHop>& hops, std::int64_
             pending_[static_cast<std::size_t>(parent)].relays = true;
             p.parent = parent;
         }
-        p.depth = h.depth + depth0 + stage;
+        p.depth = h.depth + depth0;
         p.consumed = h.consumer;
         pending_.push_back(p);
     }
@@ -116,9 +116,9 @@ void TransferBatch::synthesise_deferred() {
             entry = static_cast<std::int64_t>(pending_.size());
             pending_.push_back(p);
         }
-        int stage = 0;  // chunk k relays a stage after chunk k - 1: each relay forwards a chunk once it has it
-        for (const SynthesisedPhase::Chunk& c : phase.demands[i])
-            add_hops(c.hops, c.bytes, entry, d.ready_at, d.ready_n, stage++);
+        // A hop's depth is the synthesiser's round, so each relay forwards a chunk in the stage
+        // after the one it arrived in, not after everything it receives.
+        for (const SynthesisedPhase::Chunk& c : phase.demands[i]) add_hops(c.hops, c.bytes, entry, d.ready_at, d.ready_n);
     }
     deferred_.clear();
 }
@@ -194,9 +194,13 @@ ChipletDeps TransferBatch::flush(PlanLayer& layer, RoutePolicy policy, OpSink& s
 }
 
 void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sink, ChipletDeps& needed) {
+    FlushScratch& sc = scratch_;
+    // Synthesised trees are timed for each chiplet sending in the order of their rounds: each
+    // send waits for the chiplet's send before it, as its NI would take them.
+    sc.chain_sends = !deferred_.empty();
+    sc.last_send.assign(n_, -1);
     if (!deferred_.empty()) synthesise_deferred();
     if (pending_.empty()) return;
-    FlushScratch& sc = scratch_;
     sc.relay_recv.assign(pending_.size(), -1);  // per relayed hop: the recv at its destination
     sc.kept.resize(n_);                         // per destination (emptied by make_recv)
     sc.relayed.resize(n_);
@@ -271,8 +275,11 @@ void TransferBatch::make_send(PlanLayer& layer, RoutePolicy policy, OpSink& sink
     FlushScratch& sc = scratch_;
     const Pending& head = pending_[group.front()];
     const auto deps_first = deps_.begin() + static_cast<std::ptrdiff_t>(head.deps_at);
-    PlanOp& s = sink.add_op(layer, head.from, OpKind::Send,
-                            std::vector<std::int64_t>(deps_first, deps_first + static_cast<std::ptrdiff_t>(head.deps_n)));
+    std::vector<std::int64_t> deps(deps_first, deps_first + static_cast<std::ptrdiff_t>(head.deps_n));
+    std::int64_t& previous = sc.last_send[head.from];
+    if (previous >= 0 && std::find(deps.begin(), deps.end(), previous) == deps.end()) deps.push_back(previous);
+    PlanOp& s = sink.add_op(layer, head.from, OpKind::Send, std::move(deps));
+    if (sc.chain_sends) previous = s.id;
     // One transfer per hop, two for a split route.
     s.transfers.reserve(policy == RoutePolicy::Split ? 2 * group.size() : group.size());
     for (std::size_t i : group) {

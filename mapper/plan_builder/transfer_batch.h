@@ -90,7 +90,7 @@ private:
     /// Adds one tree's hops carrying `bytes`; `entry`: the pending hop that brought the bytes
     /// into the group (-1: the tree's root holds them, its first hops wait for `ready`).
     void add_hops(const std::vector<CollectiveHop>& hops, std::int64_t bytes, std::int64_t entry, std::size_t ready_at,
-                  std::size_t ready_n, int stage = 0);
+                  std::size_t ready_n);
     const PackageConfig& package_;
     double ni_gbps_ = 0;
     SynthesisGraph synth_graph_;  ///< of synth_group_
@@ -138,6 +138,8 @@ private:
         std::size_t groups = 0;
         IdVector<std::size_t> stage_first;  ///< [relay stage] where its hops start in by_stage
         std::vector<std::size_t> by_stage;  ///< pending hops by relay stage
+        bool chain_sends = false;           ///< a synthesised phase: each send waits for the previous
+        IdVector<std::int64_t> last_send;   ///< [chiplet] its last send op (chain_sends)
     } scratch_;
     CollectivePlanner collectives_;  ///< multicast()'s hops
 

@@ -29,8 +29,6 @@ std::vector<MulticastDemand> all_gather(int n, std::int64_t bytes) {
 }
 
 void expect_well_formed(const SynthesisGraph& g, const std::vector<MulticastDemand>& demands, const SynthesisedPhase& phase) {
-    std::set<std::pair<int, int>> links;
-    for (const SynthesisLink& l : g.links) links.insert({l.from, l.to});
     ASSERT_EQ(phase.demands.size(), demands.size());
     for (std::size_t d = 0; d < demands.size(); ++d) {
         const MulticastDemand& m = demands[d];
@@ -41,19 +39,19 @@ void expect_well_formed(const SynthesisGraph& g, const std::vector<MulticastDema
             std::map<int, int> received;  // node -> times
             for (std::size_t i = 0; i < c.hops.size(); ++i) {
                 const CollectiveHop& h = c.hops[i];
-                EXPECT_TRUE(links.count({h.from, h.to})) << h.from << "->" << h.to << " is not a link";
+                EXPECT_FALSE(g.route(h.from, h.to).empty()) << h.from << "->" << h.to << " has no route";
                 ++received[h.to];
                 EXPECT_NE(h.to, m.root);
                 if (h.parent < 0) {
                     EXPECT_EQ(h.from, m.root);
-                    EXPECT_EQ(h.depth, 0);
                 } else {
                     ASSERT_LT(h.parent, static_cast<int>(i));  // parents first
                     EXPECT_EQ(c.hops[static_cast<std::size_t>(h.parent)].to, h.from);
-                    EXPECT_EQ(h.depth, c.hops[static_cast<std::size_t>(h.parent)].depth + 1);
+                    EXPECT_GT(h.depth, c.hops[static_cast<std::size_t>(h.parent)].depth);  // a later round
                 }
-                const bool dest = std::find(m.dests.begin(), m.dests.end(), h.to) != m.dests.end();
-                EXPECT_EQ(h.consumer, dest);
+                // Routers forward cut-through: only destinations receive.
+                EXPECT_TRUE(std::find(m.dests.begin(), m.dests.end(), h.to) != m.dests.end());
+                EXPECT_TRUE(h.consumer);
             }
             for (int v : m.dests) EXPECT_EQ(received[v], 1) << "destination " << v << " of demand " << d;
             for (auto [v, times] : received) EXPECT_EQ(times, 1) << "node " << v << " got a chunk twice";
@@ -62,14 +60,14 @@ void expect_well_formed(const SynthesisGraph& g, const std::vector<MulticastDema
     }
 }
 
-TEST(CollectiveSynthesis, TreesReachEveryDestinationOnceOverLinks) {
+TEST(CollectiveSynthesis, TreesReachEveryDestinationOnceOverRoutes) {
     for (const char* preset : {"mcm-4x4-organic-hbm-edge", "mcm-4x4-organic-hbm-edge-diagonal"}) {
         const ArchConfig a = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/" + preset + ".json");
         const SynthesisGraph g = package_synthesis_graph(a.package, ChipletGroup{}, a.chiplet.ni_bandwidth_gbps);
         // 48 or 84 directed links: 2 x (4 x 3 + 3 x 4), plus 2 x 2 x 3 x 3 diagonals.
         EXPECT_EQ(g.links.size(), a.package.diagonals() ? 84u : 48u) << preset;
         std::vector<MulticastDemand> demands = all_gather(16, 4096);
-        demands.push_back(MulticastDemand{5, {0, 15, 3}, 10000, 3});  // a subset: relays that only forward
+        demands.push_back(MulticastDemand{5, {0, 15, 3}, 10000, 3});  // a subset, in three chunks
         demands.push_back(MulticastDemand{0, {15}, 777, 2});
         expect_well_formed(g, demands, synthesise_multicasts_uncached(g, demands));
     }
@@ -81,7 +79,8 @@ TEST(CollectiveSynthesis, GroupKeepsItsRelays) {
     const ChipletGroup band{1, 1, 2, 2};  // chiplets 5, 6, 9, 10
     const SynthesisGraph g = package_synthesis_graph(a.package, band, 0);
     EXPECT_EQ(g.links.size(), 8u);
-    const std::vector<MulticastDemand> demands = {MulticastDemand{5, {6, 9, 10}, 1000, 1}, MulticastDemand{10, {5, 6, 9}, 1000, 1}};
+    const std::vector<MulticastDemand> demands = {MulticastDemand{5, {6, 9, 10}, 1000, 1},
+                                                  MulticastDemand{10, {5, 6, 9}, 1000, 1}};
     const SynthesisedPhase phase = synthesise_multicasts_uncached(g, demands);
     expect_well_formed(g, demands, phase);
     EXPECT_THROW(synthesise_multicasts_uncached(g, {MulticastDemand{5, {0}, 10, 1}}), std::invalid_argument);
@@ -102,7 +101,8 @@ TEST(CollectiveSynthesis, AllGatherNeverBeatsTheLinkLoadBound) {
         const double bytes_in = static_cast<double>((n - 1) * B);
         double bound = 0;
         for (int v = 0; v < n; ++v)
-            bound = std::max({bound, bytes_in * g.links[0].ns_per_byte / in[static_cast<std::size_t>(v)], bytes_in * g.ni_ns_per_byte});
+            bound = std::max(
+                {bound, bytes_in * g.links[0].ns_per_byte / in[static_cast<std::size_t>(v)], bytes_in * g.ni_ns_per_byte});
         bound += g.links[0].latency_ns;
         const auto demands = all_gather(n, B);
         const SynthesisedPhase phase = synthesise_multicasts_uncached(g, demands);

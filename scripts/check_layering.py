@@ -14,7 +14,7 @@ STAGES = {
     "kit":          (["hw"], [], False),
     "workload":     (["mapper/workload"], ["kit"], True),
     "mapping":      (["mapper/mapping"], ["kit", "workload"], True),
-    "plan":         (["traces/plan"], ["kit"], True),
+    "plan":         (["traces/plan", "traces/chakra"], ["kit"], True),
     "plan_builder": (["mapper/plan_builder"], ["kit", "workload", "mapping", "plan"], True),
     "model":        (["mapper/model"], ["kit", "plan"], True),
     "network":      (["noc"], ["kit"], False),

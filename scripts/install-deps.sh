@@ -9,7 +9,7 @@ packages=(
   nlohmann-json3-dev
   libboost-dev libboost-program-options-dev
   libgtest-dev googletest libbenchmark-dev
-  libonnx-dev libprotobuf-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler
   coinor-libcbc-dev
   # Sweeps: results in SQLite, points spread over MPI ranks.
   libsqlite3-dev libopenmpi-dev openmpi-bin

@@ -102,6 +102,7 @@ int cmd_run(const std::vector<std::string>& args);
 int cmd_map(const std::vector<std::string>& args);
 int cmd_simulate(const std::vector<std::string>& args);
 int cmd_estimate(const std::vector<std::string>& args);
+int cmd_export(const std::vector<std::string>& args);
 int cmd_config(const std::vector<std::string>& args);
 int cmd_dram(const std::vector<std::string>& args);
 int cmd_noc(const std::vector<std::string>& args);

@@ -3,6 +3,7 @@
 #include "mapper/optimize/optimize.h"
 #include "mapper/optimize/progress.h"
 #include "sim/cli/cli_common.h"
+#include "traces/chakra/chakra_trace.h"
 #include "traces/plan/plan_routes.h"
 #include "traces/report/map_summary.h"
 
@@ -73,17 +74,34 @@ int cmd_map(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
+namespace {
+
+/// The plan a trace-driven command runs: a plan file (--plan) or Chakra ETs (--chakra);
+/// `source` names it in later messages.
+Plan plan_or_chakra(const po::variables_map& vm, std::string& source) {
+    if (vm.count("plan") && vm.count("chakra")) throw InputError("", "command line", "either --plan or --chakra", "both");
+    if (vm.count("chakra")) {
+        source = vm["chakra"].as<std::string>();
+        return read_chakra(source);
+    }
+    source = required(vm, "plan");
+    return read_plan(source);
+}
+
+}  // namespace
+
 int cmd_simulate(const std::vector<std::string>& args) {
     po::options_description o("simulate options");
     add_arch_option(o);
     add_sim(o);
     o.add_options()("plan", po::value<std::string>(), "execution plan (JSON) to simulate")(
+        "chakra", po::value<std::string>(), "directory of Chakra ETs (one per chiplet) to simulate instead of --plan")(
         "out", po::value<std::string>()->default_value("out"), "output directory");
     po::variables_map vm;
-    if (!parse("simulate", "--arch FILE --plan PLAN.json [--out DIR]", o, args, vm)) return kExitOk;
+    if (!parse("simulate", "--arch FILE (--plan PLAN.json | --chakra DIR) [--out DIR]", o, args, vm)) return kExitOk;
     ArchConfig arch = load_arch(vm);
-    std::string plan_file = required(vm, "plan");
-    Plan plan = read_plan(plan_file);
+    std::string plan_file;
+    Plan plan = plan_or_chakra(vm, plan_file);
     check_plan_fits(plan, arch, plan_file);
     return simulate_and_report(arch, plan, make_out_dir(vm), read_sim_options(vm), vm["quiet"].as<bool>());
 }
@@ -92,19 +110,21 @@ int cmd_estimate(const std::vector<std::string>& args) {
     po::options_description o("estimate options");
     add_arch_option(o);
     o.add_options()("plan", po::value<std::string>(), "execution plan (JSON) to price")(
+        "chakra", po::value<std::string>(), "directory of Chakra ETs (one per chiplet) to price instead of --plan")(
         "out", po::value<std::string>()->default_value("out"), "output directory")("quiet,q", po::bool_switch(),
                                                                                    "do not print the report table");
     add_model_options(
         o, "message",
         "how the model times links and memories: message (fast, list schedule) or packet (events, closer to the simulation)");
     po::variables_map vm;
-    if (!parse("estimate", "--arch FILE --plan PLAN.json [--granularity message|packet [--packets-per-event N]] [--out DIR]", o,
-               args, vm))
+    if (!parse("estimate",
+               "--arch FILE (--plan PLAN.json | --chakra DIR) [--granularity message|packet [--packets-per-event N]] [--out DIR]",
+               o, args, vm))
         return kExitOk;
     const EstimateOptions options = read_model_options(vm);
     ArchConfig arch = load_arch(vm);
-    std::string plan_file = required(vm, "plan");
-    Plan plan = read_plan(plan_file);
+    std::string plan_file;
+    Plan plan = plan_or_chakra(vm, plan_file);
     check_plan_fits(plan, arch, plan_file);
     return estimate_and_report(arch, plan, make_out_dir(vm), vm["quiet"].as<bool>(), options);
 }

@@ -20,6 +20,7 @@ const char* kUsage =
     "  map        map a workload and write the execution plan\n"
     "  simulate   simulate a given execution plan (trace-driven)\n"
     "  estimate   price a given execution plan with the analytical model\n"
+    "  export     write a plan as Chakra execution traces, one per chiplet\n"
     "  validate   analytical model vs simulation on the same plan, layer by layer\n"
     "  crosscheck packet network model vs the flit-level VC network on the same plan\n"
     "  config     print the resolved architecture configuration\n"
@@ -37,19 +38,14 @@ const char* kUsage =
 
 int sc_main(int argc, char** argv) {
     using namespace mcmsim::cli;
-    std::map<std::string, int (*)(const std::vector<std::string>&)> commands = {{"run", cmd_run},
-                                                                                {"map", cmd_map},
-                                                                                {"simulate", cmd_simulate},
-                                                                                {"estimate", cmd_estimate},
-                                                                                {"config", cmd_config},
-                                                                                {"dram", cmd_dram},
-                                                                                {"noc", cmd_noc},
-                                                                                {"workload", cmd_workload},
-                                                                                {"validate", cmd_validate},
-                                                                                {"codesign", cmd_codesign},
-                                                                                {"crosscheck", cmd_crosscheck},
-                                                                                {"sweep", cmd_sweep},
-                                                                                {"sweep-point", cmd_sweep_point}};
+    std::map<std::string, int (*)(const std::vector<std::string>&)> commands = {
+        {"run", cmd_run},           {"map", cmd_map},
+        {"simulate", cmd_simulate}, {"estimate", cmd_estimate},
+        {"export", cmd_export},     {"config", cmd_config},
+        {"dram", cmd_dram},         {"noc", cmd_noc},
+        {"workload", cmd_workload}, {"validate", cmd_validate},
+        {"codesign", cmd_codesign}, {"crosscheck", cmd_crosscheck},
+        {"sweep", cmd_sweep},       {"sweep-point", cmd_sweep_point}};
     if (argc < 2) {
         std::cerr << kUsage;
         return kExitBadInput;

@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-HARNESSES = ["arch_config", "plan", "workload_json", "scalesim_csv", "onnx"]
+HARNESSES = ["arch_config", "plan", "workload_json", "scalesim_csv", "onnx", "chakra"]
 
 
 def write(path, data):
@@ -193,6 +193,8 @@ def main():
     onnx_text = source_text(["mapper/workload/import/onnx_*.cpp", "mapper/workload/import/layer_fusion.cpp"])
     ops = re.findall(r'"([A-Za-z][A-Za-z0-9_]{1,30})"', onnx_text)
     write_dict(dicts / "onnx.dict", ops)
+    chakra_text = source_text(["traces/chakra/chakra_trace.cpp"])
+    write_dict(dicts / "chakra.dict", re.findall(r'"((?:mcmsim\.)?[a-z_.]{3,30})"', chakra_text))
     for h in HARNESSES:
         count = sum(1 for _ in (seeds / h).iterdir())
         print(f"make_seeds: {h}: {count} seeds")

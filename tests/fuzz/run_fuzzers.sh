@@ -5,7 +5,7 @@
 #
 #   tests/fuzz/run_fuzzers.sh BUILD_DIR SECONDS [HARNESS...]
 #
-# HARNESS is arch_config, plan, workload_json, scalesim_csv or onnx (default: all). Seeds and
+# HARNESS is arch_config, plan, workload_json, scalesim_csv, onnx or chakra (default: all). Seeds and
 # dictionaries are regenerated first (tests/fuzz/make_seeds.py). Under BUILD_DIR/fuzz/:
 #   corpus/<harness>/     inputs the fuzzer found interesting, kept between runs
 #   artifacts/<harness>/  crash-*, leak-*, timeout-*, oom-* reproducers
@@ -22,7 +22,7 @@ build=$(cd "$1" && pwd)
 seconds=$2
 shift 2
 harnesses=("$@")
-if [ ${#harnesses[@]} -eq 0 ]; then harnesses=(arch_config plan workload_json scalesim_csv onnx); fi
+if [ ${#harnesses[@]} -eq 0 ]; then harnesses=(arch_config plan workload_json scalesim_csv onnx chakra); fi
 jobs=${FUZZ_JOBS:-2}
 here=$(cd "$(dirname "$0")" && pwd)
 out=$build/fuzz

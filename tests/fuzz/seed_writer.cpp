@@ -13,6 +13,7 @@
 #include "mapper/plan_builder/plan_builder.h"
 #include "mapper/workload/workload.h"
 #include "tests/mapper/workload/onnx_vit_graph.h"
+#include "traces/chakra/chakra_trace.h"
 #include "traces/plan/plan.h"
 
 #include <cstdio>
@@ -88,6 +89,25 @@ void write_plans(const std::filesystem::path& dir) {
     plan("cnn-diagonal-qxk", diagonal, two, mapping(two, "qxk", RoutePolicy::Diagonal, Collective::TwoD, true));
 }
 
+// Chakra ETs of chiplet 0: of one-chiplet plans (complete traces, which read back), and of
+// a 2 x 2 plan (whose flows to other chiplets the rebuilt plan then misses).
+void write_chakra_seeds(const std::filesystem::path& dir) {
+    ArchConfig one = load_arch_config("mcm-2x2");
+    one.package.rows = one.package.cols = 1;
+    const ArchConfig mcm = load_arch_config("mcm-2x2");
+    const Workload cnn = workload(kTinyCnn), attention = workload(kTinyAttention);
+    const std::filesystem::path tmp = dir / "tmp";
+    auto seed = [&](const char* name, const ArchConfig& arch, const Workload& w, const Mapping& m) {
+        std::filesystem::remove_all(tmp);
+        write_chakra(build_plan(arch, w, m), nullptr, tmp.string());
+        std::filesystem::copy_file(tmp / "mcmsim.0.et", dir / (std::string(name) + ".et"));
+    };
+    seed("one-cnn", one, cnn, mapping(cnn, "k", RoutePolicy::XY, Collective::Direct, false));
+    seed("one-attention", one, attention, mapping(attention, "k", RoutePolicy::XY, Collective::Direct, false));
+    seed("mcm-cnn-c-ring", mcm, cnn, mapping(cnn, "c", RoutePolicy::YX, Collective::Ring, false));
+    std::filesystem::remove_all(tmp);
+}
+
 // Conv variants (grouped, depthwise, 1-D with asymmetric pads), pooling, a residual Add,
 // Flatten and Gemm: the CNN side of the importer.
 Graph cnn_graph() {
@@ -160,10 +180,11 @@ int main(int argc, char** argv) {
     }
     const std::filesystem::path dir = argv[1];
     try {
-        for (const char* sub : {"arch_config", "plan", "onnx"}) std::filesystem::create_directories(dir / sub);
+        for (const char* sub : {"arch_config", "plan", "onnx", "chakra"}) std::filesystem::create_directories(dir / sub);
         write_arch_dumps(dir / "arch_config");
         write_plans(dir / "plan");
         write_onnx(dir / "onnx");
+        write_chakra_seeds(dir / "chakra");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "fuzz_seed_writer: %s\n", e.what());
         return 1;

@@ -180,6 +180,8 @@ struct Plan {
 };
 
 nlohmann::json plan_to_json(const Plan& plan);
+/// One op as plan_to_json() writes it (the trace converters build plans op by op).
+nlohmann::json plan_op_to_json(const PlanOp& op);
 /// Strict reader: unknown keys, wrong types and a version mismatch are InputErrors naming `file`.
 /// Runs validate_plan on the result.
 Plan plan_from_json(const nlohmann::json& doc, const std::string& file);

@@ -64,9 +64,7 @@ std::size_t Plan::op_count() const {
 
 // ---- writer ---------------------------------------------------------------------------
 
-namespace {
-
-json op_to_json(const PlanOp& op) {
+json plan_op_to_json(const PlanOp& op) {
     json o = json::object();
     o["id"] = op.id;
     o["chiplet"] = op.chiplet;
@@ -110,6 +108,8 @@ json op_to_json(const PlanOp& op) {
     }
     return o;
 }
+
+namespace {
 
 json mapping_to_json(const PlanLayerMapping& m) {
     json o = {{"partition", m.partition},           {"route", m.route},
@@ -161,7 +161,7 @@ json plan_to_json(const Plan& plan) {
     json layers = json::array();
     for (const auto& layer : plan.layers) {
         json ops = json::array();
-        for (const auto& op : layer.ops) ops.push_back(op_to_json(op));
+        for (const auto& op : layer.ops) ops.push_back(plan_op_to_json(op));
         json l = json{{"name", layer.name}, {"macs", layer.macs}};
         if (!layer.inputs.empty()) l["inputs"] = layer.inputs;
         l["ops"] = std::move(ops);

@@ -1,6 +1,7 @@
 // mcmsim export: a plan written in another trace format (Chakra execution traces).
 #include "hw/common/input_error.h"
 #include "mapper/model/analytical_model.h"
+#include "mapper/plan_builder/collective_plan.h"
 #include "sim/cli/cli_common.h"
 #include "traces/chakra/chakra_trace.h"
 
@@ -14,12 +15,41 @@ int cmd_export(const std::vector<std::string>& args) {
         "chakra", po::value<std::string>(), "directory to write one Chakra ET per chiplet into")(
         "arch", po::value<std::string>(),
         "arch config: when given, each node's duration and start are the analytical model's for this arch")(
-        "prefix", po::value<std::string>()->default_value("mcmsim"), "file names: PREFIX.<chiplet>.et");
+        "prefix", po::value<std::string>()->default_value("mcmsim"), "file names: PREFIX.<chiplet>.et")(
+        "all-gather", po::value<std::int64_t>(),
+        "instead of --plan: an all-gather of this many bytes per chiplet (needs --arch)")(
+        "broadcast", po::value<std::int64_t>(), "instead of --plan: a broadcast of this many bytes from --root (needs --arch)")(
+        "root", po::value<int>()->default_value(0), "broadcast: the chiplet that holds the bytes")(
+        "collective", po::value<std::string>()->default_value("direct"),
+        "all-gather, broadcast: the algorithm: direct, ring, 2d, tree, synth");
     po::variables_map vm;
-    if (!parse("export", "--plan PLAN.json --chakra DIR [--arch FILE] [--prefix NAME]", o, args, vm)) return kExitOk;
-    const std::string plan_file = required(vm, "plan");
+    if (!parse("export",
+               "--chakra DIR (--plan PLAN.json [--arch FILE] | --arch FILE (--all-gather BYTES | --broadcast BYTES [--root R]) "
+               "[--collective C]) [--prefix NAME]",
+               o, args, vm))
+        return kExitOk;
     const std::string dir = required(vm, "chakra");
-    Plan plan = read_plan(plan_file);
+    const int sources = static_cast<int>(vm.count("plan") + vm.count("all-gather") + vm.count("broadcast"));
+    if (sources != 1)
+        throw InputError("", "command line", "one of --plan, --all-gather, --broadcast", std::to_string(sources) + " of them");
+    Plan plan;
+    std::string plan_file = "plan";
+    if (vm.count("plan")) {
+        plan_file = vm["plan"].as<std::string>();
+        plan = read_plan(plan_file);
+    } else {
+        if (!vm.count("arch")) throw InputError("", "--arch", "an arch config for a collective", "none");
+        const bool gather = vm.count("all-gather") != 0;
+        const char* option = gather ? "--all-gather" : "--broadcast";
+        const std::int64_t bytes = vm[option + 2].as<std::int64_t>();
+        if (bytes < 1) throw InputError("", option, "bytes >= 1", std::to_string(bytes));
+        const ArchConfig arch = load_arch(vm);
+        const int root = vm["root"].as<int>();
+        if (root < 0 || root >= arch.chiplet_count())
+            throw InputError("", "--root", "a chiplet 0 to " + std::to_string(arch.chiplet_count() - 1), std::to_string(root));
+        plan = build_collective_plan(arch, gather ? CollectivePattern::AllGather : CollectivePattern::Broadcast,
+                                     choice_option<Collective>(vm, "collective"), bytes, root);
+    }
     std::vector<OpTimes> times;
     if (vm.count("arch")) {
         ArchConfig arch = load_arch(vm);

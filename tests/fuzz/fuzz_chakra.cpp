@@ -5,10 +5,10 @@
 #include "tests/fuzz/fuzz_common.h"
 #include "traces/chakra/chakra_trace.h"
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 using namespace mcmsim;
 
@@ -16,7 +16,8 @@ namespace {
 
 /// This process's scratch directories (libFuzzer runs inputs one after another).
 const std::string& scratch(const char* which) {
-    static const std::string in = (std::filesystem::temp_directory_path() / ("mcmsim-fuzz-chakra-" + std::to_string(::getpid()))).string();
+    static const std::string in =
+        (std::filesystem::temp_directory_path() / ("mcmsim-fuzz-chakra-" + std::to_string(::getpid()))).string();
     static const std::string out = in + "-out";
     return which[0] == 'i' ? in : out;
 }

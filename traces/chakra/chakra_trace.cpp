@@ -194,7 +194,8 @@ public:
     Attrs(const google::protobuf::RepeatedPtrField<et::AttributeProto>& attrs, const std::string& file, const std::string& where)
         : file_(file), where_(where) {
         for (const et::AttributeProto& a : attrs)
-            if (!by_name_.emplace(a.name(), &a).second) throw InputError(file, where, "each attribute once", "two named " + a.name());
+            if (!by_name_.emplace(a.name(), &a).second)
+                throw InputError(file, where, "each attribute once", "two named " + a.name());
     }
     const et::AttributeProto* find(const char* name) const {
         auto it = by_name_.find(name);
@@ -203,7 +204,8 @@ public:
     const et::AttributeProto& need(const char* name, et::AttributeProto::ValueCase type, const char* what) const {
         const et::AttributeProto* a = find(name);
         if (!a) throw InputError(file_, where_, std::string("attribute ") + name + " (" + what + ")", "none");
-        if (a->value_case() != type) throw InputError(file_, where_, std::string("attribute ") + name + " as " + what, "another type");
+        if (a->value_case() != type)
+            throw InputError(file_, where_, std::string("attribute ") + name + " as " + what, "another type");
         return *a;
     }
     std::int64_t i64(const char* name) const { return need(name, et::AttributeProto::kInt64Val, "int64").int64_val(); }
@@ -249,7 +251,8 @@ Plan read_chakra(const std::string& dir) {
     if (files.empty()) throw InputError(dir, "", "files named <prefix>.<chiplet>.et", "none");
     const int chiplets = static_cast<int>(files.size());
     if (files.rbegin()->first != chiplets - 1)
-        throw InputError(dir, "", "ETs numbered 0 to " + std::to_string(chiplets - 1), "a gap (last " + std::to_string(files.rbegin()->first) + ")");
+        throw InputError(dir, "", "ETs numbered 0 to " + std::to_string(chiplets - 1),
+                         "a gap (last " + std::to_string(files.rbegin()->first) + ")");
     std::string header;
     std::vector<ReadOp> ops;
     std::unordered_map<std::int64_t, std::size_t> op_at;  // op id -> index in ops
@@ -260,9 +263,11 @@ Plan read_chakra(const std::string& dir) {
         et::GlobalMetadata meta;
         bool clean_eof = false;
         if (!google::protobuf::util::ParseDelimitedFromZeroCopyStream(&meta, &raw, &clean_eof))
-            throw InputError(path, "metadata", "a length-delimited GlobalMetadata", clean_eof ? "an empty file" : "malformed or truncated data");
+            throw InputError(path, "metadata", "a length-delimited GlobalMetadata",
+                             clean_eof ? "an empty file" : "malformed or truncated data");
         const Attrs meta_attrs(meta.attr(), path, "metadata");
-        if (!meta_attrs.find("mcmsim.plan")) throw InputError(path, "metadata", "attribute mcmsim.plan (an ET written by mcmsim)", "none");
+        if (!meta_attrs.find("mcmsim.plan"))
+            throw InputError(path, "metadata", "attribute mcmsim.plan (an ET written by mcmsim)", "none");
         const std::string mine = meta_attrs.need("mcmsim.plan", et::AttributeProto::kStringVal, "string").string_val();
         if (header.empty()) header = mine;
         else if (mine != header) throw InputError(path, "metadata", "the same mcmsim.plan as the other ETs", "a different plan");
@@ -308,14 +313,17 @@ Plan read_chakra(const std::string& dir) {
                 r.layer = layer;
                 for (std::uint64_t d : n.data_deps()) {
                     auto dep = node_op.find(d);
-                    if (dep == node_op.end()) throw InputError(path, where, "data_deps on earlier nodes of this ET", std::to_string(d));
-                    if (std::find(r.op.deps.begin(), r.op.deps.end(), dep->second) == r.op.deps.end()) r.op.deps.push_back(dep->second);
+                    if (dep == node_op.end())
+                        throw InputError(path, where, "data_deps on earlier nodes of this ET", std::to_string(d));
+                    if (std::find(r.op.deps.begin(), r.op.deps.end(), dep->second) == r.op.deps.end())
+                        r.op.deps.push_back(dep->second);
                 }
                 ops.push_back(std::move(r));
             }
             ReadOp& r = ops[it->second];
             if (r.op.chiplet != chiplet || r.op.kind != kind || r.layer != layer)
-                throw InputError(path, where, "the nodes of op " + std::to_string(id) + " together, of one kind, layer and chiplet",
+                throw InputError(path, where,
+                                 "the nodes of op " + std::to_string(id) + " together, of one kind, layer and chiplet",
                                  "a node that differs");
             switch (kind) {
                 case OpKind::Compute:
@@ -334,14 +342,17 @@ Plan read_chakra(const std::string& dir) {
                     const bool send = kind == OpKind::Send;
                     const std::int64_t self = a.i64(send ? "comm_src" : "comm_dst");
                     if (self != chiplet)
-                        throw InputError(path, where, std::string(send ? "comm_src" : "comm_dst") + " = this ET's chiplet " + std::to_string(chiplet),
-                                         std::to_string(self));
+                        throw InputError(
+                            path, where,
+                            std::string(send ? "comm_src" : "comm_dst") + " = this ET's chiplet " + std::to_string(chiplet),
+                            std::to_string(self));
                     Transfer x;
                     x.peer = to_int(a.i64(send ? "comm_dst" : "comm_src"), path, where, "a chiplet number");
                     x.bytes = a.i64("comm_size");
                     x.flow = a.i64("comm_tag");
                     if (a.find("mcmsim.route"))
-                        for (std::int64_t v : a.list("mcmsim.route")) x.route.push_back(to_int(v, path, where, "a router number"));
+                        for (std::int64_t v : a.list("mcmsim.route"))
+                            x.route.push_back(to_int(v, path, where, "a router number"));
                     if (a.flag("mcmsim.grouped")) {
                         r.op.bytes += x.bytes;
                         r.op.transfers.push_back(std::move(x));
@@ -368,7 +379,8 @@ Plan read_chakra(const std::string& dir) {
     std::sort(ops.begin(), ops.end(), [](const ReadOp& a, const ReadOp& b) { return a.op.id < b.op.id; });
     for (const ReadOp& r : ops) {
         if (r.layer < 0 || r.layer >= static_cast<std::int64_t>(layers.size()))
-            throw InputError(files.begin()->second, "op " + std::to_string(r.op.id), "a layer of the plan", std::to_string(r.layer));
+            throw InputError(files.begin()->second, "op " + std::to_string(r.op.id), "a layer of the plan",
+                             std::to_string(r.layer));
         layers[static_cast<std::size_t>(r.layer)]["ops"].push_back(plan_op_to_json(r.op));
     }
     return plan_from_json(doc, dir);

@@ -30,7 +30,8 @@ private:
 
 }  // namespace
 
-Plan build_collective_plan(const ArchConfig& arch, CollectivePattern pattern, Collective algorithm, std::int64_t bytes, int root) {
+Plan build_collective_plan(const ArchConfig& arch, CollectivePattern pattern, Collective algorithm, std::int64_t bytes,
+                           int root) {
     const int n = arch.chiplet_count();
     if (bytes < 1) throw std::invalid_argument("build_collective_plan: bytes must be at least 1");
     if (root < 0 || root >= n) throw std::invalid_argument("build_collective_plan: the root lies outside the package");

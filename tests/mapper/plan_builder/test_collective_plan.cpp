@@ -15,7 +15,8 @@ std::vector<Flow> all_flows(const Plan& p) {
     std::vector<Flow> out;
     for (const PlanOp& op : p.layers.at(0).ops)
         if (op.kind == OpKind::Send)
-            for (std::size_t t = 0; t < op.transfer_count(); ++t) out.push_back(Flow{op.chiplet, op.transfer(t).peer, op.transfer(t).bytes});
+            for (std::size_t t = 0; t < op.transfer_count(); ++t)
+                out.push_back(Flow{op.chiplet, op.transfer(t).peer, op.transfer(t).bytes});
     std::sort(out.begin(), out.end());
     return out;
 }

@@ -4,6 +4,7 @@
 #include "traces/chakra/chakra_trace.h"
 
 #include "hw/common/input_error.h"
+#include "tests/traces/plan/sample_plans.h"
 #include "traces/chakra/et_def.pb.h"
 
 #include <google/protobuf/io/zero_copy_stream_impl.h>
@@ -20,14 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace et = ChakraProtoMsg;
 
-PlanOp op(std::int64_t id, int chiplet, OpKind kind, std::vector<std::int64_t> deps = {}) {
-    PlanOp o;
-    o.id = id;
-    o.chiplet = chiplet;
-    o.kind = kind;
-    o.deps = std::move(deps);
-    return o;
-}
+using plan_test::make_op;
 
 // Two chiplets, one memory. Layer "conv" on chiplet 0: a DRAM read, a shaped compute (1 x 4
 // x 2 x 2 x 2 x 1 x 1 = 32 MACs, 5 vector ops), a routed single-transfer send of 100 B to
@@ -42,29 +36,29 @@ Plan hand_plan() {
     p.memories = 1;
     PlanLayer conv;
     conv.name = "conv";
-    PlanOp rd = op(0, 0, OpKind::DramRead);
+    PlanOp rd = make_op(0, 0, OpKind::DramRead);
     rd.bytes = 4096, rd.memory = 0, rd.address = 128;
-    PlanOp c0 = op(1, 0, OpKind::Compute, {0});
+    PlanOp c0 = make_op(1, 0, OpKind::Compute, {0});
     c0.shape = TileShape{1, 4, 2, 2, 2, 1, 1, 1};
     c0.macs = 32, c0.vector_ops = 5, c0.tile = "k[0:4)";
-    PlanOp s0 = op(2, 0, OpKind::Send, {1});
+    PlanOp s0 = make_op(2, 0, OpKind::Send, {1});
     s0.peer = 1, s0.bytes = 100, s0.flow = 0, s0.route = {0, 1};
-    PlanOp r1 = op(3, 1, OpKind::Recv);
+    PlanOp r1 = make_op(3, 1, OpKind::Recv);
     r1.peer = 0, r1.bytes = 100, r1.flow = 0;
     conv.ops = {rd, c0, s0, r1};
     conv.macs = 32;
     PlanLayer fc;
     fc.name = "fc";
     fc.inputs = {0};
-    PlanOp c1 = op(4, 1, OpKind::Compute, {3});
+    PlanOp c1 = make_op(4, 1, OpKind::Compute, {3});
     c1.macs = 10, c1.sram_bytes = 64;
-    PlanOp s1 = op(5, 1, OpKind::Send, {4});
+    PlanOp s1 = make_op(5, 1, OpKind::Send, {4});
     s1.transfers = {Transfer{0, 50, 1, {}}, Transfer{0, 70, 2, {}}};
     s1.bytes = 120;
-    PlanOp r0 = op(6, 0, OpKind::Recv);
+    PlanOp r0 = make_op(6, 0, OpKind::Recv);
     r0.transfers = {Transfer{1, 50, 1, {}}, Transfer{1, 70, 2, {}}};
     r0.bytes = 120;
-    PlanOp wr = op(7, 0, OpKind::DramWrite, {6});
+    PlanOp wr = make_op(7, 0, OpKind::DramWrite, {6});
     wr.bytes = 120, wr.memory = 0, wr.address = 4096;
     fc.ops = {c1, s1, r0, wr};
     fc.macs = 10;

@@ -6,8 +6,10 @@
 #
 # For every 4 x 4 architecture in <configs-dir>/arch/ and each collective algorithm: an
 # all-gather of <bytes> per chiplet and a broadcast of <bytes> from chiplet 0, made by
-# `mcmsim export --chakra` and timed by `mcmsim estimate --chakra` and `mcmsim simulate
-# --chakra`. Each cell is the model's latency / the simulation's, in us; the best algorithm
+# `mcmsim export --chakra` and timed by `mcmsim estimate --chakra --granularity packet` (as
+# `validate` prices by default; message granularity reserves whole paths in issue order,
+# which a broadcast's long chains make pessimistic or optimistic by tens of percent) and
+# `mcmsim simulate --chakra`. Each cell is the model's latency / the simulation's, in us; the best algorithm
 # of each row in the simulation is in bold. Nothing is computed here that the program does
 # not print.
 set -euo pipefail
@@ -35,7 +37,7 @@ for arch in "$CONFIGS"/arch/mcm-4x4-*.json; do
     for c in "${ALGORITHMS[@]}"; do
       rm -rf "$WORK/et"
       "$MCMSIM" export --chakra "$WORK/et" --arch "$arch" --"$pattern" "$BYTES" --collective "$c" > /dev/null
-      "$MCMSIM" estimate --arch "$arch" --chakra "$WORK/et" --out "$WORK/est" --quiet > /dev/null
+      "$MCMSIM" estimate --arch "$arch" --chakra "$WORK/et" --granularity packet --out "$WORK/est" --quiet > /dev/null
       "$MCMSIM" simulate --arch "$arch" --chakra "$WORK/et" --out "$WORK/sim" --quiet > /dev/null
       python3 - "$WORK/est/report.json" "$WORK/sim/report.json" "$c" >> "$WORK/row" <<'PY'
 import json, sys

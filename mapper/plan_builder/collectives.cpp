@@ -193,12 +193,7 @@ const std::vector<CollectiveHop>& CollectivePlanner::hops(Collective algorithm, 
     int local_root = g.local(root, pkg_cols);
     if (local_root < 0 && !dests.empty()) {
         // The bytes enter the group once, at the destination nearest to the root.
-        auto steps = [&](int a, int b) { return std::abs(a / pkg_cols - b / pkg_cols) + std::abs(a % pkg_cols - b % pkg_cols); };
-        std::size_t e = 0;
-        for (std::size_t i = 1; i < dests.size(); ++i) {
-            const int si = steps(root, dests[i]), se = steps(root, dests[e]);
-            if (si < se || (si == se && dests[i] < dests[e])) e = i;
-        }
+        const std::size_t e = group_entry(root, dests, pkg_cols);
         out.push_back(CollectiveHop{root, dests[e], -1, 0, true});
         local_root = local[e];
         local.erase(local.begin() + static_cast<std::ptrdiff_t>(e));
@@ -214,6 +209,16 @@ const std::vector<CollectiveHop>& CollectivePlanner::hops(Collective algorithm, 
         out.push_back(h);
     }
     return out;
+}
+
+std::size_t group_entry(int root, const std::vector<int>& dests, int pkg_cols) {
+    auto steps = [&](int a, int b) { return std::abs(a / pkg_cols - b / pkg_cols) + std::abs(a % pkg_cols - b % pkg_cols); };
+    std::size_t e = 0;
+    for (std::size_t i = 1; i < dests.size(); ++i) {
+        const int si = steps(root, dests[i]), se = steps(root, dests[e]);
+        if (si < se || (si == se && dests[i] < dests[e])) e = i;
+    }
+    return e;
 }
 
 std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests) {

@@ -62,6 +62,11 @@ std::vector<CollectiveHop> collective_hops(Collective algorithm, int rows, int c
 std::vector<CollectiveHop> collective_hops(Collective algorithm, int pkg_rows, int pkg_cols, const ChipletGroup& group, int root,
                                            const std::vector<int>& dests);
 
+/// Where bytes from `root`, outside a group, enter it: the index in `dests` (non-empty) of
+/// the destination fewest grid steps away on a grid of `pkg_cols` columns, ties to the
+/// lowest id.
+std::size_t group_entry(int root, const std::vector<int>& dests, int pkg_cols);
+
 /// collective_hops() for a caller that asks thousands of times (the plan builder): keeps its
 /// working memory and the last grid's ring order from one call to the next.
 class CollectivePlanner {

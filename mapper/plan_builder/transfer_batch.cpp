@@ -95,11 +95,7 @@ void TransferBatch::synthesise_deferred() {
         const Deferred& d = deferred_[i];
         MulticastDemand m{d.from, d.dests, d.bytes, 1};
         if (g.local(d.from, cols_) < 0 && !d.dests.empty()) {
-            std::size_t e = 0;
-            for (std::size_t k = 1; k < d.dests.size(); ++k) {
-                const int hk = topo_.hops(d.from, d.dests[k]), he = topo_.hops(d.from, d.dests[e]);
-                if (hk < he || (hk == he && d.dests[k] < d.dests[e])) e = k;
-            }
+            const std::size_t e = group_entry(d.from, d.dests, cols_);
             entry_to[i] = d.dests[e];
             m.root = d.dests[e];
             m.dests.erase(m.dests.begin() + static_cast<std::ptrdiff_t>(e));

@@ -199,7 +199,8 @@ void Estimator::book_routed(int src, int dst, const std::vector<int>& route, std
                                    " to non-neighbour " + std::to_string(route[h]) + " (validate_plan_routes)");
         add(l, true);
     }
-    add(links_.ni_out(dst), true);
+    steps.add_ejection(links_.ni_out(dst));
+    load_[at(links_.ni_out(dst))] += wire;
     // Its head latency: the head's time to the last step, plus that step's hop.
     routed_.add(route_steps_, steps.z());
     // Routers count what their incoming links carry (book_energy), the injection link

@@ -59,7 +59,8 @@ PackagePaths::PackagePaths(const ArchConfig& arch)
             add(inject(a), false);
             steps.cross_switch(switch_ns_per_byte(a, ra != rb));
             for (int r = ra; r != rb; r = trees_.next_router(rb, r)) add(trees_.next_link(rb, r), true);
-            add(eject(b), true);
+            steps.add_ejection(eject(b));
+            control.add(eject(b), tc, tail_c);
             store_.add(steps_of_pair, steps.head_latency());  // number pair(a, b)
             head_control_ns_[pair(a, b)] = tc + tail_c;
         }

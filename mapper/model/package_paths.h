@@ -39,6 +39,17 @@ public:
         flit_.add(link, t_, tail_);
         z_ += t_ - before;
     }
+    /// The last link, into the receiving NI or memory PHY. The receiver takes flits of several
+    /// packets at once (one buffer per virtual channel, as the flit-level network's NIs), so a
+    /// packet holds it only for its own serialisation there; its tail still arrives no sooner
+    /// than the slowest link before let it (the tail the reservation carries).
+    void add_ejection(int link) {
+        z_ += router_ns_;
+        out_.push_back(PathStep{link, z_, ns_per_byte_[static_cast<std::size_t>(link)]});
+        const double before = t_;
+        flit_.add(link, t_, tail_);
+        z_ += t_ - before;
+    }
     /// The packet crosses the switch of the router it just entered at `ns_per_byte` (0: an
     /// ideal switch): its tail trails by that much at least from here on.
     void cross_switch(double ns_per_byte) {

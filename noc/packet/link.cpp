@@ -17,8 +17,9 @@ Link::Transit Link::send(Tick ready, std::int64_t wire_bytes, EnergyAccount* lay
     Tick first_flit = transfer_ticks(static_cast<double>(flit_bytes_), params_.bandwidth_gbps);
     Tick start = std::max(ready, free_at_);
     Tick lag = std::max(tail_lag, serialise - first_flit);
-    free_at_ = start + first_flit + lag;
-    busy_ += first_flit + lag;
+    const Tick held = params_.ejection ? serialise : first_flit + lag;
+    free_at_ = start + held;
+    busy_ += held;
     bytes_ += bytes_on_wire;
     ++packets_;
     double pj = static_cast<double>(bytes_on_wire) * 8.0 * params_.energy_pj_per_bit;

@@ -14,6 +14,11 @@ struct LinkParams {
     double latency_ns = 0;
     double energy_pj_per_bit = 0;
     EnergyCategory category = EnergyCategory::D2d;
+    /// Into a receiving NI or memory PHY, which takes flits of several packets at once (one
+    /// buffer per virtual channel, as the flit-level network's NIs): a packet holds it only
+    /// for its own serialisation, though its tail arrives no sooner than slower links before
+    /// it let it.
+    bool ejection = false;
 };
 
 class Link {
@@ -29,7 +34,8 @@ public:
     /// Reserves the link for a packet of `wire_bytes` whose head is ready at `ready` and whose
     /// tail trails the head by `tail_lag` (set by slower links upstream); books energy and
     /// stats (also into `layer_energy`, the account of the layer the packet works for).
-    /// The link stays occupied until the tail has passed: max(own serialisation, upstream lag).
+    /// The link stays occupied until the tail has passed: max(own serialisation, upstream lag);
+    /// an ejection link only for its own serialisation.
     Transit send(Tick ready, std::int64_t wire_bytes, EnergyAccount* layer_energy, Tick tail_lag = 0);
 
     const std::string& name() const { return name_; }

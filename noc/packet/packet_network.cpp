@@ -48,18 +48,22 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
     }
     // Chiplet network interfaces: on-die, so no package energy, limited by the NI bandwidth.
     const LinkParams ni{arch.chiplet.ni_bandwidth_gbps, 0.0, 0.0, EnergyCategory::Noc};
+    LinkParams ni_eject = ni;
+    ni_eject.ejection = true;
     for (int c = 0; c < arch.chiplet_count(); ++c) {
         std::string base = "ni." + std::to_string(c);
         inject_.push_back(make_link(base + ".in", ni, nullptr));
-        eject_.push_back(make_link(base + ".out", ni, nullptr));
+        eject_.push_back(make_link(base + ".out", ni_eject, nullptr));
     }
     // Memory PHYs: the link between a DRAM interface and the router it attaches to.
     for (const MemoryConfig& m : arch.memories) {
         const LinkParams phy{m.phy_bandwidth(), m.phy_latency_ns, m.phy_energy_pj_per_bit, EnergyCategory::D2d};
+        LinkParams phy_eject = phy;
+        phy_eject.ejection = true;
         std::string base = "phy." + m.name;
         EnergyAccount* acc = &ledger.account(base);
         inject_.push_back(make_link(base + ".to_noc", phy, acc));
-        eject_.push_back(make_link(base + ".from_noc", phy, acc));
+        eject_.push_back(make_link(base + ".from_noc", phy_eject, acc));
     }
     // Every node has its local input from the start: a node may send before anything attaches
     // to receive for it.

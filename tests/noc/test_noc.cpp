@@ -178,6 +178,29 @@ TEST(NocLink, TimingAndEnergyFollowFormulas) {
     EXPECT_EQ(link.busy_ticks(), 2 * serialise);
 }
 
+// A packet whose tail trails its head by more than its own serialisation (a slower link
+// upstream) holds an ordinary link until the tail has passed, but an ejection link, whose
+// receiver buffers each virtual channel's packet apart, only for its own serialisation.
+TEST(NocLink, EjectionHoldsOnlyForItsOwnSerialisation) {
+    init_time_resolution();
+    const double gbps = 100;
+    const std::int64_t flit = 32, wire = 1024;
+    const auto serialise = static_cast<Tick>(ps(wire, gbps));
+    const auto flit_time = static_cast<Tick>(ps(flit, gbps));
+    const Tick lag = 3 * serialise;  // the tail trails as behind a link a third as fast
+    for (bool ejection : {false, true}) {
+        LinkParams params{gbps, 0, 0, EnergyCategory::Noc};
+        params.ejection = ejection;
+        Link link("l", params, flit, nullptr);
+        const Link::Transit a = link.send(0, wire, nullptr, lag);
+        EXPECT_EQ(a.tail_lag, lag);
+        EXPECT_EQ(a.end, flit_time + lag);  // the tail has passed either way
+        EXPECT_EQ(link.free_at(), ejection ? serialise : flit_time + lag) << ejection;
+        const Link::Transit b = link.send(0, wire, nullptr, lag);
+        EXPECT_EQ(b.start, ejection ? serialise : flit_time + lag) << ejection;
+    }
+}
+
 // XY routing finishes the column move (east) before the row move (south); YX the reverse.
 TEST(NocMeshTopology, XyAndYxPathOrder) {
     MeshTopology xy(4, 4, Routing::XY), yx(4, 4, Routing::YX);

@@ -257,18 +257,19 @@ TEST(AnalyticalModel, YxRouteLoadsYxLinks) {
 // Splitting: 128 B from 0 to 3 in one flow puts 128 wire bytes (2 packets of 64 B, 8 flits)
 // on r0_0.E: 12.8 ns at 10 GB/s. Split as 64 B over XY and 64 B over YX, each path's links
 // carry 64 B: the busiest link's load halves to 6.4 ns. In time the halves meet again at
-// chiplet 3's NI out, which each holds for its 6.4 ns at the rate of the 10 GB/s link before
-// it (cut-through, as the simulator's packet links): the first half leaves at 0 and arrives
-// at 20.8 + 6.4 = 27.2, having held NI out from 20.0 to 26.4; the second leaves when the NI
-// (20 GB/s) has pushed the first, at 3.2, reaches NI out at 3.2 + 20.0, waits until 26.4 and
-// arrives at 26.4 + 6.4 - 20.0 + 20.8 = 33.6: the recv ends at 20.8 + 12.8 either way.
+// chiplet 3's NI out (20 GB/s), which takes flits of both at once (a buffer per virtual
+// channel, as the flit-level network's NIs): each holds it only for its own 3.2 ns there,
+// and each arrives when its tail has crossed its 10 GB/s link. Both leave at 0 (a send's
+// flows interleave on its NI), reach NI out at 20.0, and arrive at 20.8 + 6.4 = 27.2 (the
+// second holds NI out from 23.2 to 26.4, before its tail is there): the split recv ends
+// at 27.2, the single flow's at 20.8 + 12.8.
 TEST(AnalyticalModel, SplitFlowHalvesTheBottleneck) {
     Estimate one = estimate_plan(hand_arch_2x2(), diagonal_flow({Transfer{3, 128, 0, {}}}));
     Estimate split = estimate_plan(hand_arch_2x2(), diagonal_flow({Transfer{3, 64, 0, {}}, Transfer{3, 64, 1, {0, 2, 3}}}));
     EXPECT_NEAR(one.stats["layers"][0]["bottleneck_ns"].get<double>(), 12.8, 1e-9);
     EXPECT_NEAR(split.stats["layers"][0]["bottleneck_ns"].get<double>(), 6.4, 1e-9);
     EXPECT_NEAR(one.ops[1].end_ns, 20.8 + 12.8, 1e-9);
-    EXPECT_NEAR(split.ops[1].end_ns, 20.8 + 12.8, 1e-9);
+    EXPECT_NEAR(split.ops[1].end_ns, 20.8 + 6.4, 1e-9);
     // Same bytes over the same number of links and routers: the same traffic energy.
     EXPECT_NEAR(split.ledger.category_pj(EnergyCategory::D2d), one.ledger.category_pj(EnergyCategory::D2d), 1e-9);
     EXPECT_NEAR(split.ledger.category_pj(EnergyCategory::Noc), one.ledger.category_pj(EnergyCategory::Noc), 1e-9);

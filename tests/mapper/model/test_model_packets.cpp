@@ -3,8 +3,10 @@
 // comments from the package's parameters (tests/support/hand_arch.h: mesh links 10 GB/s and
 // 5 ns, 2-ns routers, 16-byte flits, packets of at most 64 B, NI 20 GB/s here) and the model's
 // rules: a group of up to 4 packets reaches each link of its path at an event, the link serves
-// groups in the order they reach it for their bytes at the slowest rate so far on the path,
-// and the group reaches the next link that link's zero-load head time after starting here.
+// groups in the order they reach it for their bytes at the slowest rate so far on the path
+// (the receiving NI at its own rate: it takes flits of several packets at once, though a
+// group arrives no sooner than its tail has crossed the links before), and the group reaches the next link that link's zero-load
+// head time after starting here.
 #include "hw/common/input_error.h"
 #include "hw/config/arch_config.h"
 #include "mapper/model/analytical_model.h"
@@ -41,17 +43,17 @@ ArchConfig row_of_three() { return test_support::hand_arch("row3", 1, 3, 20, 8, 
 // group holds up to 4 x 64). They share the link r1 -> r2 and chiplet 2's NI out.
 // Flow A (0 -> 2) reaches NI in at 0, r0 -> r1 at 0.8 + 2 = 2.8, r1 -> r2 at 2.8 + 6.6 + 2 =
 // 11.4, NI out at 11.4 + 6.6 + 2 = 20.0; head latency 20.8. Flow B (1 -> 2) reaches r1 -> r2
-// at 2.8 and NI out at 11.4; head latency 12.2. 112 B hold a mesh link, and the NI out behind
-// one, 11.2 ns (10 GB/s); the NI in 5.6 ns (20 GB/s).
+// at 2.8 and NI out at 11.4; head latency 12.2. 112 B hold a mesh link 11.2 ns (10 GB/s), an
+// NI 5.6 ns (20 GB/s).
 //  - Message granularity: issue order. A, issued first, books r1 -> r2 from 11.4 to 22.6 and
-//    NI out from 20.0 to 31.2, arriving at 20.8 + 11.2 = 32.0; B waits for r1 -> r2 until
-//    22.6, then holds NI out (reached 11.4 after its start) from 31.2 to 42.4: it arrives at
-//    42.4 - 11.4 + 12.2 = 43.2 (SharedLinkServesFlowsInTurn in test_analytical_model.cpp).
+//    NI out from 20.0 to 25.6, arriving at 20.8 + 11.2 = 32.0; B waits for r1 -> r2 until
+//    22.6 and holds it until 33.8: it arrives at 33.8 - 2.8 + 12.2 = 43.2
+//    (SharedLinkServesFlowsInTurn in test_analytical_model.cpp).
 //  - Packet granularity: arrival order. B reaches r1 -> r2 at 2.8, before A (11.4), and holds
-//    it until 14.0; it reaches NI out at 11.4, holds it until 22.6 and arrives as if alone,
-//    at 12.2 + 11.2 = 23.4. A holds r0 -> r1 from 2.8 to 14.0, reaches r1 -> r2 at 11.4 and
-//    waits until 14.0 (2.6 ns), holds it until 25.2, and so reaches NI out 2.6 ns late too, at
-//    22.6, just as B leaves it: it holds it until 33.8 and arrives at 33.8 - 20.0 + 20.8 = 34.6
+//    it until 14.0; it holds NI out from 11.4 to 17.0 and arrives as if alone, at 12.2 + 11.2
+//    = 23.4. A holds r0 -> r1 from 2.8 to 14.0, reaches r1 -> r2 at 11.4 and waits until 14.0
+//    (2.6 ns), holds it until 25.2, and so reaches NI out 2.6 ns late too, at 22.6 (B left it
+//    at 17.0): it arrives when its tail has crossed r1 -> r2, at 25.2 - 11.4 + 20.8 = 34.6
 //    (alone it would arrive at 32.0: 2.6 ns later).
 TEST(ModelPackets, LaterFlowArrivingFirstIsServedFirst) {
     const Plan p = two_flows_into_one();
@@ -71,10 +73,10 @@ TEST(ModelPackets, LaterFlowArrivingFirstIsServedFirst) {
 // of 256, 256 and 96 B that leave chiplet 0's NI back to back (12.8, 12.8 and 4.8 ns at
 // 20 GB/s) on the 1x2 package (head latency 12.2: NI 0.8, link 6.6, NI 0.8, two routers).
 // The mesh link (10 GB/s) is the bottleneck: group 1 holds it from 2.8 to 28.4, group 2
-// (reaching it at 12.8 + 2.8) from 28.4 to 54.0, group 3 from 54.0 to 63.6; each then holds
-// NI out as long, starting 8.6 ns (its head time from the link to NI out) after it started on
-// the link, so group 3 leaves NI out at 63.6 + 8.6 = 72.2 and arrives at 72.2 - 11.4 + 12.2 =
-// 73.0: the head latency plus 608 B over 10 GB/s, as the message granularity gives.
+// (reaching it at 12.8 + 2.8) from 28.4 to 54.0, group 3 from 54.0 to 63.6; each reaches NI
+// out 8.6 ns (its head time from the link) after it started on the link and arrives once its
+// tail has crossed the link: group 3 at 63.6 - 2.8 + 12.2 = 73.0, the head latency plus
+// 608 B over 10 GB/s, as the message granularity gives.
 TEST(ModelPackets, GroupsOfOneFlowPipelineAlongItsPath) {
     Plan p;
     p.chiplets = 2;

@@ -63,21 +63,31 @@ SynthesisGraph package_synthesis_graph(const PackageConfig& p, const ChipletGrou
     return graph;
 }
 
+int synthesis_chunks(std::int64_t bytes, std::int64_t packet_bytes) {
+    const std::int64_t per_chunk = kSynthesisChunkPackets * std::max<std::int64_t>(1, packet_bytes);
+    return static_cast<int>(std::clamp<std::int64_t>(bytes / per_chunk, 1, kSynthesisMaxChunks));
+}
+
 namespace {
 
-constexpr double kNever = std::numeric_limits<double>::infinity();
-
+/// A chunk while the phase is synthesised.
 struct ChunkState {
     int root;
     std::int64_t bytes;
-    std::vector<double> landed;  ///< [node] when the chunk is there (kNever: not yet promised)
+    std::vector<int> held_from;  ///< [node] the step after which it holds the chunk (-1: the root; kLacks: not yet)
     std::vector<int> hop_in;     ///< [node] the hop that brings it (-1: the root)
     std::vector<int> holders;    ///< nodes it has been promised to, the root first
     struct Hop {
-        int from, to, parent;
-        double start;
+        int from, to, parent, step;
     };
     std::vector<Hop> hops;
+};
+
+constexpr int kLacks = std::numeric_limits<int>::max();
+
+/// What one step of the time-expanded network still takes, in bytes per resource.
+struct StepCapacity {
+    std::vector<double> link, out, in;
 };
 
 }  // namespace
@@ -92,10 +102,12 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
     std::vector<int> chunk_demand;
     std::vector<std::vector<int>> needs(n);  // [node] chunks it lacks and has not been promised
     std::size_t lacking = 0;
+    std::int64_t largest = 0;
     for (std::size_t d = 0; d < demands.size(); ++d) {
         const MulticastDemand& m = demands[d];
         check_node(m.root, "a root");
         if (m.chunks < 1) throw std::invalid_argument("collective synthesis: a multicast needs at least one chunk");
+        if (m.bytes < m.chunks) throw std::invalid_argument("collective synthesis: a chunk needs at least one byte");
         std::vector<int> dests;
         for (int v : m.dests) {
             check_node(v, "a destination");
@@ -110,9 +122,10 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
             ChunkState c;
             c.root = m.root;
             c.bytes = k + 1 == m.chunks ? m.bytes - piece * (m.chunks - 1) : piece;
-            c.landed.assign(n, kNever);
+            largest = std::max(largest, c.bytes);
+            c.held_from.assign(n, kLacks);
             c.hop_in.assign(n, -1);
-            c.landed[static_cast<std::size_t>(m.root)] = 0;
+            c.held_from[static_cast<std::size_t>(m.root)] = -1;
             c.holders.push_back(m.root);
             const int id = static_cast<int>(chunks.size());
             for (int v : dests) needs[static_cast<std::size_t>(v)].push_back(id);
@@ -121,93 +134,122 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
             chunk_demand.push_back(static_cast<int>(d));
         }
     }
-    std::vector<double> link_free(g.links.size(), 0), ni_out(n, 0), ni_in(n, 0);
-    double makespan = 0;
-    // Earliest landing first, landings within a tie quantum equal (see the header); the key:
-    // quantised landing, the holder's bytes to send so far, the chunk's holders, the route's
-    // links, chunk, holder, destination, exact landing.
-    using Key = std::tuple<std::int64_t, double, std::size_t, std::size_t, int, int, std::size_t, double>;
-    std::vector<double> sent(n, 0);  // [node] bytes it has been given to send so far
-    for (; lacking > 0; --lacking) {
-        bool found = false;
-        Key best{};
-        int from = -1;
-        std::size_t wi_best = 0;
-        double best_start = 0;
-        for (std::size_t v = 0; v < n; ++v) {
-            const std::vector<int>& want = needs[v];
-            for (std::size_t wi = 0; wi < want.size(); ++wi) {
-                const ChunkState& c = chunks[static_cast<std::size_t>(want[wi])];
-                const double bytes = static_cast<double>(c.bytes);
-                for (int u : c.holders) {
-                    const std::vector<int>& route = g.route(u, static_cast<int>(v));
-                    if (static_cast<int>(route.size()) > kSynthesisReach && u != c.root) continue;
-                    double start =
-                        std::max({c.landed[static_cast<std::size_t>(u)], ni_out[static_cast<std::size_t>(u)], ni_in[v]});
-                    double serial = 0, latency = g.router_latency_ns;
-                    for (int l : route) {
-                        const SynthesisLink& link = g.links[static_cast<std::size_t>(l)];
-                        start = std::max(start, link_free[static_cast<std::size_t>(l)]);
-                        serial = std::max(serial, bytes * link.ns_per_byte);
-                        latency += link.latency_ns;
-                    }
-                    const double finish = start + latency + std::max(serial, bytes * g.ni_ns_per_byte);
-                    const double quantum = std::max(serial, bytes * g.ni_ns_per_byte) * kSynthesisTieFraction;
-                    const auto slot = static_cast<std::int64_t>(quantum > 0 ? std::floor(finish / quantum) : 0);
-                    const Key key{slot,  sent[static_cast<std::size_t>(u)], c.holders.size(), route.size(), want[wi], u, v,
-                                  finish};
-                    if (!found || key < best) found = true, best = key, from = u, wi_best = wi, best_start = start;
-                }
-            }
-        }
-        if (!found) throw std::logic_error("collective synthesis: nothing can bring the chunks still lacking");
-        const int ci = std::get<4>(best);
-        const auto v = std::get<6>(best);
-        ChunkState& c = chunks[static_cast<std::size_t>(ci)];
-        const double bytes = static_cast<double>(c.bytes);
-        const std::vector<int>& route = g.route(from, static_cast<int>(v));
-        double serial = 0;
-        for (int l : route) serial = std::max(serial, bytes * g.links[static_cast<std::size_t>(l)].ns_per_byte);
-        for (int l : route) link_free[static_cast<std::size_t>(l)] = best_start + serial;
-        const double ni = bytes * g.ni_ns_per_byte;
-        ni_out[static_cast<std::size_t>(from)] = best_start + ni;
-        ni_in[v] = best_start + ni;
-        makespan = std::max(makespan, std::get<7>(best));
-        c.landed[v] = std::get<7>(best);
-        sent[static_cast<std::size_t>(from)] += bytes;
-        c.holders.push_back(static_cast<int>(v));
-        c.hop_in[v] = static_cast<int>(c.hops.size());
-        c.hops.push_back(ChunkState::Hop{from, static_cast<int>(v), c.hop_in[static_cast<std::size_t>(from)], best_start});
-        std::vector<int>& want = needs[v];
-        want[wi_best] = want.back();
-        want.pop_back();
-    }
-    // Rounds: the distinct start times in order. A hop starts after its parent has landed, so
-    // its round is beyond its parent's; hops are listed by start, parents first.
-    std::vector<double> starts;
-    for (const ChunkState& c : chunks)
-        for (const ChunkState::Hop& h : c.hops) starts.push_back(h.start);
-    std::sort(starts.begin(), starts.end());
-    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
     SynthesisedPhase phase;
     phase.demands.resize(demands.size());
-    std::vector<std::size_t> order;
-    std::vector<int> index;
+    if (lacking == 0) {
+        for (std::size_t ci = 0; ci < chunks.size(); ++ci)
+            phase.demands[static_cast<std::size_t>(chunk_demand[ci])].push_back({chunks[ci].bytes, {}});
+        return phase;
+    }
+
+    // The step: long enough for the largest chunk on the slowest link, and for `lanes` of them
+    // through an NI, `lanes` being how many links it takes to fill the NI.
+    double slowest = 0;
+    for (const SynthesisLink& l : g.links) slowest = std::max(slowest, l.ns_per_byte);
+    const int lanes = g.ni_ns_per_byte > 0 ? std::max(1, static_cast<int>(std::ceil(slowest / g.ni_ns_per_byte - 1e-9))) : 1;
+    const double big = static_cast<double>(largest);
+    phase.step_ns = std::max(big * slowest, lanes * big * g.ni_ns_per_byte);
+    const double step = phase.step_ns;
+    constexpr double kSlack = 1e-9;  // relative: capacities are sums of doubles
+    StepCapacity cap;
+    auto refill = [&]() {
+        cap.link.resize(g.links.size());
+        for (std::size_t l = 0; l < g.links.size(); ++l) cap.link[l] = step / g.links[l].ns_per_byte * (1 + kSlack);
+        const double ni = g.ni_ns_per_byte > 0 ? step / g.ni_ns_per_byte * (1 + kSlack) : std::numeric_limits<double>::infinity();
+        cap.out.assign(n, ni);
+        cap.in.assign(n, ni);
+    };
+
+    std::vector<double> sent(n, 0);   // [node] bytes it has been given to send so far
+    std::vector<int> received(n, 0);  // [node] chunks promised to it so far
+    std::vector<int> order(n);
+    double makespan = 0;
+    for (int s = 0; lacking > 0; ++s) {
+        refill();
+        double step_bytes_time = 0, step_latency = 0;
+        bool any = false;
+        // Passes: in each, every destination takes at most one chunk, the least served first,
+        // so that the step's capacity is shared out rather than taken by the first in line.
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (std::size_t v = 0; v < n; ++v) order[v] = static_cast<int>(v);
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return received[a] < received[b]; });
+            for (int vi : order) {
+                const auto v = static_cast<std::size_t>(vi);
+                std::vector<int>& want = needs[v];
+                if (want.empty() || cap.in[v] <= 0) continue;
+                // The best (chunk, holder) for v: the shortest route, the rarest chunk, the holder
+                // with the most of this step's NI left, then the least loaded, then ids.
+                using Key = std::tuple<std::size_t, std::size_t, double, double, int, int>;
+                bool found = false;
+                Key best{};
+                std::size_t wi_best = 0;
+                for (std::size_t wi = 0; wi < want.size(); ++wi) {
+                    const ChunkState& c = chunks[static_cast<std::size_t>(want[wi])];
+                    const double bytes = static_cast<double>(c.bytes);
+                    if (bytes > cap.in[v]) continue;
+                    for (int u : c.holders) {
+                        const auto uu = static_cast<std::size_t>(u);
+                        if (c.held_from[uu] >= s || bytes > cap.out[uu]) continue;
+                        const std::vector<int>& route = g.route(u, vi);
+                        if (static_cast<int>(route.size()) > kSynthesisReach && u != c.root) continue;
+                        bool fits = true;
+                        for (int l : route) fits = fits && bytes <= cap.link[static_cast<std::size_t>(l)];
+                        if (!fits) continue;
+                        const Key key{route.size(), c.holders.size(), -cap.out[uu], sent[uu], want[wi], u};
+                        if (!found || key < best) found = true, best = key, wi_best = wi;
+                    }
+                }
+                if (!found) continue;
+                const int ci = std::get<4>(best), from = std::get<5>(best);
+                ChunkState& c = chunks[static_cast<std::size_t>(ci)];
+                const double bytes = static_cast<double>(c.bytes);
+                const std::vector<int>& route = g.route(from, vi);
+                double latency = g.router_latency_ns, serial = bytes * g.ni_ns_per_byte;
+                for (int l : route) {
+                    const SynthesisLink& link = g.links[static_cast<std::size_t>(l)];
+                    cap.link[static_cast<std::size_t>(l)] -= bytes;
+                    latency += link.latency_ns;
+                    serial = std::max(serial, bytes * link.ns_per_byte);
+                }
+                const auto uf = static_cast<std::size_t>(from);
+                cap.out[uf] -= bytes;
+                cap.in[v] -= bytes;
+                step_bytes_time = std::max(step_bytes_time, serial);
+                step_latency = std::max(step_latency, latency);
+                sent[uf] += bytes;
+                ++received[v];
+                c.held_from[v] = s;
+                c.holders.push_back(vi);
+                c.hop_in[v] = static_cast<int>(c.hops.size());
+                c.hops.push_back(ChunkState::Hop{from, vi, c.hop_in[uf], s});
+                want[wi_best] = want.back();
+                want.pop_back();
+                --lacking;
+                progress = any = true;
+            }
+        }
+        if (!any) throw std::logic_error("collective synthesis: nothing can bring the chunks still lacking");
+        // The step as the synthesiser's model times it: its NIs' and links' busiest, plus the
+        // longest head latency.
+        double busiest = step_bytes_time;
+        const double ni_full = g.ni_ns_per_byte > 0 ? step / g.ni_ns_per_byte * (1 + kSlack) : 0;
+        if (g.ni_ns_per_byte > 0)
+            for (std::size_t v = 0; v < n; ++v)
+                busiest =
+                    std::max({busiest, (ni_full - cap.in[v]) * g.ni_ns_per_byte, (ni_full - cap.out[v]) * g.ni_ns_per_byte});
+        for (std::size_t l = 0; l < g.links.size(); ++l) {
+            const double full = step / g.links[l].ns_per_byte * (1 + kSlack);
+            busiest = std::max(busiest, (full - cap.link[l]) * g.links[l].ns_per_byte);
+        }
+        makespan += busiest + step_latency;
+        phase.steps = s + 1;
+    }
     for (std::size_t ci = 0; ci < chunks.size(); ++ci) {
         const ChunkState& c = chunks[ci];
-        order.resize(c.hops.size());
-        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::size_t a, std::size_t b) { return c.hops[a].start < c.hops[b].start; });
-        index.assign(c.hops.size(), -1);
-        for (std::size_t i = 0; i < order.size(); ++i) index[order[i]] = static_cast<int>(i);
         SynthesisedPhase::Chunk out{c.bytes, {}};
-        for (std::size_t i : order) {
-            const ChunkState::Hop& h = c.hops[i];
-            const int round = static_cast<int>(std::lower_bound(starts.begin(), starts.end(), h.start) - starts.begin());
-            out.hops.push_back(
-                CollectiveHop{h.from, h.to, h.parent < 0 ? -1 : index[static_cast<std::size_t>(h.parent)], round, true});
-        }
+        // Hops were made step by step, so parents come first already.
+        for (const ChunkState::Hop& h : c.hops) out.hops.push_back(CollectiveHop{h.from, h.to, h.parent, h.step, true});
         phase.demands[static_cast<std::size_t>(chunk_demand[ci])].push_back(std::move(out));
     }
     phase.makespan_ns = makespan;

@@ -8,25 +8,32 @@
 //
 // What a hop uses: the package's routers forward packets cut-through, so a hop is a routed
 // transfer from a chiplet holding the chunk to one lacking it: it occupies every link of the
-// package's route between them for the chunk's serialisation, the sender's NI and the
-// receiver's NI. Only the two ends' NIs are involved; a relay is a destination that
-// received the chunk and sends it on, store and forward through its NI.
+// package's route between them, the sender's NI and the receiver's NI. Only the two ends'
+// NIs are involved; a relay is a destination that received the chunk and sends it on, store
+// and forward through its NI.
 //
-// The greedy, one transfer at a time, in the synthesiser's own time (ns): of every
-// (destination, chunk it lacks, holder of that chunk within kSynthesisReach hops or the
-// chunk's root), it commits the transfer that would land soonest, given when the holder got
-// the chunk and when the route's links and both NIs are next free. Landing times within
-// kSynthesisTieFraction of a chunk's transfer time count as equal; among those it prefers
-// the holder that has been given the fewest bytes to send (a relay's NI is also needed for
-// its own slices), then the rarest chunk, the shorter route, and ids. Every tie is broken by
-// id, so the same demands on the same package give the same trees. A chunk never reaches a
-// chiplet twice. Each hop's round is the rank of its start time, always beyond its parent's.
+// The network is expanded in time into equal steps, as TACOS does: a step is long enough
+// for the largest chunk to cross the slowest link, and for as many chunks to pass an NI as
+// links it takes to fill that NI (with an NI of 100 GB/s behind links of 64 GB/s, two
+// chunks in and two out per step). Each step, every link and NI carries what fits in the
+// step's time. Step by step, in passes where each destination takes at most one chunk (the
+// least served destination first), a destination is matched with the best chunk it lacks
+// and a holder of it, as of the step's start, within kSynthesisReach hops (or the chunk's
+// root, wherever it is) whose route and NIs still have room: the shortest route, then the
+// rarest chunk, the holder with the most NI left this step, the holder given the fewest
+// bytes so far, and ids. A step ends when nothing more fits. The same demands on the same
+// package give the same trees; a chunk never reaches a chiplet twice; a hop's depth is its
+// step, beyond its parent's.
 //
-// Limits: the trees are chosen with the synthesiser's simple model (no packet headers, every
-// chunk ready at the phase's start, an NI taking one chunk at a time each way); the
-// evaluators then time the ops as they time any plan. Relays are the layer's group's
-// chiplets only. Cost: each transfer scans every (destination, chunk, nearby holder), so a
-// phase of H hops costs about H x destinations x chunks x reach operations.
+// The plan builder keeps the steps: a chiplet's sends of a step wait for its sends and its
+// receipts of the step before (transfer_batch.h), so no NI is given more than the step
+// planned for it, whatever the evaluator.
+//
+// Limits: a chunk waits for the step's end before it is forwarded (a step is store and
+// forward), chunks of very different sizes share a step sized for the largest; every
+// multicast is ready when the phase starts. Relays are the layer's group's chiplets only.
+// Cost: each match scans the destination's lacking chunks and their holders, so a phase of
+// H hops costs about H x chunks x holders operations.
 #include "hw/config/package_config.h"
 #include "mapper/mapping/chiplet_group.h"
 #include "mapper/plan_builder/collectives.h"
@@ -60,13 +67,18 @@ struct SynthesisGraph {
 /// Holders within this many hops of a destination are candidates for sending it a chunk
 /// (and the chunk's root, wherever it is).
 constexpr int kSynthesisReach = 2;
-/// Landing times closer than this fraction of a chunk's transfer time count as a tie.
-constexpr double kSynthesisTieFraction = 0.25;
 
 /// The package's mesh links (diagonals included) among the chiplets of `group`, each as fast
 /// as a die-to-die hop carries (d2d_hop_gbps) with the link's and a router's latency, and
 /// the package's routes between the group's chiplets (inside the group's rectangle).
 SynthesisGraph package_synthesis_graph(const PackageConfig& p, const ChipletGroup& group, double ni_gbps);
+
+/// Chunks per multicast: a chunk pipelines through relays (a relay forwards it while the next
+/// arrives), so more are faster until each is too few packets to fill a step's links; at
+/// least kSynthesisChunkPackets packets each, at most kSynthesisMaxChunks.
+constexpr std::int64_t kSynthesisChunkPackets = 16;
+constexpr int kSynthesisMaxChunks = 4;
+int synthesis_chunks(std::int64_t bytes, std::int64_t packet_bytes);
 
 /// One multicast of a phase: `bytes` of `root` that every chiplet of `dests` needs (root
 /// excluded), cut into `chunks` pieces that travel on their own trees (the last piece takes
@@ -82,15 +94,18 @@ struct MulticastDemand {
 };
 
 /// A synthesised phase: per demand, per chunk, the hops (parents first; a hop's `depth` is
-/// the synthesiser's round in which it starts, always beyond its parent's, so that the plan
-/// builder's relay stages keep the synthesised order) and the chunk's bytes; the time the
-/// synthesiser's own model gives for the whole phase.
+/// its step, always beyond its parent's, which the plan builder's relay stages keep) and the
+/// chunk's bytes; the steps, each step's length without latency, and the time the
+/// synthesiser's own model gives for the whole phase (each step as long as its busiest link
+/// or NI, plus its longest head latency).
 struct SynthesisedPhase {
     struct Chunk {
         std::int64_t bytes = 0;
         std::vector<CollectiveHop> hops;
     };
     std::vector<std::vector<Chunk>> demands;
+    int steps = 0;
+    double step_ns = 0;
     double makespan_ns = 0;
 };
 

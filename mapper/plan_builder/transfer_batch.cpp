@@ -93,7 +93,7 @@ void TransferBatch::synthesise_deferred() {
     std::vector<int> entry_to(deferred_.size(), -1);
     for (std::size_t i = 0; i < deferred_.size(); ++i) {
         const Deferred& d = deferred_[i];
-        MulticastDemand m{d.from, d.dests, d.bytes, 1};
+        MulticastDemand m{d.from, d.dests, d.bytes, synthesis_chunks(d.bytes, package_.max_packet_bytes)};
         if (g.local(d.from, cols_) < 0 && !d.dests.empty()) {
             const std::size_t e = group_entry(d.from, d.dests, cols_);
             entry_to[i] = d.dests[e];
@@ -191,11 +191,16 @@ ChipletDeps TransferBatch::flush(PlanLayer& layer, RoutePolicy policy, OpSink& s
 
 void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sink, ChipletDeps& needed) {
     FlushScratch& sc = scratch_;
-    // Synthesised trees are timed for each chiplet sending in the order of their rounds: each
-    // send waits for the chiplet's send before it, as its NI would take them.
-    sc.chain_sends = !deferred_.empty();
-    sc.last_send.assign(n_, -1);
-    if (!deferred_.empty()) synthesise_deferred();
+    // Synthesised trees keep their steps (collective_synthesis.h): a chiplet's sends of a step
+    // wait for its sends of the step before, as its NI takes them in the synthesised order,
+    // and it receives each step's bytes, kept or relayed, in one recv.
+    sc.lockstep = !deferred_.empty();
+    if (sc.lockstep) {
+        sc.last_sends.resize(n_);
+        sc.step_sends.resize(n_);
+        for (int c = 0; c < n_; ++c) sc.last_sends[c].clear(), sc.step_sends[c].clear();
+        synthesise_deferred();
+    }
     if (pending_.empty()) return;
     sc.relay_recv.assign(pending_.size(), -1);  // per relayed hop: the recv at its destination
     sc.kept.resize(n_);                         // per destination (emptied by make_recv)
@@ -206,6 +211,10 @@ void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sin
     for (int depth = 0; depth <= max_depth; ++depth) {
         group_sends(depth);
         for (std::size_t g = 0; g < sc.groups; ++g) make_send(layer, policy, sink, sc.members[g]);
+        if (sc.lockstep) {
+            end_step(layer, sink, needed);
+            continue;
+        }
         // The relays' recvs, which their forwarding sends of the next stage wait for.
         for (int c = 0; c < n_; ++c) {
             auto& in = sc.relayed[c];
@@ -224,6 +233,26 @@ void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sin
         if (!sc.kept[c].empty()) needed[c].push_back(make_recv(layer, sink, c, sc.kept[c]));
     pending_.clear();
     deps_.clear();
+}
+
+void TransferBatch::end_step(PlanLayer& layer, OpSink& sink, ChipletDeps& needed) {
+    FlushScratch& sc = scratch_;
+    for (int c = 0; c < n_; ++c) {
+        if (!sc.step_sends[c].empty()) std::swap(sc.last_sends[c], sc.step_sends[c]), sc.step_sends[c].clear();
+        auto& in = sc.relayed[c];
+        if (in.empty() && sc.kept[c].empty()) continue;
+        const bool keeps = !sc.kept[c].empty();
+        in.insert(in.end(), sc.kept[c].begin(), sc.kept[c].end());
+        sc.kept[c].clear();
+        const std::int64_t id = make_recv(layer, sink, c, in);
+        bool consumed = keeps;
+        for (std::size_t i : sc.relayed_hops[c]) {
+            sc.relay_recv[i] = id;
+            consumed = consumed || pending_[i].consumed;
+        }
+        sc.relayed_hops[c].clear();
+        if (consumed) needed[c].push_back(id);
+    }
 }
 
 int TransferBatch::sort_by_stage() {
@@ -272,10 +301,14 @@ void TransferBatch::make_send(PlanLayer& layer, RoutePolicy policy, OpSink& sink
     const Pending& head = pending_[group.front()];
     const auto deps_first = deps_.begin() + static_cast<std::ptrdiff_t>(head.deps_at);
     std::vector<std::int64_t> deps(deps_first, deps_first + static_cast<std::ptrdiff_t>(head.deps_n));
-    std::int64_t& previous = sc.last_send[head.from];
-    if (previous >= 0 && std::find(deps.begin(), deps.end(), previous) == deps.end()) deps.push_back(previous);
+    if (sc.lockstep) {
+        auto add = [&deps](std::int64_t id) {
+            if (id >= 0 && std::find(deps.begin(), deps.end(), id) == deps.end()) deps.push_back(id);
+        };
+        for (std::int64_t id : sc.last_sends[head.from]) add(id);
+    }
     PlanOp& s = sink.add_op(layer, head.from, OpKind::Send, std::move(deps));
-    if (sc.chain_sends) previous = s.id;
+    if (sc.lockstep) sc.step_sends[head.from].push_back(s.id);
     // One transfer per hop, two for a split route.
     s.transfers.reserve(policy == RoutePolicy::Split ? 2 * group.size() : group.size());
     for (std::size_t i : group) {

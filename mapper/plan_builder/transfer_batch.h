@@ -98,6 +98,8 @@ private:
     // flush(), stage by stage: the pending hops sorted by relay stage (returns the deepest),
     // one stage's hops grouped into sends (per source and dependencies), one send op per group.
     int sort_by_stage();
+    /// Lockstep: after a step's sends, each chiplet's one recv of the step's bytes.
+    void end_step(PlanLayer& layer, OpSink& sink, ChipletDeps& needed);
     void group_sends(int depth);
     void make_send(PlanLayer& layer, RoutePolicy policy, OpSink& sink, const std::vector<std::size_t>& group);
     /// One recv op for `in` (emptied, its memory kept for the next); returns its id.
@@ -136,10 +138,10 @@ private:
         IdVector<std::vector<std::size_t>> relayed_hops, groups_of;
         std::vector<std::vector<std::size_t>> members;
         std::size_t groups = 0;
-        IdVector<std::size_t> stage_first;  ///< [relay stage] where its hops start in by_stage
-        std::vector<std::size_t> by_stage;  ///< pending hops by relay stage
-        bool chain_sends = false;           ///< a synthesised phase: each send waits for the previous
-        IdVector<std::int64_t> last_send;   ///< [chiplet] its last send op (chain_sends)
+        IdVector<std::size_t> stage_first;                           ///< [relay stage] where its hops start in by_stage
+        std::vector<std::size_t> by_stage;                           ///< pending hops by relay stage
+        bool lockstep = false;                                       ///< a synthesised phase, kept step by step
+        IdVector<std::vector<std::int64_t>> last_sends, step_sends;  ///< [chiplet] lockstep: sends of its last step, this step's
     } scratch_;
     CollectivePlanner collectives_;  ///< multicast()'s hops
 

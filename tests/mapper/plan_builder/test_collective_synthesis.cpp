@@ -113,6 +113,35 @@ TEST(CollectiveSynthesis, AllGatherNeverBeatsTheLinkLoadBound) {
     }
 }
 
+// Chunks of at least 16 packets, at most 4 of them: 1 MiB of 1 KiB packets is 1024 packets
+// (4 chunks), 40 KiB is 40 (2), 16 KiB is 16 (1), and less than a packet is still one chunk.
+TEST(CollectiveSynthesis, ChunksHoldAtLeastSixteenPacketsAndAreAtMostFour) {
+    EXPECT_EQ(synthesis_chunks(1 << 20, 1024), 4);
+    EXPECT_EQ(synthesis_chunks(40 << 10, 1024), 2);
+    EXPECT_EQ(synthesis_chunks(16 << 10, 1024), 1);
+    EXPECT_EQ(synthesis_chunks(100, 1024), 1);
+}
+
+// A broadcast of B bytes in C chunks from a corner of the 4 x 4 organic package: every
+// chiplet must take B through its NI, and the chunks pipeline, so the synthesiser's steps
+// beat sending the message whole hop after hop: at least 6 hops (corner to corner) of the
+// whole message each, against about C + 6 steps of a chunk.
+TEST(CollectiveSynthesis, ChunkedBroadcastPipelines) {
+    const ArchConfig a = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/mcm-4x4-organic-hbm-edge.json");
+    const SynthesisGraph g = package_synthesis_graph(a.package, ChipletGroup{}, a.chiplet.ni_bandwidth_gbps);
+    const std::int64_t B = 1 << 20;
+    const double per_byte = std::max(g.links[0].ns_per_byte, g.ni_ns_per_byte);
+    const double whole_chain = 6 * static_cast<double>(B) * per_byte;
+    const SynthesisedPhase one = synthesise_multicasts_uncached(g, {MulticastDemand{0, all_but(16, 0), B, 1}});
+    const SynthesisedPhase four = synthesise_multicasts_uncached(g, {MulticastDemand{0, all_but(16, 0), B, 4}});
+    EXPECT_GE(four.makespan_ns, static_cast<double>(B) * per_byte);  // the last chiplet takes all of B
+    EXPECT_LT(four.makespan_ns, one.makespan_ns);
+    EXPECT_LT(four.makespan_ns, whole_chain / 2);
+    // A step passes two chunks through an NI: it takes two links of about 64 GB/s to fill
+    // an NI of 100 GB/s.
+    EXPECT_NEAR(four.step_ns, 2 * static_cast<double>(B / 4) * g.ni_ns_per_byte, 1e-9);
+}
+
 TEST(CollectiveSynthesis, SameDemandsSameTreesAndTheCacheAnswers) {
     const ArchConfig a = arch_4x4();
     const SynthesisGraph g = package_synthesis_graph(a.package, ChipletGroup{}, a.chiplet.ni_bandwidth_gbps);

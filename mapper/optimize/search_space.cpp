@@ -18,10 +18,9 @@ SearchSpace default_search_space(bool batched, bool diagonal_links) {
                             {Dim::P, Dim::K}, {Dim::K, Dim::P}, {Dim::Q, Dim::K}};
     if (batched) s.mapping.partitions.push_back({Dim::N, Dim::N});
     s.mapping.routes = searched_route_policies(diagonal_links);
-    // Direct first: the uniform baseline's. Synth only where a space file lists it: with
-    // relays that forward a whole stage's bytes at once its trees do not yet beat the fixed
-    // ones on the shipped meshes (docs/mapper.md#synth).
-    s.mapping.collectives = {Collective::Direct, Collective::Ring, Collective::TwoD, Collective::Tree};
+    // Direct first: the uniform baseline's. Synth last: the fixed algorithms keep their
+    // place in the genome's choices.
+    s.mapping.collectives = {Collective::Direct, Collective::Ring, Collective::TwoD, Collective::Tree, Collective::Synth};
     s.mapping.weights = choice_values<Delivery>();
     s.mapping.inputs = choice_values<Delivery>();
     s.mapping.pipeline_segments = batched ? std::vector<int>{1, 2, 3, 4} : std::vector<int>{1};

@@ -73,7 +73,7 @@ TEST(SearchSpace, BadSpacesNameThePointer) {
 
 TEST(SearchSpace, CollectivesAndRoutesSearchedByDefault) {
     using C = Collective;
-    const std::vector<C> all{C::Direct, C::Ring, C::TwoD, C::Tree};
+    const std::vector<C> all{C::Direct, C::Ring, C::TwoD, C::Tree, C::Synth};
     const std::vector<Delivery> both{Delivery::Unicast, Delivery::Multicast};
     EXPECT_EQ(default_search_space(false).mapping.collectives, all);
     EXPECT_EQ(default_search_space(false).mapping.weights, both);

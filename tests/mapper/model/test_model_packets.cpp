@@ -96,6 +96,40 @@ TEST(ModelPackets, GroupsOfOneFlowPipelineAlongItsPath) {
     EXPECT_NEAR(pkt.ops[0].end_ns, 608.0 / 20.0, 1e-9);
 }
 
+// Chiplets 0 and 2 of the 1x3 row each send 6400 B (100 packets of 64 B, 6400 wire bytes)
+// to chiplet 1 at once, over its two links (10 GB/s each) into its NI of 15 GB/s. Alone, a
+// flow takes 640 ns on its link; the NI takes both flows' packets as they come (a buffer per
+// virtual channel, as the flit-level network's NIs), so the two need 12800 B / 15 GB/s =
+// 853.3 ns there, plus the head latency: 2 routers of 2 ns, an NI flit (16 B / 15 GB/s) at
+// each end and the link's 5 ns and flit (1.6 ns), 14.7 ns. Holding the NI for each packet at
+// its link's rate would take 1280 ns. Both granularities give the NI-bound time, within a
+// group of packets.
+TEST(ModelPackets, TwoFlowsOverTwoLinksShareTheReceivingNi) {
+    const ArchConfig a = test_support::hand_arch("row3", 1, 3, 15, 8, 16);
+    Plan p;
+    p.chiplets = 3;
+    p.memories = 1;
+    PlanLayer l;
+    l.name = "into-one";
+    PlanOp s0 = op(0, 0, OpKind::Send);
+    s0.bytes = 6400, s0.flow = 0, s0.peer = 1;
+    PlanOp s2 = op(1, 2, OpKind::Send);
+    s2.bytes = 6400, s2.flow = 1, s2.peer = 1;
+    PlanOp r0 = op(2, 1, OpKind::Recv);
+    r0.bytes = 6400, r0.flow = 0, r0.peer = 0;
+    PlanOp r2 = op(3, 1, OpKind::Recv);
+    r2.bytes = 6400, r2.flow = 1, r2.peer = 2;
+    l.ops = {s0, s2, r0, r2};
+    p.layers = {l};
+    const double bound = 12800.0 / 15 + 2 * 2 + 2 * 16.0 / 15 + 5 + 1.6;
+    for (const Estimate& e : {estimate_plan(a, p), estimate_plan(a, p, packets())}) {
+        const double last = std::max(e.ops[2].end_ns, e.ops[3].end_ns);
+        EXPECT_GE(last, 12800.0 / 15);
+        EXPECT_LE(last, bound + 256.0 / 15);  // one group of 4 packets late at most
+        EXPECT_LT(last, 0.9 * 1280);
+    }
+}
+
 // A DRAM read of 512 B by chiplet 1 on the 1x2 package, the memory on router 0 (DRAM 8 GB/s,
 // 30 ns access; PHY 16 GB/s, 2 ns). 512 B are 8 packets of 64 B (512 wire bytes): two groups
 // of 256 B, each asking for its half (32 ns of the memory's 64).

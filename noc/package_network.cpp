@@ -63,33 +63,60 @@ VcNetworkConfig package_vc_config(const ArchConfig& arch) {
     c.router.flit_bits = static_cast<int>(rc.flit_bytes * 8);
     c.router.stages = RouterStages{static_cast<int>(rc.pipeline_cycles) - 3, 1, 1, 1};
     c.router.energy = RouterEnergy{0, 0, rc.energy_pj_per_flit, 0};
-    NocLinkConfig d2d;
-    d2d.name = pkg.link.preset.empty() ? "d2d" : pkg.link.preset;
-    d2d.die_to_die = true;
-    d2d.bandwidth_gbps = pkg.link.bandwidth_gbps;
-    d2d.latency_ns = pkg.link.latency_ns;
-    d2d.energy_pj_per_bit = pkg.link.energy_pj_per_bit;
-    d2d.port_flits = static_cast<int>(port_flits_for(pkg));
-    d2d.buffer_flits = static_cast<int>(rc.d2d_buffer_flits);
-    resolve_link(d2d, c.router);
-    c.links = {d2d};  // NocTopology::of_mesh gives every channel link class 0
+    // One link class, or with links of their own per direction one per LinkClass in its
+    // order: package_noc_topology gives each channel the class of its direction.
+    for (const auto& [lc, name] : ChoiceNames<LinkClass>::all) {
+        if (!pkg.classed_links() && lc != LinkClass::Row) break;
+        const LinkConfig& link = pkg.link_of(lc);
+        NocLinkConfig d2d;
+        d2d.name = link.preset.empty() ? (pkg.classed_links() ? "d2d-" + std::string(name) : std::string("d2d")) : link.preset;
+        d2d.die_to_die = true;
+        d2d.bandwidth_gbps = link.bandwidth_gbps;
+        d2d.latency_ns = link.latency_ns;
+        d2d.energy_pj_per_bit = link.energy_pj_per_bit;
+        d2d.port_flits = static_cast<int>(port_flits_for(pkg, lc));
+        d2d.buffer_flits = static_cast<int>(rc.d2d_buffer_flits);
+        resolve_link(d2d, c.router);
+        c.links.push_back(d2d);
+    }
     return c;
+}
+
+int package_vc_link_class(const PackageConfig& p, LinkClass c) { return p.classed_links() ? static_cast<int>(c) : 0; }
+
+NocTopology package_noc_topology(const ArchConfig& arch, const MeshTopology& mesh) {
+    NocTopology t = NocTopology::of_mesh(mesh);
+    for (int c = 0; c < static_cast<int>(t.channels().size()); ++c)
+        t.set_link_class(c, package_vc_link_class(arch.package, static_cast<LinkClass>(t.channel(c).dim)));
+    return t;
 }
 
 nlohmann::json package_link_figures(const ArchConfig& arch) {
     const VcNetworkConfig c = package_vc_config(arch);
-    const NocLinkConfig& l = c.links.front();
-    return {{"cycles_per_flit", l.cycles_per_flit},
-            {"latency_cycles", l.latency_cycles},
-            {"port_flits", l.port_flits},
-            {"buffer_flits", l.buffer_flits > 0 ? l.buffer_flits : c.router.buffer_depth},
-            {"credit_round_trip_cycles", credit_round_trip_cycles(l, c.router)}};
+    auto figures = [&](const NocLinkConfig& l) {
+        return nlohmann::json{{"cycles_per_flit", l.cycles_per_flit},
+                              {"latency_cycles", l.latency_cycles},
+                              {"port_flits", l.port_flits},
+                              {"buffer_flits", l.buffer_flits > 0 ? l.buffer_flits : c.router.buffer_depth},
+                              {"credit_round_trip_cycles", credit_round_trip_cycles(l, c.router)}};
+    };
+    if (!arch.package.classed_links()) return figures(c.links.front());  // one class
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [lc, name] : ChoiceNames<LinkClass>::all)
+        if (lc != LinkClass::Diagonal || arch.package.diagonals()) out[name] = figures(c.links[static_cast<std::size_t>(lc)]);
+    return out;
 }
 
 void check_package_network(const ArchConfig& arch) {
     if (arch.package.router.model != RouterModel::Vc) return;
-    if (auto e = vc_link_limit(package_vc_config(arch).links.front()))
-        throw InputError(arch.file, "/package/link/latency_ns", e->first, e->second);
+    const VcNetworkConfig c = package_vc_config(arch);
+    for (const auto& [lc, name] : ChoiceNames<LinkClass>::all)
+        if (auto e = vc_link_limit(c.links[static_cast<std::size_t>(package_vc_link_class(arch.package, lc))]))
+            throw InputError(arch.file,
+                             arch.package.class_links[static_cast<std::size_t>(lc)]
+                                 ? "/package/links/" + std::string(name) + "/latency_ns"
+                                 : "/package/link/latency_ns",
+                             e->first, e->second);
 }
 
 std::unique_ptr<PackageNetwork> make_package_network(const char* name, const ArchConfig& arch, EnergyLedger& ledger) {

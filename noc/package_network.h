@@ -95,10 +95,18 @@ private:
 };
 
 /// The package's routers and die-to-die links as a VC network config: the router
-/// micro-architecture from package.router, one link class (the package link) with its port
-/// width and receive buffers resolved (resolve_link). Both network models size their buffers
+/// micro-architecture from package.router, the package's link classes (package_vc_link_class)
+/// with their port widths and receive buffers resolved (resolve_link). Both network models size their buffers
 /// from it.
 VcNetworkConfig package_vc_config(const ArchConfig& arch);
+
+/// Which of package_vc_config's link classes the package's links of class `c` use: one class
+/// for a package whose links are all `link`, else one per LinkClass.
+int package_vc_link_class(const PackageConfig& p, LinkClass c);
+
+/// The package mesh as the VC network's graph, every channel of the link class of its
+/// direction (package_vc_link_class).
+NocTopology package_noc_topology(const ArchConfig& arch, const MeshTopology& mesh);
 
 /// The package link as the VC network builds it, for `config --dump`: flit serialisation and
 /// PHY latency in router cycles, the router port's width, the receive buffer per VC and the

@@ -58,7 +58,10 @@ std::string arch_config_path(const std::string& spec) { return resolve_arch_path
 std::vector<std::string> arch_warnings(const ArchConfig& arch) {
     std::vector<std::string> out = package_warnings(arch.package);
     if (ideal_routers(arch.package)) return out;
-    const double port = static_cast<double>(port_flits_for(arch.package)) * arch.package.router.flit_gbps();
+    // The widest port toward the mesh, over the package's link classes.
+    std::int64_t flits = 0;
+    for (int c = 0; c < kLinkClasses; ++c) flits = std::max(flits, port_flits_for(arch.package, static_cast<LinkClass>(c)));
+    const double port = static_cast<double>(flits) * arch.package.router.flit_gbps();
     auto faster = [&](const std::string& pointer, const std::string& what, double gbps) {
         if (gbps <= port + 1e-9) return;
         std::ostringstream w;

@@ -48,29 +48,45 @@ PackageConfig read_package(JsonObject o, const std::string& arch_file) {
     p.topology = o.choice("topology", p.topology);
     p.routing = o.choice("routing", p.routing);
     if (auto l = o.optional("link")) p.link = read_with_preset<LinkConfig>(*l, arch_file, "links", read_link_fields);
+    if (auto ls = o.optional("links")) {
+        JsonObject lo = ls->object();
+        for (const auto& [c, name] : ChoiceNames<LinkClass>::all) {
+            auto l = lo.optional(name);
+            if (!l) continue;
+            if (c == LinkClass::Diagonal && !p.diagonals())
+                l->fail("a link class the topology has: row or column (diagonal with topology mesh_diagonal)", "diagonal");
+            p.class_links[static_cast<std::size_t>(c)] = read_with_preset<LinkConfig>(*l, arch_file, "links", read_link_fields);
+        }
+        lo.finish();
+    }
     if (auto r = o.optional("router")) read_router(r->object(), p.router);
     p.max_packet_bytes = o.integer_in("max_packet_bytes", p.max_packet_bytes, 1, 1 << 20);
     o.finish();
     return p;
 }
 
-std::int64_t port_flits_for(const PackageConfig& p) {
+std::int64_t port_flits_for(const PackageConfig& p, LinkClass c) {
     if (p.router.port_flits > 0) return p.router.port_flits;
-    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(p.link.bandwidth_gbps / p.router.flit_gbps() - 1e-9)));
+    return std::max<std::int64_t>(
+        1, static_cast<std::int64_t>(std::ceil(p.link_of(c).bandwidth_gbps / p.router.flit_gbps() - 1e-9)));
 }
 
-double d2d_hop_gbps(const PackageConfig& p) {
-    return std::min(p.link.bandwidth_gbps, static_cast<double>(port_flits_for(p)) * p.router.flit_gbps());
+double d2d_hop_gbps(const PackageConfig& p, LinkClass c) {
+    return std::min(p.link_of(c).bandwidth_gbps, static_cast<double>(port_flits_for(p, c)) * p.router.flit_gbps());
 }
 
 std::vector<std::string> package_warnings(const PackageConfig& p) {
     std::vector<std::string> out;
-    const double port = static_cast<double>(port_flits_for(p)) * p.router.flit_gbps();
-    if (port + 1e-9 < p.link.bandwidth_gbps) {
+    for (const auto& [c, name] : ChoiceNames<LinkClass>::all) {
+        if (c == LinkClass::Diagonal && !p.diagonals()) continue;
+        if (c != LinkClass::Row && !p.class_links[static_cast<std::size_t>(c)]) continue;  // the same link as the rows'
+        const double port = static_cast<double>(port_flits_for(p, c)) * p.router.flit_gbps();
+        const double link = p.link_of(c).bandwidth_gbps;
+        if (port + 1e-9 >= link) continue;
         std::ostringstream w;
-        w << std::setprecision(4) << "/package/router/port_flits: a router port of " << port_flits_for(p)
-          << " flits per cycle carries " << port << " GB/s, less than the link's " << p.link.bandwidth_gbps
-          << " GB/s: every model runs the link at the port's rate";
+        w << std::setprecision(4) << "/package/router/port_flits: a router port of " << port_flits_for(p, c)
+          << " flits per cycle carries " << port << " GB/s, less than the " << (p.classed_links() ? std::string(name) + " " : "")
+          << "link's " << link << " GB/s: every model runs the link at the port's rate";
         out.push_back(w.str());
     }
     return out;
@@ -106,6 +122,23 @@ nlohmann::json package_to_json(const PackageConfig& p) {
                       {"d2d_hop_gbps", d2d_hop_gbps(p)}}}};
     // A preset name is only informative: the fields already hold its values.
     if (p.link.preset.empty()) package["link"].erase("preset");
+    if (p.classed_links()) {
+        json links = json::object(), hops = json::object();
+        for (const auto& [c, name] : ChoiceNames<LinkClass>::all) {
+            if (c == LinkClass::Diagonal && !p.diagonals()) continue;
+            hops[name] = d2d_hop_gbps(p, c);
+            const auto& o = p.class_links[static_cast<std::size_t>(c)];
+            if (!o) continue;
+            json l = {{"preset", o->preset},
+                      {"bandwidth_gbps", o->bandwidth_gbps},
+                      {"latency_ns", o->latency_ns},
+                      {"energy_pj_per_bit", o->energy_pj_per_bit}};
+            if (o->preset.empty()) l.erase("preset");
+            links[name] = l;
+        }
+        package["links"] = links;
+        package["derived"]["d2d_hop_gbps_by_class"] = hops;
+    }
     return package;
 }
 

@@ -3,7 +3,9 @@
 #include "hw/common/packet_format.h"
 #include "hw/config/json_input.h"
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,17 @@ struct ChoiceNames<RouterModel> {
     static constexpr std::pair<RouterModel, const char*> all[] = {{RouterModel::Packet, "packet"}, {RouterModel::Vc, "vc"}};
 };
 
+/// Which package links a link class covers: along a row (east-west), along a column
+/// (north-south), or diagonal (mesh_diagonal packages).
+enum class LinkClass { Row, Column, Diagonal };
+constexpr int kLinkClasses = 3;
+
+template <>
+struct ChoiceNames<LinkClass> {
+    static constexpr std::pair<LinkClass, const char*> all[] = {
+        {LinkClass::Row, "row"}, {LinkClass::Column, "column"}, {LinkClass::Diagonal, "diagonal"}};
+};
+
 /// A die-to-die package link, per direction.
 struct LinkConfig {
     std::string preset;
@@ -79,12 +92,12 @@ struct RouterConfig {
 };
 
 struct PackageConfig;
-/// Flits per cycle of a router port to a die-to-die link: the config's, or the fewest that
-/// carry the link's bandwidth.
-std::int64_t port_flits_for(const PackageConfig& p);
-/// What a die-to-die hop carries: the link's bandwidth, or less when the router port feeding
-/// it is narrower. Every network model uses this figure.
-double d2d_hop_gbps(const PackageConfig& p);
+/// Flits per cycle of a router port to a die-to-die link of class `c`: the config's, or the
+/// fewest that carry the link's bandwidth.
+std::int64_t port_flits_for(const PackageConfig& p, LinkClass c = LinkClass::Row);
+/// What a die-to-die hop of class `c` carries: the link's bandwidth, or less when the router
+/// port feeding it is narrower. Every network model uses this figure.
+double d2d_hop_gbps(const PackageConfig& p, LinkClass c = LinkClass::Row);
 /// Whether the package's routers are ideal (the packet model with unbounded buffers): no
 /// buffer limit, and a switch that takes any number of packets at once. Every other router
 /// model lets each input cross the switch to one output at a time.
@@ -95,11 +108,23 @@ std::vector<std::string> package_warnings(const PackageConfig& p);
 
 struct PackageConfig {
     int rows = 1, cols = 1;
-    /// Diagonal links use the same link config as straight ones.
     PackageTopology topology = PackageTopology::Mesh;
     Routing routing = Routing::XY;
     bool diagonals() const { return topology == PackageTopology::MeshDiagonal; }
-    LinkConfig link;
+    LinkConfig link;  ///< every link the classes below do not override
+    /// Per link class (LinkClass order): a link config of its own ("links" in the config),
+    /// or none: `link`.
+    std::array<std::optional<LinkConfig>, kLinkClasses> class_links;
+    const LinkConfig& link_of(LinkClass c) const {
+        const auto& o = class_links[static_cast<std::size_t>(c)];
+        return o ? *o : link;
+    }
+    /// Whether any class has a link of its own.
+    bool classed_links() const {
+        for (const auto& o : class_links)
+            if (o) return true;
+        return false;
+    }
     RouterConfig router;
     std::int64_t max_packet_bytes = 1024;  ///< messages are split into packets of at most this
     PacketFormat packet_format() const { return PacketFormat{router.flit_bytes, max_packet_bytes}; }

@@ -36,6 +36,14 @@ enum class Port : int {
 constexpr int kMeshPorts = 8;
 
 const char* to_string(Port p);
+/// The link class of the link behind network port `p`.
+constexpr LinkClass link_class_of(Port p) {
+    return static_cast<int>(p) >= static_cast<int>(Port::NorthEast) ? LinkClass::Diagonal
+           : p == Port::East || p == Port::West                     ? LinkClass::Row
+                                                                    : LinkClass::Column;
+}
+/// The link class of mesh link slot `link` (router x kMeshPorts + port).
+constexpr LinkClass link_class_of_slot(int link) { return link_class_of(static_cast<Port>(link % kMeshPorts)); }
 /// The name of the router at (row, col) of a grid: "r2_3".
 std::string grid_router_name(int row, int col);
 

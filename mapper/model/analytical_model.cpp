@@ -191,7 +191,7 @@ void Estimator::book_routed(int src, int dst, const std::vector<int>& route, std
         load_[at(l)] += wire;
     };
     add(links_.ni_in(src), false);
-    steps.cross_switch(pp_.switch_ns_per_byte(src, route.size() > 1));
+    steps.cross_switch(pp_.switch_ns_per_byte(src, route.size() > 1 ? link_between(mc_.topology(), route[0], route[1]) : -1));
     for (std::size_t h = 1; h < route.size(); ++h) {
         int l = link_between(mc_.topology(), route[h - 1], route[h]);
         if (l < 0)

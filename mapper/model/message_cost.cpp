@@ -6,10 +6,17 @@ namespace mcmsim {
 
 PackageLinks::PackageLinks(const ArchConfig& arch, const MeshTopology& topo)
     : mesh_slots(topo.link_slots()), chiplets(arch.chiplet_count()), memories(static_cast<int>(arch.memories.size())) {
-    bandwidth_gbps.assign(static_cast<std::size_t>(count()), d2d_hop_gbps(arch.package));
-    latency_ns.assign(static_cast<std::size_t>(count()), arch.package.link.latency_ns);
-    energy_pj_per_bit.assign(static_cast<std::size_t>(count()), arch.package.link.energy_pj_per_bit);
+    bandwidth_gbps.resize(static_cast<std::size_t>(count()));
+    latency_ns.resize(static_cast<std::size_t>(count()));
+    energy_pj_per_bit.resize(static_cast<std::size_t>(count()));
     is_d2d.assign(static_cast<std::size_t>(count()), true);
+    for (int l = 0; l < mesh_slots; ++l) {  // each mesh link as its class's
+        const LinkClass c = link_class_of_slot(l);
+        const LinkConfig& link = arch.package.link_of(c);
+        bandwidth_gbps[static_cast<std::size_t>(l)] = d2d_hop_gbps(arch.package, c);
+        latency_ns[static_cast<std::size_t>(l)] = link.latency_ns;
+        energy_pj_per_bit[static_cast<std::size_t>(l)] = link.energy_pj_per_bit;
+    }
     auto set = [&](int id, double bw, double lat, double pj, bool d2d) {
         auto i = static_cast<std::size_t>(id);
         bandwidth_gbps[i] = bw;

@@ -26,7 +26,10 @@ PackagePaths::PackagePaths(const ArchConfig& arch)
     }
     switch_local_.assign(static_cast<std::size_t>(topo.routers()), 0.0);
     if (!ideal_routers(arch.package)) {
-        switch_mesh_ = 1.0 / (static_cast<double>(port_flits_for(arch.package)) * arch.package.router.flit_gbps());
+        for (int c = 0; c < kLinkClasses; ++c)
+            switch_mesh_[static_cast<std::size_t>(c)] =
+                1.0 /
+                (static_cast<double>(port_flits_for(arch.package, static_cast<LinkClass>(c))) * arch.package.router.flit_gbps());
         const std::vector<double> local = local_port_gbps(arch);
         for (std::size_t r = 0; r < local.size(); ++r) switch_local_[r] = 1.0 / local[r];
     }
@@ -57,7 +60,7 @@ PackagePaths::PackagePaths(const ArchConfig& arch)
                 control.add(l, tc, tail_c);
             };
             add(inject(a), false);
-            steps.cross_switch(switch_ns_per_byte(a, ra != rb));
+            steps.cross_switch(switch_ns_per_byte(a, ra != rb ? trees_.next_link(rb, ra) : -1));
             for (int r = ra; r != rb; r = trees_.next_router(rb, r)) add(trees_.next_link(rb, r), true);
             steps.add_ejection(eject(b));
             control.add(eject(b), tc, tail_c);

@@ -11,6 +11,7 @@
 #include "mapper/model/link_reservation.h"
 #include "mapper/model/message_cost.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -90,11 +91,13 @@ public:
     }
     int router_of(int node) const { return router_of_[static_cast<std::size_t>(node)]; }
     /// How long a byte from `node` holds its router's local input crossing the switch, toward
-    /// the mesh (`leaves`: one port's width a cycle) or back to a local node (the local port's
-    /// rate); 0 with ideal routers. The input takes one packet at a time, as the injection
-    /// link before it does, so the two act as one server at the slower rate.
-    double switch_ns_per_byte(int node, bool leaves) const {
-        return leaves ? switch_mesh_ : switch_local_[static_cast<std::size_t>(router_of(node))];
+    /// the mesh over mesh link `first` (`first` >= 0: the width of that link's port a cycle)
+    /// or back to a local node (`first` < 0: the local port's rate); 0 with ideal routers. The
+    /// input takes one packet at a time, as the injection link before it does, so the two act
+    /// as one server at the slower rate.
+    double switch_ns_per_byte(int node, int first) const {
+        return first >= 0 ? switch_mesh_[static_cast<std::size_t>(link_class_of_slot(first))]
+                          : switch_local_[static_cast<std::size_t>(router_of(node))];
     }
     int inject(int node) const { return inject_[static_cast<std::size_t>(node)]; }
     int eject(int node) const { return eject_[static_cast<std::size_t>(node)]; }
@@ -130,8 +133,8 @@ private:
     HeadLatencyTerms flit_terms_;
     std::vector<double> ns_per_byte_;
     std::vector<int> router_of_, inject_, eject_;
-    double switch_mesh_ = 0;            ///< ns per byte through one D2D port's width
-    std::vector<double> switch_local_;  ///< per router: ns per byte through its local port
+    std::array<double, kLinkClasses> switch_mesh_{};  ///< per link class: ns per byte through its port's width
+    std::vector<double> switch_local_;                ///< per router: ns per byte through its local port
     std::vector<int> router_entered_;
     PathStore store_;
     const PathRef* paths_ = nullptr;  ///< per pair, into store_

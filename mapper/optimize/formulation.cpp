@@ -117,7 +117,8 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
     const int M = static_cast<int>(arch.memories.size());
     const int mesh = chiplets_ * kMeshPorts;
     const int ni_in = mesh, ni_out = mesh + chiplets_, phy_to = mesh + 2 * chiplets_, phy_from = phy_to + M, dram = phy_from + M;
-    bandwidth_.assign(dram + M, d2d_hop_gbps(arch.package));
+    bandwidth_.assign(dram + M, 0.0);
+    for (int l = 0; l < mesh; ++l) bandwidth_[l] = d2d_hop_gbps(arch.package, link_class_of_slot(l));
     for (int c = 0; c < chiplets_; ++c) bandwidth_[ni_in + c] = bandwidth_[ni_out + c] = chip.ni_bandwidth_gbps;
     const IdVector<const MemoryConfig*> memory = memories_of(arch);
     for (int m = 0; m < M; ++m) {
@@ -137,8 +138,11 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
         }
         home[c] = best;
         const MemoryConfig& mem = *memory[best];
-        const double per_hop = 8.0 * arch.package.link.energy_pj_per_bit, phy = 8.0 * mem.phy_energy_pj_per_bit;
-        const double common = phy + per_hop * best_hops + router_pj_per_byte * (best_hops + 1);
+        double links_pj_per_byte = 0;  // along the path to the memory, each link as its class's
+        for (int l : xy.path_links(c, xy.id(mem.attach_row, mem.attach_col)))
+            links_pj_per_byte += 8.0 * arch.package.link_of(link_class_of_slot(l)).energy_pj_per_bit;
+        const double phy = 8.0 * mem.phy_energy_pj_per_bit;
+        const double common = phy + links_pj_per_byte + router_pj_per_byte * (best_hops + 1);
         e_in_.push_back(8.0 * dram_stream_pj_per_bit(mem.dram, true) + common);
         e_out_.push_back(8.0 * dram_stream_pj_per_bit(mem.dram, false) + common);
     }

@@ -33,14 +33,13 @@ SynthesisGraph package_synthesis_graph(const PackageConfig& p, const ChipletGrou
     graph.nodes = p.rows * p.cols;
     graph.ni_ns_per_byte = ni_gbps > 0 ? 1.0 / ni_gbps : 0;
     graph.router_latency_ns = p.router.latency_ns();
-    const double ns_per_byte = 1.0 / d2d_hop_gbps(p);
-    const double latency = p.link.latency_ns + p.router.latency_ns();
     for (int i = 0; i < g.size(); ++i) {
         const int u = g.chiplet(i, p.cols);
         for (int port = 0; port < kMeshPorts; ++port) {
             const int v = topo.neighbor(u, static_cast<Port>(port));
             if (v < 0 || g.local(v, p.cols) < 0) continue;
-            graph.links.push_back(SynthesisLink{u, v, ns_per_byte, latency});
+            const LinkClass c = link_class_of(static_cast<Port>(port));
+            graph.links.push_back(SynthesisLink{u, v, 1.0 / d2d_hop_gbps(p, c), p.link_of(c).latency_ns + p.router.latency_ns()});
         }
     }
     std::sort(graph.links.begin(), graph.links.end(),

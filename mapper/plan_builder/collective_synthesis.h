@@ -69,7 +69,8 @@ struct SynthesisGraph {
 constexpr int kSynthesisReach = 2;
 
 /// The package's mesh links (diagonals included) among the chiplets of `group`, each as fast
-/// as a die-to-die hop carries (d2d_hop_gbps) with the link's and a router's latency, and
+/// as a die-to-die hop of its class carries (d2d_hop_gbps) with its link's and a router's
+/// latency, and
 /// the package's routes between the group's chiplets (inside the group's rectangle).
 SynthesisGraph package_synthesis_graph(const PackageConfig& p, const ChipletGroup& group, double ni_gbps);
 

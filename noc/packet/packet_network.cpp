@@ -15,7 +15,9 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
     if (rc.packet_buffers == PacketBuffers::Vc) {
         buffers.vcs = vc.router.vcs;
         buffers.classes = vc.router.vcs >= 2;
-        buffers.link_flits = vc.links.front().buffer_flits;
+        for (int c = 0; c < kLinkClasses; ++c)
+            buffers.link_flits[static_cast<std::size_t>(c)] =
+                vc.links[static_cast<std::size_t>(package_vc_link_class(arch.package, static_cast<LinkClass>(c)))].buffer_flits;
         buffers.local_flits = ni_buffer_flits(vc);
     } else {
         buffers.ideal = true;
@@ -24,7 +26,9 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
     // The switch moves a port's width of flits a cycle, as in the VC router: a die-to-die port
     // port_flits, the local port what its nodes' NIs and PHYs carry together.
     const double flit_gbps = rc.flit_gbps();
-    buffers.mesh_port_gbps = static_cast<double>(port_flits_for(arch.package)) * flit_gbps;
+    for (int c = 0; c < kLinkClasses; ++c)
+        buffers.mesh_port_gbps[static_cast<std::size_t>(c)] =
+            static_cast<double>(port_flits_for(arch.package, static_cast<LinkClass>(c))) * flit_gbps;
     const std::vector<double> local = local_port_gbps(arch);
     for (int r = 0; r < topo.routers(); ++r) {
         const std::string rname = topo.router_account(r);
@@ -33,14 +37,16 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
                                                     &ledger.account(rname), buffers));
     }
     // Die-to-die links between neighbouring chiplets, one per direction, carrying what the
-    // router port feeding them can (d2d_hop_gbps: the link unless the port is narrower).
-    const LinkParams d2d{d2d_hop_gbps(arch.package), arch.package.link.latency_ns, arch.package.link.energy_pj_per_bit,
-                         EnergyCategory::D2d};
+    // router port feeding them can (d2d_hop_gbps: the link unless the port is narrower), each
+    // as its link class's.
     for (int r = 0; r < topo.routers(); ++r) {
         for (int pi = 0; pi < kMeshPorts; ++pi) {
             const auto p = static_cast<Port>(pi);
             const int nb = topo.neighbor(r, p);
             if (nb < 0) continue;
+            const LinkClass c = link_class_of(p);
+            const LinkConfig& link = arch.package.link_of(c);
+            const LinkParams d2d{d2d_hop_gbps(arch.package, c), link.latency_ns, link.energy_pj_per_bit, EnergyCategory::D2d};
             const std::string lname = topo.link_account(MeshTopology::link_id(r, p));
             routers_[static_cast<std::size_t>(r)]->connect(p, make_link(lname, d2d, &ledger.account(lname)),
                                                            routers_[static_cast<std::size_t>(nb)].get());

@@ -17,7 +17,8 @@ Router::Router(sc_core::sc_module_name name, int id, const MeshTopology& topo, T
       energy_pj_per_flit_(energy_pj_per_flit), energy_(energy), buffers_(buffers), queue_(wake_event_) {
     buffers_.vcs = std::max(1, buffers_.vcs);
     buffers_.classes = buffers_.classes && buffers_.vcs >= 2;
-    credits_.assign(static_cast<std::size_t>(kMeshPorts * buffers_.vcs), buffers_.link_flits);
+    credits_.resize(static_cast<std::size_t>(kMeshPorts * buffers_.vcs));
+    for (int out = 0; out < kMeshPorts; ++out) std::fill_n(credits_.begin() + out * buffers_.vcs, buffers_.vcs, link_flits(out));
     in_.resize(static_cast<std::size_t>(kMeshPorts * buffers_.vcs));
     in_free_.assign(kMeshPorts, 0);
     last_vc_.fill(-1);
@@ -236,7 +237,7 @@ bool Router::try_leave(int input, int vc, Tick now) {
         return true;
     }
     const int out = static_cast<int>(out_port(p));
-    const int need = occupy_flits(p, buffers_.link_flits);
+    const int need = occupy_flits(p, link_flits(out));
     const int v = pick_vc(out, p->vc_class, need);
     if (v < 0) return false;
     credits_[static_cast<std::size_t>(out * buffers_.vcs + v)] -= need;
@@ -248,7 +249,7 @@ bool Router::try_leave(int input, int vc, Tick now) {
     if (p->layer_energy) p->layer_energy->add(EnergyCategory::Noc, pj);
     const Link::Transit t = out_[static_cast<std::size_t>(out)]->send(now, p->wire_bytes, p->layer_energy, p->tail_lag);
     stats_.max_wait = std::max(stats_.max_wait, t.start - q.ready_at);
-    port_free = t.start + crossing(buffers_.mesh_port_gbps, p);
+    port_free = t.start + crossing(buffers_.mesh_port_gbps[static_cast<std::size_t>(link_class_of(static_cast<Port>(out)))], p);
     release(input, vc, p, t, now);
     p->tail_lag = t.tail_lag;
     p->credit_flits = need;
@@ -294,7 +295,7 @@ void Router::serve_waiting(int out, int cls, Tick now) {
     while (!w.empty()) {
         const auto [input, vc] = w.front();
         const Packet* p = in_[static_cast<std::size_t>(input_vcs_at(input) + vc)].fifo.front().packet;
-        if (pick_vc(out, p->vc_class, occupy_flits(p, buffers_.link_flits)) < 0) return;
+        if (pick_vc(out, p->vc_class, occupy_flits(p, link_flits(out))) < 0) return;
         w.pop_front();
         try_leave(input, vc, now);
     }

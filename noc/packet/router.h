@@ -43,12 +43,14 @@ struct RouterStats {
 struct RouterBuffers {
     int vcs = 1;
     bool classes = false;  ///< eastbound / westbound VC halves (2+ VCs)
-    int link_flits = 1;    ///< per VC of an input fed by a die-to-die link
-    int local_flits = 1;   ///< per VC of a local input (NI or memory PHY)
+    /// Per link class: flits per VC of an input fed by a die-to-die link of that class.
+    std::array<int, kLinkClasses> link_flits{1, 1, 1};
+    int local_flits = 1;  ///< per VC of a local input (NI or memory PHY)
     /// An ideal router instead: no buffer limit, and a switch that takes every packet at once,
     /// so a packet waits only for its output link.
     bool ideal = false;
-    double mesh_port_gbps = 1;   ///< what a router port to a die-to-die link moves through the switch
+    /// Per link class: what a router port to a die-to-die link of that class moves through the switch.
+    std::array<double, kLinkClasses> mesh_port_gbps{1, 1, 1};
     double local_port_gbps = 1;  ///< what the local (ejection) port moves through the switch
 };
 
@@ -119,6 +121,8 @@ private:
     int input_of_local(int local) const { return kMeshPorts + local; }
     int local_of_node(int node) const;
     int occupy_flits(const Packet* p, int capacity) const;
+    /// Flits per VC of the input behind output port `out` (its link's class).
+    int link_flits(int out) const { return buffers_.link_flits[static_cast<std::size_t>(link_class_of(static_cast<Port>(out)))]; }
     /// The waiting list (per output) a blocked packet joins: its class, or the shared one.
     int wait_class(const Packet* p) const;
     Port out_port(const Packet* p) const;

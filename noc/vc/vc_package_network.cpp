@@ -20,24 +20,34 @@ VcNetworkConfig checked_vc_config(const ArchConfig& arch) {
 VcPackageNetwork::VcPackageNetwork(sc_core::sc_module_name name, const ArchConfig& arch, EnergyLedger& ledger)
     : sc_core::sc_module(name), PackageNetwork(arch), flit_bytes_(arch.package.router.flit_bytes),
       period_ps_(1000.0 / arch.package.router.clock_ghz),
-      vc_("vc", checked_vc_config(arch), NocTopology::of_mesh(topology()),
+      vc_("vc", checked_vc_config(arch), package_noc_topology(arch, topology()),
           [this](const NocTopology& t) { return std::make_unique<MeshRouting>(t, topology()); }),
       vc_classes_(vc_.config().router.vcs >= 2) {
     // Energy per flit into the accounts the packet network and the model book into: the
     // channels are the mesh's links (NocTopology::of_mesh), the routers its routers.
     const MeshTopology& mesh = topology();
     const NocTopology& t = vc_.topology();
-    const NocLinkConfig& d2d = vc_.config().links[0];  // package_vc_config: the one link class
     const int flit_bits = vc_.config().router.flit_bits;
     router_pj_per_flit_ = vc_.config().router.energy.per_flit();
-    link_pj_per_flit_ = flit_bits * d2d.energy_pj_per_bit;
     for (int ci = 0; ci < static_cast<int>(t.channels().size()); ++ci) {
         const NocChannel& ch = t.channel(ci);
         const int link = MeshTopology::link_id(ch.src, mesh_port(ch.src_port));
-        vc_.router(ch.src).set_link_energy(ch.src_port, &ledger.account(mesh.link_account(link)), link_pj_per_flit_,
-                                           EnergyCategory::D2d);
+        const NocLinkConfig& d2d = vc_.config().links[static_cast<std::size_t>(ch.link_class)];
+        vc_.router(ch.src).set_link_energy(ch.src_port, &ledger.account(mesh.link_account(link)),
+                                           flit_bits * d2d.energy_pj_per_bit, EnergyCategory::D2d);
     }
     for (int r = 0; r < t.routers(); ++r) vc_.router(r).set_energy(&ledger.account(mesh.router_account(r)), router_pj_per_flit_);
+    // A flit's link energy along each router pair's routed path, as the routers book it.
+    link_pj_per_flit_.resize(static_cast<std::size_t>(mesh.link_slots()));
+    for (int l = 0; l < mesh.link_slots(); ++l)
+        link_pj_per_flit_[static_cast<std::size_t>(l)] =
+            flit_bits * arch.package.link_of(link_class_of_slot(l)).energy_pj_per_bit;
+    const int routers = mesh.routers();
+    path_pj_per_flit_.assign(static_cast<std::size_t>(routers * routers), 0.0);
+    for (int a = 0; a < routers; ++a)
+        for (int b = 0; b < routers; ++b)
+            for (int l : mesh.path_links(a, b))
+                path_pj_per_flit_[static_cast<std::size_t>(a * routers + b)] += link_pj_per_flit_[static_cast<std::size_t>(l)];
     const std::vector<double> local = local_port_gbps(arch);
     const double flit_gbps = arch.package.router.flit_gbps();
     for (int r = 0; r < t.routers(); ++r) {
@@ -79,10 +89,21 @@ void VcPackageNetwork::Delivery::packet_ejected(const FlitPacket& fp, Cycle tail
     if (EnergyAccount* layer = p->layer_energy) {
         const auto flits = static_cast<double>(fp.flits);
         layer->add(EnergyCategory::Noc, flits * (fp.hops + 1) * net->router_pj_per_flit_);
-        if (fp.hops) layer->add(EnergyCategory::D2d, flits * fp.hops * net->link_pj_per_flit_);
+        if (fp.hops) layer->add(EnergyCategory::D2d, flits * net->path_link_pj_per_flit(p));
     }
     net->book_phy(p->dst_node, fp.flits, p->layer_energy);
     net->endpoints_[dst]->arrive(p, done + net->phy_delay_[dst]);
+}
+
+double VcPackageNetwork::path_link_pj_per_flit(const Packet* p) const {
+    const MeshTopology& mesh = topology();
+    if (!p->route) {
+        const int a = router_of(p->src_node);
+        return path_pj_per_flit_[static_cast<std::size_t>(a * mesh.routers() + p->dst_router)];
+    }
+    double pj = 0;
+    for (int l : mesh.route_links(*p->route)) pj += link_pj_per_flit_[static_cast<std::size_t>(l)];
+    return pj;
 }
 
 void VcPackageNetwork::book_phy(int node, std::int64_t flits, EnergyAccount* layer) {

@@ -90,8 +90,11 @@ private:
     /// per node: the memory PHY's account and energy per flit (nullptr, 0 for chiplet NIs)
     std::vector<EnergyAccount*> phy_account_;
     std::vector<double> phy_pj_per_flit_;
-    double router_pj_per_flit_;  ///< per router a flit crosses
-    double link_pj_per_flit_;    ///< per package link a flit crosses
+    double router_pj_per_flit_;             ///< per router a flit crosses
+    std::vector<double> link_pj_per_flit_;  ///< per mesh link slot: a flit's energy over it
+    std::vector<double> path_pj_per_flit_;  ///< [src router x routers + dst router]: over the routed path
+    /// A flit's link energy over the packet's path (its source route, or the package's routing).
+    double path_link_pj_per_flit(const Packet* p) const;
     /// Books a memory PHY's energy for `flits` (none at a chiplet's NI).
     void book_phy(int node, std::int64_t flits, EnergyAccount* layer);
     bool vc_classes_;  ///< eastbound / westbound VC halves (2+ VCs)

@@ -52,17 +52,28 @@ for line in open(sys.argv[2]):
     warnings.append(f"`{pointer}` {' > '.join(rates)}" if rates else f"`{pointer}` {message.strip()}")
 a = sys.argv[3]
 p = d["package"]
-r, link, der, vl = p["router"], p["link"], p["derived"], p["derived"]["vc_link"]
-name = link.get("preset", "custom")
+r, der = p["router"], p["derived"]
+# One link for every direction, or (package.links) one per link class: a line each.
+if "links" in p:
+    classes = [c for c in ("row", "column", "diagonal") if c in der["vc_link"]]
+    links = {c: p["links"].get(c, p["link"]) for c in classes}
+    vls = {c: der["vc_link"][c] for c in classes}
+    hops = {c: der["d2d_hop_gbps_by_class"][c] for c in classes}
+else:
+    classes = [""]
+    links, vls, hops = {"": p["link"]}, {"": der["vc_link"]}, {"": der["d2d_hop_gbps"]}
+def per_class(f):
+    return "<br>".join((f"{c}: " if c else "") + f(c) for c in classes)
 phy = max((m["phy_bandwidth_gbps"] for m in d["memories"]), default=0)
+flit_gbps = r["clock_ghz"] * r["flit_bytes"]
 cells = [
     a,
     f"{r['clock_ghz']:g} GHz x {r['flit_bytes']} B",
-    f"{der['port_flits']} flit/cycle = {der['port_gbps']:g} GB/s",
-    f"{name}: {link['bandwidth_gbps']:g} GB/s, {link['latency_ns']:g} ns",
-    f"{der['d2d_hop_gbps']:g} GB/s",
-    f"{vl['cycles_per_flit']:.4g} cycles/flit, {vl['latency_cycles']} cycles",
-    f"{vl['buffer_flits']} flits / {vl['credit_round_trip_cycles']} cycles",
+    per_class(lambda c: f"{vls[c]['port_flits']} flit/cycle = {vls[c]['port_flits'] * flit_gbps:g} GB/s"),
+    per_class(lambda c: f"{links[c].get('preset', 'custom')}: {links[c]['bandwidth_gbps']:g} GB/s, {links[c]['latency_ns']:g} ns"),
+    per_class(lambda c: f"{hops[c]:g} GB/s"),
+    per_class(lambda c: f"{vls[c]['cycles_per_flit']:.4g} cycles/flit, {vls[c]['latency_cycles']} cycles"),
+    per_class(lambda c: f"{vls[c]['buffer_flits']} flits / {vls[c]['credit_round_trip_cycles']} cycles"),
     f"{d['chiplet']['ni_bandwidth_gbps']:g} GB/s",
     f"{phy:g} GB/s",
     "<br>".join(warnings) if warnings else "none",

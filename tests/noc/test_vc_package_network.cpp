@@ -327,6 +327,65 @@ TEST(NocVcSystem, TwoStreamsIntoOneNiShareItsBandwidth) {
     }
 }
 
+// Link classes: on a 2x2 package whose rows are ucie-advanced (256 GB/s, 0.3 pJ/b, 8-flit
+// ports) and columns ucie-standard (64 GB/s, 0.6 pJ/b, 2-flit ports), 64 KiB from chiplet 0
+// along its row (to 1) and, in another run, down its column (to 2) take the zero-load head
+// plus 64 KiB at that class's rate, within 5 %, in every network model, and book
+// 64 KiB x 8 x the class's pJ/b on the link they cross.
+TEST(NocVcSystem, LinkClassesSetEachDirectionsRateAndEnergy) {
+    init_time_resolution();
+    const std::pair<RouterModel, PacketBuffers> models[] = {{RouterModel::Vc, PacketBuffers::Unbounded},
+                                                            {RouterModel::Packet, PacketBuffers::Unbounded},
+                                                            {RouterModel::Packet, PacketBuffers::Vc}};
+    const std::string path = ::testing::TempDir() + "/two_classes.json";
+    std::ofstream(path) << R"({"name": "classes", "chiplet": "simba", "package": {"rows": 2, "cols": 2,
+        "link": "ucie-standard", "links": {"row": "ucie-advanced"},
+        "router": {"clock_ghz": 1.96, "pipeline_cycles": 4, "flit_bytes": 32}},
+        "memories": [{"name": "m", "dram": "hbm2", "attach": {"row": 0, "col": 0}}]})";
+    for (const auto& [model, buffers] : models) {
+        for (const LinkClass c : {LinkClass::Row, LinkClass::Column}) {
+            ArchConfig arch = load_arch_config(path);
+            arch.chiplet.ni_bandwidth_gbps = 4096;
+            arch.package.router.model = model;
+            arch.package.router.packet_buffers = buffers;
+            const int dst = c == LinkClass::Row ? 1 : 2;
+            const char* account = c == LinkClass::Row ? "link.r0_0.E" : "link.r0_0.S";
+            const std::int64_t bytes = 64 * 1024, packet = arch.package.max_packet_bytes;
+            const LinkConfig& link = arch.package.link_of(c);
+            const double period_ns = 1.0 / arch.package.router.clock_ghz, gbps = d2d_hop_gbps(arch.package, c);
+            const double head_ns =
+                (2.0 * arch.package.router.pipeline_cycles + std::ceil(link.latency_ns * arch.package.router.clock_ghz) + 4) *
+                period_ns;
+            const double stream_ns = static_cast<double>(bytes) / gbps;
+            const double pj = static_cast<double>(bytes) * 8 * link.energy_pj_per_bit;
+            const int pid = ::fork();
+            if (pid == 0) {
+                EnergyLedger ledger;
+                std::unique_ptr<PackageNetwork> net = make_package_network("network", arch, ledger);
+                std::vector<Got> log;
+                LogSink sink(*net, net->chiplet_node(dst), log);
+                net->attach(net->chiplet_node(dst), &sink);
+                std::vector<Sender::Item> items(static_cast<std::size_t>(bytes / packet), Sender::Item{0, 0, dst, packet});
+                Sender sender("sender", *net, items);
+                sc_core::sc_start();
+                const double last_ns = log.empty() ? 0 : ticks_to_ns(log.back().when);
+                const double booked = ledger.account(account).total();
+                std::printf("%s (buffers %s) %s: 64 KiB in %.1f ns, ideal %.1f ns; %s %.1f pJ, expected %.1f pJ\n",
+                            to_string(model), to_string(buffers), to_string(c), last_ns, head_ns + stream_ns, account, booked,
+                            pj);
+                std::fflush(stdout);
+                const bool ok = log.size() == items.size() && last_ns <= head_ns + stream_ns / 0.95 && last_ns >= stream_ns &&
+                                std::abs(booked - pj) < 1e-6 * pj;
+                ::_exit(ok ? 0 : 1);
+            }
+            int status = 0;
+            ::waitpid(pid, &status, 0);
+            EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                << to_string(model) << " " << to_string(buffers) << " " << to_string(c);
+        }
+    }
+}
+
 // The packet model with the VC router's buffers, where credits and not the link limit a
 // stream: one VC of 40 flits behind a 64 GB/s link of 20 ns, 1 KiB (32-flit) packets. A packet
 // needs room for all its flits (virtual cut-through), so one packet is in flight at a time and

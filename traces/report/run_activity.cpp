@@ -126,8 +126,10 @@ nlohmann::json run_activity(const ArchConfig& arch, const PlanIndex& index, cons
         if (link_bytes[order[k]] > 0) drawn.push_back(order[k]);
     std::vector<int> drawn_at(slots, -1);
     for (std::size_t k = 0; k < drawn.size(); ++k) drawn_at[drawn[k]] = static_cast<int>(k);
-    const double link_gbps = d2d_hop_gbps(arch.package);
-    std::vector<FluidServer> link_servers(drawn.size(), FluidServer{link_gbps, 0, std::vector<double>(bins, 0.0)});
+    std::vector<FluidServer> link_servers;
+    for (std::size_t l : drawn)
+        link_servers.push_back(
+            FluidServer{d2d_hop_gbps(arch.package, link_class_of_slot(static_cast<int>(l))), 0, std::vector<double>(bins, 0.0)});
     std::vector<FluidServer> mem_servers;
     for (const MemoryConfig& m : arch.memories)
         mem_servers.push_back(FluidServer{m.dram.bandwidth_gbps(), 0, std::vector<double>(bins, 0.0)});
@@ -143,9 +145,13 @@ nlohmann::json run_activity(const ArchConfig& arch, const PlanIndex& index, cons
     nlohmann::json links = nlohmann::json::array();
     for (std::size_t l = 0; l < slots; ++l)
         if (link_bytes[l] > 0)
-            links.push_back({{"name", topo.link_account(static_cast<int>(l))},
-                             {"bytes", link_bytes[l]},
-                             {"busy_fraction", latency_ns > 0 ? link_bytes[l] / link_gbps / latency_ns : 0.0}});
+            links.push_back(
+                {{"name", topo.link_account(static_cast<int>(l))},
+                 {"bytes", link_bytes[l]},
+                 {"busy_fraction",
+                  latency_ns > 0
+                      ? link_bytes[l] / d2d_hop_gbps(arch.package, link_class_of_slot(static_cast<int>(l))) / latency_ns
+                      : 0.0}});
     nlohmann::json tl_links = nlohmann::json::array();
     for (std::size_t k = 0; k < drawn.size(); ++k) {
         nlohmann::json u = nlohmann::json::array();
@@ -160,7 +166,7 @@ nlohmann::json run_activity(const ArchConfig& arch, const PlanIndex& index, cons
     }
     return {{"chiplets", chiplet_activity(arch, index, times, latency_ns)},
             {"links", links},
-            {"link_gbps", link_gbps},
+            {"link_gbps", d2d_hop_gbps(arch.package)},
             {"timeline", {{"bin_ns", dt}, {"bins", bins}, {"memories", tl_mems}, {"links", tl_links}}}};
 }
 

@@ -21,8 +21,18 @@ struct Knob {
 const std::vector<Knob>& knobs() {
     static const std::vector<Knob> k{
         {"router_clock", [](ArchConfig& a, double f) { a.package.router.clock_ghz *= f; }},
-        {"link_bandwidth", [](ArchConfig& a, double f) { a.package.link.bandwidth_gbps *= f; }},
-        {"link_latency", [](ArchConfig& a, double f) { a.package.link.latency_ns *= f; }},
+        {"link_bandwidth",
+         [](ArchConfig& a, double f) {
+             a.package.link.bandwidth_gbps *= f;
+             for (auto& l : a.package.class_links)
+                 if (l) l->bandwidth_gbps *= f;
+         }},
+        {"link_latency",
+         [](ArchConfig& a, double f) {
+             a.package.link.latency_ns *= f;
+             for (auto& l : a.package.class_links)
+                 if (l) l->latency_ns *= f;
+         }},
         {"chiplet_clock", [](ArchConfig& a, double f) { a.chiplet.clock_ghz *= f; }},
     };
     return k;

@@ -123,6 +123,34 @@ TEST(ArchConfig, NodesFasterThanTheirRoutersSwitchAreReported) {
     EXPECT_EQ(arch_warnings(a).size(), a.memories.size());
 }
 
+// Link classes: rows on a preset of their own, columns on an override object, every other
+// link (there are none here) on "link". Each class's hop rate is its link's, or the router
+// port's when that is narrower (2 flits of 32 B at 1 GHz: 64 GB/s carry a 64 GB/s column,
+// 256 GB/s rows need 8 flits); a config without classes has none in its JSON.
+TEST_F(ArchConfigFiles, LinkClassesOverrideTheLinkPerDirection) {
+    json doc = good();
+    doc["package"]["links"] = {{"row", "ucie-advanced"}, {"column", {{"bandwidth_gbps", 64}, {"latency_ns", 3}}}};
+    const ArchConfig a = load_arch_config(write_json("classes.json", doc));
+    EXPECT_TRUE(a.package.classed_links());
+    EXPECT_EQ(a.package.link_of(LinkClass::Row).preset, "ucie-advanced");
+    EXPECT_DOUBLE_EQ(a.package.link_of(LinkClass::Row).bandwidth_gbps, 256);
+    EXPECT_DOUBLE_EQ(a.package.link_of(LinkClass::Column).bandwidth_gbps, 64);
+    EXPECT_DOUBLE_EQ(a.package.link_of(LinkClass::Column).latency_ns, 3);
+    EXPECT_DOUBLE_EQ(a.package.link_of(LinkClass::Column).energy_pj_per_bit, LinkConfig{}.energy_pj_per_bit);
+    EXPECT_EQ(port_flits_for(a.package, LinkClass::Row), 8);
+    EXPECT_EQ(port_flits_for(a.package, LinkClass::Column), 2);
+    EXPECT_DOUBLE_EQ(d2d_hop_gbps(a.package, LinkClass::Row), 256);
+    EXPECT_DOUBLE_EQ(d2d_hop_gbps(a.package, LinkClass::Column), 64);
+    // Diagonal (absent on a mesh) falls back to "link".
+    EXPECT_EQ(a.package.link_of(LinkClass::Diagonal).preset, "grs-organic");
+    const json j = package_to_json(a.package);
+    EXPECT_DOUBLE_EQ(j["links"]["row"]["bandwidth_gbps"].get<double>(), 256);
+    EXPECT_DOUBLE_EQ(j["links"]["column"]["latency_ns"].get<double>(), 3);
+    EXPECT_FALSE(j["links"].contains("diagonal"));
+    EXPECT_DOUBLE_EQ(j["derived"]["d2d_hop_gbps_by_class"]["row"].get<double>(), 256);
+    EXPECT_FALSE(package_to_json(load_arch_config(write_json("plain.json", good())).package).contains("links"));
+}
+
 TEST(ArchConfig, NameWithoutPathIsLookedUpInConfigsArch) {
     const ArchConfig by_name = load_arch_config("simba-6x6");
     const ArchConfig by_path = load_arch_config(shipped("simba-6x6"));
@@ -246,6 +274,15 @@ void expect_same_arch(const ArchConfig& a, const ArchConfig& b) {
     EXPECT_EQ(pa.link.bandwidth_gbps, pb.link.bandwidth_gbps);
     EXPECT_EQ(pa.link.latency_ns, pb.link.latency_ns);
     EXPECT_EQ(pa.link.energy_pj_per_bit, pb.link.energy_pj_per_bit);
+    for (int c = 0; c < kLinkClasses; ++c) {
+        const auto &la = pa.class_links[static_cast<std::size_t>(c)], &lb = pb.class_links[static_cast<std::size_t>(c)];
+        ASSERT_EQ(la.has_value(), lb.has_value()) << c;
+        if (!la) continue;
+        EXPECT_EQ(la->preset, lb->preset);
+        EXPECT_EQ(la->bandwidth_gbps, lb->bandwidth_gbps);
+        EXPECT_EQ(la->latency_ns, lb->latency_ns);
+        EXPECT_EQ(la->energy_pj_per_bit, lb->energy_pj_per_bit);
+    }
     EXPECT_EQ(pa.router.clock_ghz, pb.router.clock_ghz);
     EXPECT_EQ(pa.router.pipeline_cycles, pb.router.pipeline_cycles);
     EXPECT_EQ(pa.router.flit_bytes, pb.router.flit_bytes);
@@ -277,6 +314,7 @@ TEST_F(ArchConfigFiles, ArchToJsonRoundTrips) {
     overridden["package"]["router"] = {
         {"clock_ghz", 2.0}, {"pipeline_cycles", 3}, {"flit_bytes", 16}, {"energy_pj_per_flit", 7.5}};
     overridden["package"]["max_packet_bytes"] = 2048;
+    overridden["package"]["links"] = {{"column", {{"preset", "ucie-standard"}, {"latency_ns", 4}}}};
     overridden["memories"][0]["phy_latency_ns"] = 5.5;
     overridden["memories"][0]["phy_energy_pj_per_bit"] = 0.25;
     overridden["memories"][0]["dram"] = {{"preset", "hbm2"}, {"interleave_bytes", 512}};

@@ -188,5 +188,20 @@ TEST_F(ArchConfigFiles, SyntaxErrorReportsTheLine) {
     EXPECT_EQ(e->expected(), "valid JSON");
 }
 
+// Link classes: a class the topology lacks, a misspelt class, a bad field inside a class.
+TEST_F(ArchConfigFiles, LinkClassesTheTopologyLacksOrMisspelt) {
+    json doc = good();
+    doc["package"]["links"] = {{"diagonal", "ucie-standard"}};  // a plain mesh has no diagonal links
+    auto e = expect_bad(doc, "/package/links/diagonal");
+    ASSERT_TRUE(e);
+    EXPECT_TRUE(contains(e->expected(), "mesh_diagonal")) << e->what();
+    doc["package"]["links"] = {{"rows", "ucie-standard"}};
+    e = expect_bad(doc, "/package/links/rows");
+    ASSERT_TRUE(e);
+    EXPECT_TRUE(contains(e->expected(), "row")) << e->what();
+    doc["package"]["links"] = {{"column", {{"bandwidth_gbps", 0}}}};
+    expect_bad(doc, "/package/links/column/bandwidth_gbps");
+}
+
 }  // namespace test_arch_config_errors
 }  // namespace mcmsim

@@ -233,6 +233,42 @@ ArchConfig hand_arch_2x2() {
     return a;
 }
 
+// Link classes: the 2x2 hand package with its columns on links of their own (5 GB/s, 7 ns,
+// 2 pJ/b; rows keep 10 GB/s, 5 ns, 1 pJ/b). One 48-B packet (3 flits) from chiplet 0 along
+// its row to 1: head NI 0.8, two routers 2 x 2, the link's 5 + 16 / 10 = 6.6, NI 0.8, then
+// its 48 B at the busiest link's rate (as SendLatencyFromLinkLoads): 12.2 + 4.8 = 17.0 ns, and
+// 384 pJ on r0_0.E. Down its column to 2: 0.8 + 4 + (7 + 16 / 5) + 0.8 + 48 / 5 = 25.4 ns,
+// and 768 pJ on r0_0.S. The same at both granularities.
+TEST(AnalyticalModel, LinkClassesTimeAndChargeEachDirectionByItsLink) {
+    ArchConfig a = hand_arch_2x2();
+    LinkConfig column;
+    column.bandwidth_gbps = 5;
+    column.latency_ns = 7;
+    column.energy_pj_per_bit = 2;
+    a.package.class_links[static_cast<std::size_t>(LinkClass::Column)] = column;
+    for (const auto& [dst, ns, account, pj] :
+         {std::tuple{1, 17.0, "link.r0_0.E", 384.0}, std::tuple{2, 25.4, "link.r0_0.S", 768.0}}) {
+        Plan p;
+        p.chiplets = 4;
+        p.memories = 1;
+        PlanLayer l;
+        l.name = "one";
+        PlanOp s = op(0, 0, OpKind::Send);
+        s.bytes = 48, s.flow = 0, s.peer = dst;
+        PlanOp r = op(1, dst, OpKind::Recv);
+        r.bytes = 48, r.flow = 0, r.peer = 0;
+        l.ops = {s, r};
+        p.layers = {l};
+        EstimateOptions packets;
+        packets.granularity = Granularity::Packet;
+        for (const EstimateOptions& o : {EstimateOptions{}, packets}) {
+            Estimate e = estimate_plan(a, p, o);
+            EXPECT_NEAR(e.ops[1].end_ns, ns, 1e-9) << dst;
+            EXPECT_NEAR(e.ledger.account(account).total(), pj, 1e-9) << dst;
+        }
+    }
+}
+
 // 100 B from router 0 to router 3 (112 wire bytes, see SendLatencyFromLinkLoads). XY goes
 // east then south: links r0_0.E and r0_1.S. The YX route 0 -> 2 -> 3 goes south then east:
 // r0_0.S and r1_0.E carry the 112 B (896 pJ each at 1 pJ/b), the XY links nothing.

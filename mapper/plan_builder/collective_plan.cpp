@@ -30,11 +30,12 @@ private:
 
 }  // namespace
 
-Plan build_collective_plan(const ArchConfig& arch, CollectivePattern pattern, Collective algorithm, std::int64_t bytes,
-                           int root) {
+Plan build_collective_plan(const ArchConfig& arch, CollectivePattern pattern, Collective algorithm, std::int64_t bytes, int root,
+                           int chunks) {
     const int n = arch.chiplet_count();
     if (bytes < 1) throw std::invalid_argument("build_collective_plan: bytes must be at least 1");
     if (root < 0 || root >= n) throw std::invalid_argument("build_collective_plan: the root lies outside the package");
+    if (chunks < 0 || chunks > bytes) throw std::invalid_argument("build_collective_plan: chunks must be 0 to bytes");
     Plan plan;
     plan.arch = arch.name;
     plan.workload = to_string(pattern);
@@ -46,6 +47,7 @@ Plan build_collective_plan(const ArchConfig& arch, CollectivePattern pattern, Co
     layer.name = to_string(pattern);
     TransferBatch batch(arch.package, arch.chiplet.ni_bandwidth_gbps);
     batch.begin_layer(algorithm, ChipletGroup{});
+    batch.set_synthesis_chunks(chunks);
     const std::vector<std::int64_t> ready;  // nothing to wait for: the data is there
     std::vector<int> dests;
     for (int r = 0; r < n; ++r) {

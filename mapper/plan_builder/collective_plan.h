@@ -23,9 +23,10 @@ struct ChoiceNames<CollectivePattern> {
 
 /// One plan layer named after the pattern, made of the sends and recvs `algorithm` gives:
 /// an all-gather of `bytes` per chiplet, or a broadcast of `bytes` from chiplet `root`.
-/// Flows follow the package's own routing. std::invalid_argument for bytes < 1 or a root
-/// outside the package.
+/// Flows follow the package's own routing. Synth cuts each multicast into `chunks` chunks
+/// (0: as the plan builder does, synthesis_chunks). std::invalid_argument for bytes < 1, a
+/// root outside the package, chunks < 0 or more chunks than bytes.
 Plan build_collective_plan(const ArchConfig& arch, CollectivePattern pattern, Collective algorithm, std::int64_t bytes,
-                           int root = 0);
+                           int root = 0, int chunks = 0);
 
 }  // namespace mcmsim

@@ -93,7 +93,9 @@ void TransferBatch::synthesise_deferred() {
     std::vector<int> entry_to(deferred_.size(), -1);
     for (std::size_t i = 0; i < deferred_.size(); ++i) {
         const Deferred& d = deferred_[i];
-        MulticastDemand m{d.from, d.dests, d.bytes, synthesis_chunks(d.bytes, package_.max_packet_bytes)};
+        const int chunks = synthesis_chunks_ > 0 ? static_cast<int>(std::min<std::int64_t>(synthesis_chunks_, d.bytes))
+                                                 : synthesis_chunks(d.bytes, package_.max_packet_bytes);
+        MulticastDemand m{d.from, d.dests, d.bytes, chunks};
         if (g.local(d.from, cols_) < 0 && !d.dests.empty()) {
             const std::size_t e = group_entry(d.from, d.dests, cols_);
             entry_to[i] = d.dests[e];

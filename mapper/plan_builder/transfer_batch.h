@@ -37,6 +37,8 @@ public:
 
     /// A new plan layer: collectives relay inside `group`; the byte counts restart.
     void begin_layer(Collective collective, const ChipletGroup& group);
+    /// Synth: chunks per multicast (0, the default: synthesis_chunks of its bytes).
+    void set_synthesis_chunks(int chunks) { synthesis_chunks_ = chunks; }
 
     /// A point-to-point transfer, held until flush() groups it with the phase's others.
     void transfer(int from, int to, std::int64_t bytes, OpIds deps);
@@ -85,6 +87,7 @@ private:
         std::size_t ready_at, ready_n;
     };
     std::vector<Deferred> deferred_;
+    int synthesis_chunks_ = 0;
     /// Synthesises the deferred multicasts and adds their hops to pending_.
     void synthesise_deferred();
     /// Adds one tree's hops carrying `bytes`; `entry`: the pending hop that brought the bytes

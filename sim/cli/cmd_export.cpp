@@ -5,6 +5,7 @@
 #include "sim/cli/cli_common.h"
 #include "traces/chakra/chakra_trace.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace mcmsim::cli {
@@ -20,12 +21,14 @@ int cmd_export(const std::vector<std::string>& args) {
         "instead of --plan: an all-gather of this many bytes per chiplet (needs --arch)")(
         "broadcast", po::value<std::int64_t>(), "instead of --plan: a broadcast of this many bytes from --root (needs --arch)")(
         "root", po::value<int>()->default_value(0), "broadcast: the chiplet that holds the bytes")(
+        "chunks", po::value<int>()->default_value(0),
+        "synth: chunks per multicast (0: as the mapper chooses, up to 4 of at least 16 packets)")(
         "collective", po::value<std::string>()->default_value("direct"),
         "all-gather, broadcast: the algorithm: direct, ring, 2d, tree, synth");
     po::variables_map vm;
     if (!parse("export",
                "--chakra DIR (--plan PLAN.json [--arch FILE] | --arch FILE (--all-gather BYTES | --broadcast BYTES [--root R]) "
-               "[--collective C]) [--prefix NAME]",
+               "[--collective C] [--chunks N]) [--prefix NAME]",
                o, args, vm))
         return kExitOk;
     const std::string dir = required(vm, "chakra");
@@ -47,8 +50,13 @@ int cmd_export(const std::vector<std::string>& args) {
         const int root = vm["root"].as<int>();
         if (root < 0 || root >= arch.chiplet_count())
             throw InputError("", "--root", "a chiplet 0 to " + std::to_string(arch.chiplet_count() - 1), std::to_string(root));
+        const int chunks = vm["chunks"].as<int>();
+        const std::int64_t most = std::min<std::int64_t>(1024, bytes);
+        if (chunks < 0 || chunks > most)
+            throw InputError("", "--chunks", "0 to " + std::to_string(most) + " (at most one chunk per byte)",
+                             std::to_string(chunks));
         plan = build_collective_plan(arch, gather ? CollectivePattern::AllGather : CollectivePattern::Broadcast,
-                                     choice_option<Collective>(vm, "collective"), bytes, root);
+                                     choice_option<Collective>(vm, "collective"), bytes, root, chunks);
     }
     std::vector<OpTimes> times;
     if (vm.count("arch")) {

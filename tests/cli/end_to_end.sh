@@ -55,6 +55,13 @@ check "a truncated ET exits 2" "[ $rc -eq 2 ]"
 check "a truncated ET is one line naming the file and the node" \
   "[ \$(wc -l < '$work/cut.err') -eq 1 ] && grep -q 'mcmsim.1.et: node [0-9]*: expected a length-delimited Node' '$work/cut.err'"
 
+# A collective alone: more chunks than bytes is one line and exit 2.
+"$mcmsim" export --chakra "$work/et-bad" --arch "$arch" --broadcast 3 --collective synth --chunks 4 2> "$work/chunks.err" > /dev/null
+rc=$?
+check "--chunks beyond the bytes exits 2" "[ $rc -eq 2 ]"
+check "--chunks beyond the bytes is one line naming the option" \
+  "[ \$(wc -l < '$work/chunks.err') -eq 1 ] && grep -q -- '--chunks' '$work/chunks.err'"
+
 # A plan that lost a dependency: every compute op of the first layer that reads another
 # layer waits for nothing. Both evaluators must refuse it (exit 3, naming the layer).
 python3 - "$work/plan.json" "$work/broken.json" <<'PY'

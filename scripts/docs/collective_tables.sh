@@ -5,7 +5,8 @@
 #   e.g. scripts/docs/collective_tables.sh build/sim/mcmsim configs
 #
 # For every 4 x 4 architecture in <configs-dir>/arch/ and each collective algorithm: an
-# all-gather of <bytes> per chiplet and a broadcast of <bytes> from chiplet 0, made by
+# all-gather of <bytes> per chiplet and a broadcast of <bytes> from the chiplet on the first
+# memory's router (where a weight broadcast from that memory starts), made by
 # `mcmsim export --chakra` and timed by `mcmsim estimate --chakra --granularity packet` (as
 # `validate` prices by default; message granularity reserves whole paths in issue order,
 # which a broadcast's long chains make pessimistic or optimistic by tens of percent) and
@@ -32,11 +33,13 @@ echo "| arch | collective | direct | ring | 2d | tree | synth |"
 echo "|---|---|---|---|---|---|---|"
 for arch in "$CONFIGS"/arch/mcm-4x4-*.json; do
   a=$(basename "$arch" .json)
+  "$MCMSIM" config --arch "$arch" --dump > "$WORK/arch.json"
+  root=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d['memories'][0]['attach']; print(m['row'] * d['package']['cols'] + m['col'])" "$WORK/arch.json")
   for pattern in all-gather broadcast; do
     : > "$WORK/row"
     for c in "${ALGORITHMS[@]}"; do
       rm -rf "$WORK/et"
-      "$MCMSIM" export --chakra "$WORK/et" --arch "$arch" --"$pattern" "$BYTES" --collective "$c" > /dev/null
+      "$MCMSIM" export --chakra "$WORK/et" --arch "$arch" --"$pattern" "$BYTES" --root "$root" --collective "$c" > /dev/null
       "$MCMSIM" estimate --arch "$arch" --chakra "$WORK/et" --granularity packet --out "$WORK/est" --quiet > /dev/null
       "$MCMSIM" simulate --arch "$arch" --chakra "$WORK/et" --out "$WORK/sim" --quiet > /dev/null
       python3 - "$WORK/est/report.json" "$WORK/sim/report.json" "$c" >> "$WORK/row" <<'PY'
@@ -46,7 +49,9 @@ s = json.load(open(sys.argv[2]))["latency_ns"] / 1000
 print(sys.argv[3], e, s)
 PY
     done
-    python3 - "$WORK/row" "$a" "$pattern" <<'PY'
+    label=$pattern
+    [ "$pattern" = broadcast ] && label="broadcast from $root"
+    python3 - "$WORK/row" "$a" "$label" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1])]
 best = min(float(r[2]) for r in rows)

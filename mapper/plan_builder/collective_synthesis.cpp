@@ -3,6 +3,7 @@
 #include "hw/topology/mesh_topology.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <functional>
@@ -73,9 +74,8 @@ namespace {
 struct ChunkState {
     int root;
     std::int64_t bytes;
-    std::vector<int> held_from;  ///< [node] the step after which it holds the chunk (-1: the root; kLacks: not yet)
-    std::vector<int> hop_in;     ///< [node] the hop that brings it (-1: the root)
-    std::vector<int> holders;    ///< nodes it has been promised to, the root first
+    std::vector<int> hop_in;   ///< [node] the hop that brings it (-1: the root)
+    std::vector<int> holders;  ///< nodes it has been promised to, the root first
     struct Hop {
         int from, to, parent, step;
     };
@@ -98,6 +98,9 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
             throw std::invalid_argument(std::string("collective synthesis: ") + what + " outside the graph");
     };
     std::vector<ChunkState> chunks;
+    // [chunk x nodes + node] the step after which the node holds the chunk (-1: its root;
+    // kLacks: not yet), one array for the scan's locality.
+    std::vector<int> held_from;
     std::vector<int> chunk_demand;
     std::vector<std::vector<int>> needs(n);  // [node] chunks it lacks and has not been promised
     std::size_t lacking = 0;
@@ -122,9 +125,9 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
             c.root = m.root;
             c.bytes = k + 1 == m.chunks ? m.bytes - piece * (m.chunks - 1) : piece;
             largest = std::max(largest, c.bytes);
-            c.held_from.assign(n, kLacks);
+            held_from.resize(held_from.size() + n, kLacks);
             c.hop_in.assign(n, -1);
-            c.held_from[static_cast<std::size_t>(m.root)] = -1;
+            held_from[chunks.size() * n + static_cast<std::size_t>(m.root)] = -1;
             c.holders.push_back(m.root);
             const int id = static_cast<int>(chunks.size());
             for (int v : dests) needs[static_cast<std::size_t>(v)].push_back(id);
@@ -159,6 +162,14 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
         cap.in.assign(n, ni);
     };
 
+    // [node][length - 1] the nodes whose route to it is that many links long, up to the reach.
+    std::vector<std::array<std::vector<int>, kSynthesisReach>> near(n);
+    for (int v = 0; v < g.nodes; ++v)
+        for (int u = 0; u < g.nodes; ++u) {
+            const std::size_t len = g.route(u, v).size();
+            if (u != v && len >= 1 && len <= static_cast<std::size_t>(kSynthesisReach))
+                near[static_cast<std::size_t>(v)][len - 1].push_back(u);
+        }
     std::vector<double> sent(n, 0);   // [node] bytes it has been given to send so far
     std::vector<int> received(n, 0);  // [node] chunks promised to it so far
     std::vector<int> order(n);
@@ -178,27 +189,36 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
                 std::vector<int>& want = needs[v];
                 if (want.empty() || cap.in[v] <= 0) continue;
                 // The best (chunk, holder) for v: the shortest route, the rarest chunk, the holder
-                // with the most of this step's NI left, then the least loaded, then ids.
+                // with the most of this step's NI left, then the least loaded, then ids. The
+                // route's length comes first, so the holders one hop away are tried first, then
+                // two, then the roots farther away; the first level with a candidate decides.
                 using Key = std::tuple<std::size_t, std::size_t, double, double, int, int>;
                 bool found = false;
                 Key best{};
                 std::size_t wi_best = 0;
-                for (std::size_t wi = 0; wi < want.size(); ++wi) {
-                    const ChunkState& c = chunks[static_cast<std::size_t>(want[wi])];
+                auto consider = [&](std::size_t wi, const ChunkState& c, int u, const std::vector<int>& route) {
+                    const auto uu = static_cast<std::size_t>(u);
                     const double bytes = static_cast<double>(c.bytes);
-                    if (bytes > cap.in[v]) continue;
-                    for (int u : c.holders) {
-                        const auto uu = static_cast<std::size_t>(u);
-                        if (c.held_from[uu] >= s || bytes > cap.out[uu]) continue;
-                        const std::vector<int>& route = g.route(u, vi);
-                        if (static_cast<int>(route.size()) > kSynthesisReach && u != c.root) continue;
-                        bool fits = true;
-                        for (int l : route) fits = fits && bytes <= cap.link[static_cast<std::size_t>(l)];
-                        if (!fits) continue;
-                        const Key key{route.size(), c.holders.size(), -cap.out[uu], sent[uu], want[wi], u};
-                        if (!found || key < best) found = true, best = key, wi_best = wi;
+                    if (held_from[static_cast<std::size_t>(want[wi]) * n + uu] >= s || bytes > cap.out[uu]) return;
+                    for (int l : route)
+                        if (bytes > cap.link[static_cast<std::size_t>(l)]) return;
+                    const Key key{route.size(), c.holders.size(), -cap.out[uu], sent[uu], want[wi], u};
+                    if (!found || key < best) found = true, best = key, wi_best = wi;
+                };
+                for (int level = 0; level < kSynthesisReach && !found; ++level)
+                    for (std::size_t wi = 0; wi < want.size(); ++wi) {
+                        const ChunkState& c = chunks[static_cast<std::size_t>(want[wi])];
+                        if (static_cast<double>(c.bytes) > cap.in[v]) continue;
+                        for (int u : near[v][static_cast<std::size_t>(level)]) consider(wi, c, u, g.route(u, vi));
                     }
-                }
+                if (!found)
+                    for (std::size_t wi = 0; wi < want.size(); ++wi) {
+                        const ChunkState& c = chunks[static_cast<std::size_t>(want[wi])];
+                        const std::vector<int>& route = g.route(c.root, vi);
+                        if (static_cast<double>(c.bytes) > cap.in[v] || static_cast<int>(route.size()) <= kSynthesisReach)
+                            continue;
+                        consider(wi, c, c.root, route);
+                    }
                 if (!found) continue;
                 const int ci = std::get<4>(best), from = std::get<5>(best);
                 ChunkState& c = chunks[static_cast<std::size_t>(ci)];
@@ -218,7 +238,7 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
                 step_latency = std::max(step_latency, latency);
                 sent[uf] += bytes;
                 ++received[v];
-                c.held_from[v] = s;
+                held_from[static_cast<std::size_t>(ci) * n + v] = s;
                 c.holders.push_back(vi);
                 c.hop_in[v] = static_cast<int>(c.hops.size());
                 c.hops.push_back(ChunkState::Hop{from, vi, c.hop_in[uf], s});

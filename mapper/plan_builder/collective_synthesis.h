@@ -32,8 +32,9 @@
 // Limits: a chunk waits for the step's end before it is forwarded (a step is store and
 // forward), chunks of very different sizes share a step sized for the largest; every
 // multicast is ready when the phase starts. Relays are the layer's group's chiplets only.
-// Cost: each match scans the destination's lacking chunks and their holders, so a phase of
-// H hops costs about H x chunks x holders operations.
+// Cost: each match scans the destination's lacking chunks against the chiplets one hop away,
+// then two hops away (the shorter route wins, so a nearer candidate ends the scan), then the
+// chunks' roots: a phase of H hops costs about H x chunks x neighbours operations.
 #include "hw/config/package_config.h"
 #include "mapper/mapping/chiplet_group.h"
 #include "mapper/plan_builder/collectives.h"

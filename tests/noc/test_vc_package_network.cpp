@@ -274,6 +274,38 @@ TEST(NocVcSystem, LoneTransferRunsAtLinkBandwidth) {
     }
 }
 
+/// What a child process saw: the last arrival at the destination, the packets that
+/// arrived, and the energy ledger.
+struct Delivery {
+    double last_ns = 0;
+    std::size_t packets = 0;
+    EnergyLedger* ledger = nullptr;
+};
+
+/// Injects `items` into a fresh package network of `arch` in a child process (SystemC
+/// elaborates once per process), logs what reaches chiplet `dst`, and returns whether
+/// `check` held for it there; `label` names the case in the child's printed line.
+bool delivered_in_child(const ArchConfig& arch, int dst, const std::vector<Sender::Item>& items, const std::string& label,
+                        const std::function<bool(const Delivery&)>& check) {
+    const int pid = ::fork();
+    if (pid == 0) {
+        EnergyLedger ledger;
+        std::unique_ptr<PackageNetwork> net = make_package_network("network", arch, ledger);
+        std::vector<Got> log;
+        LogSink sink(*net, net->chiplet_node(dst), log);
+        net->attach(net->chiplet_node(dst), &sink);
+        Sender sender("sender", *net, items);
+        sc_core::sc_start();
+        const Delivery d{log.empty() ? 0 : ticks_to_ns(log.back().when), log.size(), &ledger};
+        std::printf("%s: last packet at %.1f ns\n", label.c_str(), d.last_ns);
+        std::fflush(stdout);
+        ::_exit(check(d) ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 // Chiplets 0 and 2 of a 1x3 row each stream 64 KiB to chiplet 1 at once, over the two links
 // into its router (ucie-standard, 64 GB/s each, 2-flit ports), into an NI of 100 GB/s. Each
 // link alone would deliver its 64 KiB in 1024 ns; the NI takes the 128 KiB in 1310.7 ns, as
@@ -300,30 +332,18 @@ TEST(NocVcSystem, TwoStreamsIntoOneNiShareItsBandwidth) {
                                 std::ceil(arch.package.link.latency_ns * arch.package.router.clock_ghz) + 4) *
                                period_ns;
         const double ni_ns = 2.0 * static_cast<double>(bytes) / 100;
-        const int pid = ::fork();
-        if (pid == 0) {
-            EnergyLedger ledger;
-            std::unique_ptr<PackageNetwork> net = make_package_network("network", arch, ledger);
-            std::vector<Got> log;
-            LogSink sink(*net, net->chiplet_node(1), log);
-            net->attach(net->chiplet_node(1), &sink);
-            std::vector<Sender::Item> items;
-            for (std::int64_t k = 0; k < bytes / packet; ++k) {
-                items.push_back(Sender::Item{0, 0, 1, packet});
-                items.push_back(Sender::Item{0, 2, 1, packet});
-            }
-            Sender sender("sender", *net, items);
-            sc_core::sc_start();
-            const double last_ns = log.empty() ? 0 : ticks_to_ns(log.back().when);
-            std::printf("%s (buffers %s): 2 x 64 KiB into one NI in %.1f ns, NI-bound %.1f ns\n", to_string(model),
-                        to_string(buffers), last_ns, head_ns + ni_ns);
-            std::fflush(stdout);
-            const bool ok = log.size() == items.size() && last_ns <= head_ns + ni_ns / 0.95 && last_ns >= ni_ns;
-            ::_exit(ok ? 0 : 1);
+        std::vector<Sender::Item> items;
+        for (std::int64_t k = 0; k < bytes / packet; ++k) {
+            items.push_back(Sender::Item{0, 0, 1, packet});
+            items.push_back(Sender::Item{0, 2, 1, packet});
         }
-        int status = 0;
-        ::waitpid(pid, &status, 0);
-        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << to_string(model) << " " << to_string(buffers);
+        const std::string label = std::string(to_string(model)) + " (buffers " + to_string(buffers) + ")";
+        EXPECT_TRUE(delivered_in_child(arch, 1, items, label,
+                                       [&](const Delivery& d) {
+                                           return d.packets == items.size() && d.last_ns <= head_ns + ni_ns / 0.95 &&
+                                                  d.last_ns >= ni_ns;
+                                       }))
+            << label << ": NI-bound " << head_ns + ni_ns << " ns";
     }
 }
 
@@ -358,30 +378,15 @@ TEST(NocVcSystem, LinkClassesSetEachDirectionsRateAndEnergy) {
                 period_ns;
             const double stream_ns = static_cast<double>(bytes) / gbps;
             const double pj = static_cast<double>(bytes) * 8 * link.energy_pj_per_bit;
-            const int pid = ::fork();
-            if (pid == 0) {
-                EnergyLedger ledger;
-                std::unique_ptr<PackageNetwork> net = make_package_network("network", arch, ledger);
-                std::vector<Got> log;
-                LogSink sink(*net, net->chiplet_node(dst), log);
-                net->attach(net->chiplet_node(dst), &sink);
-                std::vector<Sender::Item> items(static_cast<std::size_t>(bytes / packet), Sender::Item{0, 0, dst, packet});
-                Sender sender("sender", *net, items);
-                sc_core::sc_start();
-                const double last_ns = log.empty() ? 0 : ticks_to_ns(log.back().when);
-                const double booked = ledger.account(account).total();
-                std::printf("%s (buffers %s) %s: 64 KiB in %.1f ns, ideal %.1f ns; %s %.1f pJ, expected %.1f pJ\n",
-                            to_string(model), to_string(buffers), to_string(c), last_ns, head_ns + stream_ns, account, booked,
-                            pj);
-                std::fflush(stdout);
-                const bool ok = log.size() == items.size() && last_ns <= head_ns + stream_ns / 0.95 && last_ns >= stream_ns &&
-                                std::abs(booked - pj) < 1e-6 * pj;
-                ::_exit(ok ? 0 : 1);
-            }
-            int status = 0;
-            ::waitpid(pid, &status, 0);
-            EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-                << to_string(model) << " " << to_string(buffers) << " " << to_string(c);
+            const std::vector<Sender::Item> items(static_cast<std::size_t>(bytes / packet), Sender::Item{0, 0, dst, packet});
+            const std::string label = std::string(to_string(model)) + " (buffers " + to_string(buffers) + ") " + to_string(c);
+            EXPECT_TRUE(delivered_in_child(arch, dst, items, label,
+                                           [&](const Delivery& d) {
+                                               const double booked = d.ledger->account(account).total();
+                                               return d.packets == items.size() && d.last_ns <= head_ns + stream_ns / 0.95 &&
+                                                      d.last_ns >= stream_ns && std::abs(booked - pj) < 1e-6 * pj;
+                                           }))
+                << label << ": ideal " << head_ns + stream_ns << " ns, " << pj << " pJ on " << account;
         }
     }
 }

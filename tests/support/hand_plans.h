@@ -1,9 +1,11 @@
 #pragma once
 // Plans the analytical-model tests build op by op (with tests/support/hand_arch.h packages):
-// an op maker, and the two-flows case several tests work out by hand under different rules.
+// an op maker, one layer of independent flows, and the two-flows case several tests work out
+// by hand under different rules.
 #include "traces/plan/plan.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace mcmsim::test_support {
 
@@ -13,6 +15,37 @@ inline PlanOp op(std::int64_t id, int chiplet, OpKind kind) {
     o.chiplet = chiplet;
     o.kind = kind;
     return o;
+}
+
+/// One flow of a hand plan: `bytes` from chiplet `from` to chiplet `to`.
+struct HandFlow {
+    int from, to;
+    std::int64_t bytes;
+};
+
+/// One layer of `flows` that wait for nothing: every flow's send (ops 0 .. F - 1, flow ids
+/// in order), then every flow's recv (ops F .. 2F - 1, in the same order).
+inline Plan hand_flows(int chiplets, const std::vector<HandFlow>& flows) {
+    Plan p;
+    p.chiplets = chiplets;
+    p.memories = 1;
+    PlanLayer l;
+    l.name = "flows";
+    const auto n = static_cast<std::int64_t>(flows.size());
+    for (std::int64_t i = 0; i < n; ++i) {
+        const HandFlow& f = flows[static_cast<std::size_t>(i)];
+        PlanOp s = op(i, f.from, OpKind::Send);
+        s.bytes = f.bytes, s.flow = i, s.peer = f.to;
+        l.ops.push_back(s);
+    }
+    for (std::int64_t i = 0; i < n; ++i) {
+        const HandFlow& f = flows[static_cast<std::size_t>(i)];
+        PlanOp r = op(n + i, f.to, OpKind::Recv);
+        r.bytes = f.bytes, r.flow = i, r.peer = f.from;
+        l.ops.push_back(r);
+    }
+    p.layers = {l};
+    return p;
 }
 
 /// On a 1x3 package: chiplet 0 sends 100 B to chiplet 2 (ops 0, 1), then, later in plan

@@ -248,17 +248,7 @@ TEST(AnalyticalModel, LinkClassesTimeAndChargeEachDirectionByItsLink) {
     a.package.class_links[static_cast<std::size_t>(LinkClass::Column)] = column;
     for (const auto& [dst, ns, account, pj] :
          {std::tuple{1, 17.0, "link.r0_0.E", 384.0}, std::tuple{2, 25.4, "link.r0_0.S", 768.0}}) {
-        Plan p;
-        p.chiplets = 4;
-        p.memories = 1;
-        PlanLayer l;
-        l.name = "one";
-        PlanOp s = op(0, 0, OpKind::Send);
-        s.bytes = 48, s.flow = 0, s.peer = dst;
-        PlanOp r = op(1, dst, OpKind::Recv);
-        r.bytes = 48, r.flow = 0, r.peer = 0;
-        l.ops = {s, r};
-        p.layers = {l};
+        const Plan p = test_support::hand_flows(4, {{0, dst, 48}});
         EstimateOptions packets;
         packets.granularity = Granularity::Packet;
         for (const EstimateOptions& o : {EstimateOptions{}, packets}) {

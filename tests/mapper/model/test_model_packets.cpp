@@ -106,21 +106,7 @@ TEST(ModelPackets, GroupsOfOneFlowPipelineAlongItsPath) {
 // group of packets.
 TEST(ModelPackets, TwoFlowsOverTwoLinksShareTheReceivingNi) {
     const ArchConfig a = test_support::hand_arch("row3", 1, 3, 15, 8, 16);
-    Plan p;
-    p.chiplets = 3;
-    p.memories = 1;
-    PlanLayer l;
-    l.name = "into-one";
-    PlanOp s0 = op(0, 0, OpKind::Send);
-    s0.bytes = 6400, s0.flow = 0, s0.peer = 1;
-    PlanOp s2 = op(1, 2, OpKind::Send);
-    s2.bytes = 6400, s2.flow = 1, s2.peer = 1;
-    PlanOp r0 = op(2, 1, OpKind::Recv);
-    r0.bytes = 6400, r0.flow = 0, r0.peer = 0;
-    PlanOp r2 = op(3, 1, OpKind::Recv);
-    r2.bytes = 6400, r2.flow = 1, r2.peer = 2;
-    l.ops = {s0, s2, r0, r2};
-    p.layers = {l};
+    const Plan p = test_support::hand_flows(3, {{0, 1, 6400}, {2, 1, 6400}});
     const double bound = 12800.0 / 15 + 2 * 2 + 2 * 16.0 / 15 + 5 + 1.6;
     for (const Estimate& e : {estimate_plan(a, p), estimate_plan(a, p, packets())}) {
         const double last = std::max(e.ops[2].end_ns, e.ops[3].end_ns);

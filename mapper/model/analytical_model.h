@@ -32,7 +32,7 @@
 // Granularity (EstimateOptions): how the schedule times the package's links and memories.
 //  - Message (the default, and what the optimisers use): the one-pass list schedule above.
 //    A message reserves every link of its path at once, in the order messages are issued, and
-//    waits for its longest single wait. ~3.5 ms per ResNet-50 estimate on simba-6x6.
+//    waits for its longest single wait. The fast one (docs/performance.md).
 //  - Packet: a discrete-event schedule of groups of `packets_per_event` packets, which is how
 //    the simulator's links behave. Each group is an event at every link of its path, and the
 //    link serves groups in the order they ARRIVE there, not in the order their messages were
@@ -43,9 +43,9 @@
 //    request packets leave through the chiplet's network interface (behind its sends) and
 //    cross the package, the memory serves each group in order of arrival, and the group's
 //    data leaves as soon as it is served and crosses back; a write's data crosses the same
-//    way and is acknowledged once served. On simba-6x6 ResNet-50 (uniform, direct) the
-//    per-layer latency error against the simulation falls from median 14 % / max 299 % to
-//    3.0 % / 44 % (README, "Packet granularity"), at ~20x the cost: ~0.7 M events, ~70 ms.
+//    way and is acknowledged once served. Per layer it is much closer to the simulation than
+//    the message granularity, at many times its cost (docs/validation.md,
+//    docs/performance.md).
 //  Energy, link loads and statistics are the same at both granularities: only times differ.
 // Pure C++.
 #include "hw/config/arch_config.h"
@@ -77,9 +77,9 @@ struct ChoiceNames<Granularity> {
 
 struct EstimateOptions {
     Granularity granularity = Granularity::Message;
-    /// Packet granularity: packets that travel as one event (>= 1). 4 keeps a ResNet-50
-    /// estimate at ~0.7 M events; single packets were not more accurate on the validation
-    /// cases overall (per-layer medians a little lower, maxima higher), and 8 was worse.
+    /// Packet granularity: packets that travel as one event (>= 1). The CLI's 4 keeps the
+    /// events of a whole-network estimate few: single packets were not more accurate on the
+    /// validation cases overall, and 8 were less.
     int packets_per_event = 1;
 };
 

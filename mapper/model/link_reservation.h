@@ -1,7 +1,7 @@
 #pragma once
 // The analytical model's hottest loop: a message reserving the links of its path, each link a
-// first-come-first-served server with a "free at" time (~450k link reservations per ResNet-50
-// estimate), and the path layout it reads.
+// first-come-first-served server with a "free at" time (hundreds of thousands of link
+// reservations per whole-network estimate), and the path layout it reads.
 //
 // A path's first step is its injection link, which a message reaches at once (head time 0);
 // the scheduler treats it on its own (a send's flows queue on their network interface one after

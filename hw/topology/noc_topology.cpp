@@ -42,8 +42,9 @@ void NocTopology::add_channel(int src, int src_port, int dst, int dst_port, int 
 
 namespace {
 
-/// 0 = X (along a row), 1 = Y (along a column), 2 = diagonal.
-int dim_of(Port p) { return is_diagonal(p) ? 2 : p == Port::East || p == Port::West ? 0 : 1; }
+/// 0 = X (along a row), 1 = Y (along a column), 2 = diagonal: the link class's number, which
+/// the package's VC network takes as the channel's link class.
+int dim_of(Port p) { return static_cast<int>(link_class_of(p)); }
 
 constexpr Port kStraight[] = {Port::East, Port::West, Port::North, Port::South};
 

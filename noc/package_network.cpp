@@ -103,11 +103,15 @@ nlohmann::json package_link_figures(const ArchConfig& arch) {
     if (!arch.package.classed_links()) return figures(c.links.front());  // one class
     nlohmann::json out = nlohmann::json::object();
     for (const auto& [lc, name] : ChoiceNames<LinkClass>::all)
-        if (lc != LinkClass::Diagonal || arch.package.diagonals()) out[name] = figures(c.links[static_cast<std::size_t>(lc)]);
+        if (arch.package.has_link_class(lc)) out[name] = figures(c.links[static_cast<std::size_t>(lc)]);
     return out;
 }
 
 void check_package_network(const ArchConfig& arch) {
+    // A torus's rings need two VC classes wherever buffers are bounded (dateline_step).
+    if (arch.package.topology == PackageTopology::Torus && !ideal_routers(arch.package) && arch.package.router.vcs < 2)
+        throw InputError(arch.file, "/package/router/vcs", "at least 2 VCs on a torus with bounded buffers (dateline classes)",
+                         std::to_string(arch.package.router.vcs));
     if (arch.package.router.model != RouterModel::Vc) return;
     const VcNetworkConfig c = package_vc_config(arch);
     for (const auto& [lc, name] : ChoiceNames<LinkClass>::all)

@@ -37,7 +37,86 @@ void read_router(JsonObject o, RouterConfig& r) {
     o.finish();
 }
 
+/// The class a link between chiplets a and b has by where they sit.
+LinkClass class_by_position(int a, int b, int cols) {
+    if (a / cols == b / cols) return LinkClass::Row;
+    if (a % cols == b % cols) return LinkClass::Column;
+    return LinkClass::Diagonal;
+}
+
+/// A graph package's "edges": [a, b] pairs or {"between": [a, b], "class": ...} objects,
+/// each a link both ways between two chiplets, at most kMaxGraphPorts per chiplet, all
+/// chiplets connected.
+std::vector<PackageEdge> read_edges(const JsonNode& n, int rows, int cols) {
+    constexpr int kMaxGraphPorts = 8;  // the link-id stride of the package topology
+    const int chiplets = rows * cols;
+    std::vector<PackageEdge> edges;
+    std::vector<int> degree(static_cast<std::size_t>(chiplets), 0);
+    std::vector<std::vector<int>> adjacent(static_cast<std::size_t>(chiplets));
+    const std::vector<JsonNode> items = n.array();
+    if (items.empty()) n.fail("a non-empty array of links between chiplets", "an empty array");
+    for (const JsonNode& item : items) {
+        PackageEdge e;
+        std::optional<JsonNode> ends;
+        std::optional<LinkClass> cls;
+        if (item.is_object()) {
+            JsonObject o = item.object();
+            o.allow("source");
+            ends = o.required("between");
+            if (auto c = o.optional("class")) cls = c->choice<LinkClass>();
+            o.finish();
+        } else {
+            ends = item;
+        }
+        const std::vector<JsonNode> pair = ends->array();
+        if (pair.size() != 2) ends->fail("two chiplet ids [a, b]", std::to_string(pair.size()) + " values");
+        e.a = static_cast<int>(pair[0].integer_in(0, chiplets - 1));
+        e.b = static_cast<int>(pair[1].integer_in(0, chiplets - 1));
+        if (e.a == e.b) pair[1].fail("a chiplet other than " + std::to_string(e.a), "the same chiplet");
+        for (int x : adjacent[static_cast<std::size_t>(e.a)])
+            if (x == e.b)
+                ends->fail("each pair of chiplets linked once",
+                           "a second link between " + std::to_string(e.a) + " and " + std::to_string(e.b));
+        for (int x : {e.a, e.b})
+            if (++degree[static_cast<std::size_t>(x)] > kMaxGraphPorts)
+                ends->fail("at most " + std::to_string(kMaxGraphPorts) + " links per chiplet",
+                           "a link more at chiplet " + std::to_string(x));
+        adjacent[static_cast<std::size_t>(e.a)].push_back(e.b);
+        adjacent[static_cast<std::size_t>(e.b)].push_back(e.a);
+        e.link_class = cls ? *cls : class_by_position(e.a, e.b, cols);
+        edges.push_back(e);
+    }
+    std::vector<bool> seen(static_cast<std::size_t>(chiplets), false);
+    std::vector<int> stack{0};
+    seen[0] = true;
+    while (!stack.empty()) {
+        const int at = stack.back();
+        stack.pop_back();
+        for (int x : adjacent[static_cast<std::size_t>(at)])
+            if (!seen[static_cast<std::size_t>(x)]) seen[static_cast<std::size_t>(x)] = true, stack.push_back(x);
+    }
+    for (int c = 0; c < chiplets; ++c)
+        if (!seen[static_cast<std::size_t>(c)])
+            n.fail("links that connect every chiplet", "chiplet " + std::to_string(c) + " cut off from chiplet 0");
+    return edges;
+}
+
 }  // namespace
+
+bool PackageConfig::has_link_class(LinkClass c) const {
+    switch (topology) {
+        case PackageTopology::Mesh:
+        case PackageTopology::Torus:
+            return c != LinkClass::Diagonal;
+        case PackageTopology::MeshDiagonal:
+            return true;
+        case PackageTopology::Graph:
+            break;
+    }
+    for (const PackageEdge& e : edges)
+        if (e.link_class == c) return true;
+    return false;
+}
 
 PackageConfig read_package(JsonObject o, const std::string& arch_file) {
     PackageConfig p;
@@ -46,15 +125,27 @@ PackageConfig read_package(JsonObject o, const std::string& arch_file) {
     p.rows = static_cast<int>(o.required("rows").integer_in(1, 64));
     p.cols = static_cast<int>(o.required("cols").integer_in(1, 64));
     p.topology = o.choice("topology", p.topology);
-    p.routing = o.choice("routing", p.routing);
+    if (p.topology == PackageTopology::Graph) {
+        if (auto r = o.optional("routing"))
+            r->fail("no routing on a graph package (it is routed up*/down*)", describe_json(r->raw()));
+        p.edges = read_edges(o.required("edges"), p.rows, p.cols);
+    } else {
+        p.routing = o.choice("routing", p.routing);
+        if (auto e = o.optional("edges"))
+            e->fail("no edges: they belong to topology \"graph\"",
+                    "edges with topology \"" + std::string(to_string(p.topology)) + "\"");
+    }
     if (auto l = o.optional("link")) p.link = read_with_preset<LinkConfig>(*l, arch_file, "links", read_link_fields);
     if (auto ls = o.optional("links")) {
         JsonObject lo = ls->object();
         for (const auto& [c, name] : ChoiceNames<LinkClass>::all) {
             auto l = lo.optional(name);
             if (!l) continue;
-            if (c == LinkClass::Diagonal && !p.diagonals())
-                l->fail("a link class the topology has: row or column (diagonal with topology mesh_diagonal)", "diagonal");
+            if (!p.has_link_class(c))
+                l->fail(
+                    "a link class the package has: row or column (diagonal with topology mesh_diagonal, or graph "
+                    "edges of that class)",
+                    name);
             p.class_links[static_cast<std::size_t>(c)] = read_with_preset<LinkConfig>(*l, arch_file, "links", read_link_fields);
         }
         lo.finish();
@@ -78,7 +169,7 @@ double d2d_hop_gbps(const PackageConfig& p, LinkClass c) {
 std::vector<std::string> package_warnings(const PackageConfig& p) {
     std::vector<std::string> out;
     for (const auto& [c, name] : ChoiceNames<LinkClass>::all) {
-        if (c == LinkClass::Diagonal && !p.diagonals()) continue;
+        if (!p.has_link_class(c)) continue;
         if (c != LinkClass::Row && !p.class_links[static_cast<std::size_t>(c)]) continue;  // the same link as the rows'
         const double port = static_cast<double>(port_flits_for(p, c)) * p.router.flit_gbps();
         const double link = p.link_of(c).bandwidth_gbps;
@@ -122,10 +213,16 @@ nlohmann::json package_to_json(const PackageConfig& p) {
                       {"d2d_hop_gbps", d2d_hop_gbps(p)}}}};
     // A preset name is only informative: the fields already hold its values.
     if (p.link.preset.empty()) package["link"].erase("preset");
+    if (p.topology == PackageTopology::Graph) {
+        package.erase("routing");
+        json edges = json::array();
+        for (const PackageEdge& e : p.edges) edges.push_back({{"between", {e.a, e.b}}, {"class", to_string(e.link_class)}});
+        package["edges"] = edges;
+    }
     if (p.classed_links()) {
         json links = json::object(), hops = json::object();
         for (const auto& [c, name] : ChoiceNames<LinkClass>::all) {
-            if (c == LinkClass::Diagonal && !p.diagonals()) continue;
+            if (!p.has_link_class(c)) continue;
             hops[name] = d2d_hop_gbps(p, c);
             const auto& o = p.class_links[static_cast<std::size_t>(c)];
             if (!o) continue;

@@ -13,9 +13,10 @@
 
 namespace mcmsim {
 
-/// Which neighbours a chiplet's router has links to: the 4 straight ones, or also the 4
-/// diagonal ones (routed diagonal-first, hw/topology/mesh_topology.h).
-enum class PackageTopology { Mesh, MeshDiagonal };
+/// Which links join the chiplets' routers (hw/topology/mesh_topology.h): the 4 straight
+/// neighbours, also the 4 diagonal ones (routed diagonal-first), the straight ones closed
+/// into rings, or any graph the config lists (`edges`).
+enum class PackageTopology { Mesh, MeshDiagonal, Torus, Graph };
 /// Dimension-order routing of the package mesh: columns first (XY) or rows first (YX).
 enum class Routing { XY, YX };
 /// The router model of the package network: the fast packet-level model or the flit-level
@@ -36,7 +37,9 @@ struct ChoiceNames<PacketBuffers> {
 template <>
 struct ChoiceNames<PackageTopology> {
     static constexpr std::pair<PackageTopology, const char*> all[] = {{PackageTopology::Mesh, "mesh"},
-                                                                      {PackageTopology::MeshDiagonal, "mesh_diagonal"}};
+                                                                      {PackageTopology::MeshDiagonal, "mesh_diagonal"},
+                                                                      {PackageTopology::Torus, "torus"},
+                                                                      {PackageTopology::Graph, "graph"}};
 };
 template <>
 struct ChoiceNames<Routing> {
@@ -56,6 +59,15 @@ template <>
 struct ChoiceNames<LinkClass> {
     static constexpr std::pair<LinkClass, const char*> all[] = {
         {LinkClass::Row, "row"}, {LinkClass::Column, "column"}, {LinkClass::Diagonal, "diagonal"}};
+};
+
+/// A link of a graph package, both directions: between chiplets `a` and `b` (row-major ids
+/// on the package grid), of link class `link_class` (by default from where the two sit: the
+/// same row, the same column, or neither).
+struct PackageEdge {
+    int a = 0, b = 0;
+    LinkClass link_class = LinkClass::Row;
+    bool operator==(const PackageEdge& o) const { return a == o.a && b == o.b && link_class == o.link_class; }
 };
 
 /// A die-to-die package link, per direction.
@@ -111,6 +123,10 @@ struct PackageConfig {
     PackageTopology topology = PackageTopology::Mesh;
     Routing routing = Routing::XY;
     bool diagonals() const { return topology == PackageTopology::MeshDiagonal; }
+    /// Graph packages only: the links, each both ways, in the order that numbers ports.
+    std::vector<PackageEdge> edges;
+    /// Whether the package has links of class `c`.
+    bool has_link_class(LinkClass c) const;
     LinkConfig link;  ///< every link the classes below do not override
     /// Per link class (LinkClass order): a link config of its own ("links" in the config),
     /// or none: `link`.

@@ -40,24 +40,35 @@ void NocTopology::add_channel(int src, int src_port, int dst, int dst_port, int 
     channels_.push_back(c);
 }
 
-namespace {
-
-/// 0 = X (along a row), 1 = Y (along a column), 2 = diagonal: the link class's number, which
-/// the package's VC network takes as the channel's link class.
-int dim_of(Port p) { return static_cast<int>(link_class_of(p)); }
-
-constexpr Port kStraight[] = {Port::East, Port::West, Port::North, Port::South};
-
-}  // namespace
-
 NocTopology NocTopology::of_mesh(const MeshTopology& m) {
-    NocTopology t(m.diagonals() ? NocTopologyKind::DiagonalMesh : NocTopologyKind::Mesh, m.rows(), m.cols(),
-                  m.diagonals() ? grid_port(Port::SouthWest) + 1 : grid_port(Port::South) + 1);
+    NocTopologyKind kind = NocTopologyKind::Mesh;
+    int ports = grid_port(Port::South) + 1;
+    switch (m.kind()) {
+        case PackageTopology::Mesh:
+            break;
+        case PackageTopology::Torus:
+            kind = NocTopologyKind::Torus;
+            break;
+        case PackageTopology::MeshDiagonal:
+            kind = NocTopologyKind::DiagonalMesh;
+            ports = grid_port(Port::SouthWest) + 1;
+            break;
+        case PackageTopology::Graph:
+            kind = NocTopologyKind::Graph;
+            ports = kMeshPorts + 1;
+            break;
+    }
+    NocTopology t(kind, m.rows(), m.cols(), ports);
+    // 0 = X (along a row), 1 = Y (along a column), 2 = diagonal: the link class's number,
+    // which the package's VC network takes as the channel's link class.
     for (int r = 0; r < m.routers(); ++r)
         for (int pi = 0; pi < kMeshPorts; ++pi) {
             const auto p = static_cast<Port>(pi);
             const int nb = m.neighbor(r, p);
-            if (nb >= 0) t.add_channel(r, grid_port(p), nb, grid_port(opposite(p)), dim_of(p), false);
+            if (nb < 0) continue;
+            const int link = MeshTopology::link_id(r, p);
+            t.add_channel(r, grid_port(p), nb, grid_port(m.in_port(link)), static_cast<int>(m.link_class(link)), m.wraps(link));
+            if (kind == NocTopologyKind::Graph) t.channel_names_.push_back(m.link_name(link));
         }
     return t;
 }
@@ -67,22 +78,7 @@ NocTopology NocTopology::mesh(int rows, int cols) { return of_mesh(MeshTopology(
 
 NocTopology NocTopology::diagonal_mesh(int rows, int cols) { return of_mesh(MeshTopology(rows, cols, Routing::XY, true)); }
 
-NocTopology NocTopology::torus(int rows, int cols) {
-    NocTopology t(NocTopologyKind::Torus, rows, cols, grid_port(Port::South) + 1);
-    for (int r = 0; r < t.routers(); ++r)
-        for (const Port p : kStraight) {
-            const PortStep s = step_of(p);
-            const int dim = dim_of(p), size = dim == 0 ? cols : rows;
-            if (size < 2) continue;                             // a ring of one router has no links
-            if (size == 2 && (s.dr < 0 || s.dc < 0)) continue;  // 2-rings: one link per direction pair
-            int nr = t.row_of(r) + s.dr, nc = t.col_of(r) + s.dc;
-            const bool wrap = nr < 0 || nr >= rows || nc < 0 || nc >= cols;
-            nr = (nr + rows) % rows;
-            nc = (nc + cols) % cols;
-            t.add_channel(r, grid_port(p), t.id(nr, nc), grid_port(opposite(p)), dim, wrap);
-        }
-    return t;
-}
+NocTopology NocTopology::torus(int rows, int cols) { return of_mesh(MeshTopology::torus(rows, cols, Routing::XY)); }
 
 NocTopology NocTopology::graph(std::vector<std::string> names, const std::vector<GraphLink>& links) {
     const int n = static_cast<int>(names.size());
@@ -134,6 +130,7 @@ std::string NocTopology::router_name(int r) const {
 }
 
 std::string NocTopology::channel_name(int c) const {
+    if (!channel_names_.empty()) return channel_names_[static_cast<std::size_t>(c)];
     if (!names_.empty()) return router_name(channels_[c].src) + ".p" + std::to_string(channels_[c].src_port);
     return router_name(channels_[c].src) + "." + to_string(mesh_port(channels_[c].src_port));
 }

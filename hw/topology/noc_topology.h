@@ -45,9 +45,10 @@ struct NocChannel {
 
 class NocTopology {
 public:
-    /// The router graph of a package mesh: one channel per MeshTopology link, in link id
-    /// order (router by router, ports E, W, N, S, NE, NW, SE, SW), named like the link.
-    /// Kind Mesh, or DiagonalMesh when the mesh has diagonals.
+    /// The router graph of a package: one channel per MeshTopology link, in link id order
+    /// (router by router, ports E, W, N, S, NE, NW, SE, SW, or a graph's ports in order), named
+    /// like the link, its `dim` the link's class and `dateline` set on a torus's wrap-around
+    /// links. Kind Mesh, DiagonalMesh, Torus or Graph as the package's topology.
     static NocTopology of_mesh(const MeshTopology& m);
     static NocTopology mesh(int rows, int cols);
     static NocTopology torus(int rows, int cols);
@@ -96,8 +97,9 @@ private:
     std::vector<int> out_, in_;
     std::vector<int> row_, col_;  ///< per router
     std::vector<NocChannel> channels_;
-    std::vector<std::vector<int>> dist_;  ///< all-pairs hop counts, computed once
-    std::vector<std::string> names_;      ///< custom graphs only
+    std::vector<std::vector<int>> dist_;      ///< all-pairs hop counts, computed once
+    std::vector<std::string> names_;          ///< custom graphs only
+    std::vector<std::string> channel_names_;  ///< package graphs only: MeshTopology::link_name
 };
 
 }  // namespace mcmsim

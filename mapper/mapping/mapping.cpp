@@ -3,6 +3,7 @@
 namespace mcmsim {
 
 RoutePolicy package_route_policy(const PackageConfig& p) {
+    if (p.topology == PackageTopology::Torus || p.topology == PackageTopology::Graph) return RoutePolicy::Package;
     if (p.diagonals()) return RoutePolicy::Diagonal;
     return p.routing == Routing::YX ? RoutePolicy::YX : RoutePolicy::XY;
 }
@@ -15,10 +16,15 @@ Mapping uniform_mapping(const Workload& w, const Partition& p) {
     return m;
 }
 
-std::vector<RoutePolicy> searched_route_policies(bool diagonal_links) {
+std::vector<RoutePolicy> searched_route_policies(PackageTopology topology) {
+    if (topology == PackageTopology::Torus || topology == PackageTopology::Graph) return {RoutePolicy::Package};
     std::vector<RoutePolicy> r{RoutePolicy::XY, RoutePolicy::YX, RoutePolicy::Split};
-    if (diagonal_links) r.push_back(RoutePolicy::Diagonal);
+    if (topology == PackageTopology::MeshDiagonal) r.push_back(RoutePolicy::Diagonal);
     return r;
+}
+
+bool route_policy_fits(RoutePolicy r, PackageTopology topology) {
+    return r == RoutePolicy::Package || topology == PackageTopology::Mesh || topology == PackageTopology::MeshDiagonal;
 }
 
 }  // namespace mcmsim

@@ -36,12 +36,18 @@ enum class RoutePolicy {
     /// Diagonal hops first, then the package's dimension order (a mesh_diagonal package's own
     /// routing); on a package without diagonal links the package's routing.
     Diagonal,
+    /// The package's own routing, whatever its topology: the only policy on a torus or a
+    /// graph, whose routers route by their own rules (hw/topology/mesh_topology.h).
+    Package,
 };
 
 template <>
 struct ChoiceNames<RoutePolicy> {
-    static constexpr std::pair<RoutePolicy, const char*> all[] = {
-        {RoutePolicy::XY, "xy"}, {RoutePolicy::YX, "yx"}, {RoutePolicy::Split, "split"}, {RoutePolicy::Diagonal, "diagonal"}};
+    static constexpr std::pair<RoutePolicy, const char*> all[] = {{RoutePolicy::XY, "xy"},
+                                                                  {RoutePolicy::YX, "yx"},
+                                                                  {RoutePolicy::Split, "split"},
+                                                                  {RoutePolicy::Diagonal, "diagonal"},
+                                                                  {RoutePolicy::Package, "package"}};
 };
 
 /// How the chiplets that need the same bytes from DRAM (a replicated weight slice, a
@@ -56,7 +62,8 @@ struct ChoiceNames<Delivery> {
 };
 
 /// The policy that lets the package route every flow itself (no source routes): xy or yx as
-/// the package's dimension order, diagonal on a mesh_diagonal package. The baselines use it.
+/// the package's dimension order, diagonal on a mesh_diagonal package, package on a torus or a
+/// graph. The baselines use it.
 RoutePolicy package_route_policy(const PackageConfig& p);
 
 struct LayerMapping {
@@ -98,8 +105,13 @@ struct Mapping {
 /// The same partition for every layer (e.g. all K).
 Mapping uniform_mapping(const Workload& w, const Partition& p);
 
-/// The policies worth searching on a package: xy, yx, split, and diagonal only when the
-/// package has diagonal links (elsewhere it is the package's dimension order again).
-std::vector<RoutePolicy> searched_route_policies(bool diagonal_links);
+/// The policies worth searching on a package: on a mesh xy, yx, split, and diagonal only when
+/// the package has diagonal links (elsewhere it is the package's dimension order again); on a
+/// torus or a graph only the package's own routing.
+std::vector<RoutePolicy> searched_route_policies(PackageTopology topology);
+/// Whether `r` can be asked of a package of `topology`: every policy on a mesh, only the
+/// package's own routing on a torus or a graph (a mesh path there may use links it lacks,
+/// and its VC classes are made for its own routes).
+bool route_policy_fits(RoutePolicy r, PackageTopology topology);
 
 }  // namespace mcmsim

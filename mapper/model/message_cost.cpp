@@ -11,7 +11,7 @@ PackageLinks::PackageLinks(const ArchConfig& arch, const MeshTopology& topo)
     energy_pj_per_bit.resize(static_cast<std::size_t>(count()));
     is_d2d.assign(static_cast<std::size_t>(count()), true);
     for (int l = 0; l < mesh_slots; ++l) {  // each mesh link as its class's
-        const LinkClass c = link_class_of_slot(l);
+        const LinkClass c = topo.link_class(l);
         const LinkConfig& link = arch.package.link_of(c);
         bandwidth_gbps[static_cast<std::size_t>(l)] = d2d_hop_gbps(arch.package, c);
         latency_ns[static_cast<std::size_t>(l)] = link.latency_ns;

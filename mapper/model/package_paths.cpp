@@ -25,6 +25,7 @@ PackagePaths::PackagePaths(const ArchConfig& arch)
         }
     }
     switch_local_.assign(static_cast<std::size_t>(topo.routers()), 0.0);
+    for (int l = 0; l < topo.link_slots(); ++l) mesh_class_.push_back(topo.link_class(l));
     if (!ideal_routers(arch.package)) {
         for (int c = 0; c < kLinkClasses; ++c)
             switch_mesh_[static_cast<std::size_t>(c)] =

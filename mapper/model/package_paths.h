@@ -96,7 +96,7 @@ public:
     /// input takes one packet at a time, as the injection link before it does, so the two act
     /// as one server at the slower rate.
     double switch_ns_per_byte(int node, int first) const {
-        return first >= 0 ? switch_mesh_[static_cast<std::size_t>(link_class_of_slot(first))]
+        return first >= 0 ? switch_mesh_[static_cast<std::size_t>(mesh_class_[static_cast<std::size_t>(first)])]
                           : switch_local_[static_cast<std::size_t>(router_of(node))];
     }
     int inject(int node) const { return inject_[static_cast<std::size_t>(node)]; }
@@ -134,6 +134,7 @@ private:
     std::vector<double> ns_per_byte_;
     std::vector<int> router_of_, inject_, eject_;
     std::array<double, kLinkClasses> switch_mesh_{};  ///< per link class: ns per byte through its port's width
+    std::vector<LinkClass> mesh_class_;               ///< per mesh link slot: its link class
     std::vector<double> switch_local_;                ///< per router: ns per byte through its local port
     std::vector<int> router_entered_;
     PathStore store_;

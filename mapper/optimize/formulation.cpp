@@ -118,14 +118,14 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
     const int mesh = chiplets_ * kMeshPorts;
     const int ni_in = mesh, ni_out = mesh + chiplets_, phy_to = mesh + 2 * chiplets_, phy_from = phy_to + M, dram = phy_from + M;
     bandwidth_.assign(dram + M, 0.0);
-    for (int l = 0; l < mesh; ++l) bandwidth_[l] = d2d_hop_gbps(arch.package, link_class_of_slot(l));
+    const MeshTopology xy(rows_, cols_, Routing::XY);  // a plain mesh (not_modelled says so otherwise)
+    for (int l = 0; l < mesh; ++l) bandwidth_[l] = d2d_hop_gbps(arch.package, xy.link_class(l));
     for (int c = 0; c < chiplets_; ++c) bandwidth_[ni_in + c] = bandwidth_[ni_out + c] = chip.ni_bandwidth_gbps;
     const IdVector<const MemoryConfig*> memory = memories_of(arch);
     for (int m = 0; m < M; ++m) {
         bandwidth_[phy_to + m] = bandwidth_[phy_from + m] = memory[m]->phy_bandwidth();
         bandwidth_[dram + m] = memory[m]->dram.bandwidth_gbps();
     }
-    MeshTopology xy(rows_, cols_, Routing::XY);
     const double router_pj_per_byte =
         arch.package.router.energy_pj_per_flit / static_cast<double>(arch.package.router.flit_bytes);
     IdVector<int> home(chiplets_);
@@ -140,7 +140,7 @@ Formulation::Formulation(const ArchConfig& arch, const Workload& w, const Mappin
         const MemoryConfig& mem = *memory[best];
         double links_pj_per_byte = 0;  // along the path to the memory, each link as its class's
         for (int l : xy.path_links(c, xy.id(mem.attach_row, mem.attach_col)))
-            links_pj_per_byte += 8.0 * arch.package.link_of(link_class_of_slot(l)).energy_pj_per_bit;
+            links_pj_per_byte += 8.0 * arch.package.link_of(xy.link_class(l)).energy_pj_per_bit;
         const double phy = 8.0 * mem.phy_energy_pj_per_bit;
         const double common = phy + links_pj_per_byte + router_pj_per_byte * (best_hops + 1);
         e_in_.push_back(8.0 * dram_stream_pj_per_bit(mem.dram, true) + common);

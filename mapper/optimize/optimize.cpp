@@ -179,11 +179,17 @@ void put_first(IdVector<T>& list, const T& x, Eq eq = Eq{}) {
 }  // namespace
 
 SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const MapRequest& r) {
-    SearchSpace s = r.space ? *r.space : default_search_space(w.batch > 1, arch.package.diagonals());
+    SearchSpace s = r.space ? *r.space : default_search_space(w.batch > 1, arch.package.topology);
     // The baseline's partition, its route (the package's own routing, when the space has it),
     // its collective and network-input delivery and layer-sequential placement lead their lists.
     put_first(s.mapping.partitions, r.split);
     auto& routes = s.mapping.routes;
+    for (RoutePolicy rp : routes)
+        if (!route_policy_fits(rp, arch.package.topology))
+            throw InputError(r.space ? r.space->file : std::string(), "/mapping/routes",
+                             std::string("route policies a ") + to_string(arch.package.topology) +
+                                 " package can take: package (it routes by its own rules)",
+                             to_string(rp));
     const RoutePolicy own = package_route_policy(arch.package);
     if (std::find(routes.begin(), routes.end(), own) != routes.end()) put_first(routes, own);
     put_first(s.mapping.collectives, r.collective);

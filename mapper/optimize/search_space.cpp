@@ -12,12 +12,12 @@
 
 namespace mcmsim {
 
-SearchSpace default_search_space(bool batched, bool diagonal_links) {
+SearchSpace default_search_space(bool batched, PackageTopology topology) {
     SearchSpace s;
     s.mapping.partitions = {{Dim::K, Dim::K}, {Dim::C, Dim::C}, {Dim::P, Dim::P}, {Dim::Q, Dim::Q},
                             {Dim::P, Dim::K}, {Dim::K, Dim::P}, {Dim::Q, Dim::K}};
     if (batched) s.mapping.partitions.push_back({Dim::N, Dim::N});
-    s.mapping.routes = searched_route_policies(diagonal_links);
+    s.mapping.routes = searched_route_policies(topology);
     // Direct first: the uniform baseline's. Synth last: the fixed algorithms keep their
     // place in the genome's choices.
     s.mapping.collectives = {Collective::Direct, Collective::Ring, Collective::TwoD, Collective::Tree, Collective::Synth};

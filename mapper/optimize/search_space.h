@@ -95,7 +95,7 @@ struct SearchSpace {
 /// The default space: 1-D K, C, P, Q (and N when the batch is > 1) and the 2-D pairs PxK, KxP,
 /// QxK; 4 units per part; the routes xy, yx, split (and diagonal when the package has diagonal
 /// links); every collective, direct first; unicast and multicast weights; no hardware knobs.
-SearchSpace default_search_space(bool batched, bool diagonal_links = false);
+SearchSpace default_search_space(bool batched, PackageTopology topology = PackageTopology::Mesh);
 
 /// Loads and checks a space file; throws InputError (file, JSON pointer, expected, found).
 SearchSpace load_search_space(const std::string& path);

@@ -34,31 +34,30 @@ SynthesisGraph package_synthesis_graph(const PackageConfig& p, const ChipletGrou
     graph.nodes = p.rows * p.cols;
     graph.ni_ns_per_byte = ni_gbps > 0 ? 1.0 / ni_gbps : 0;
     graph.router_latency_ns = p.router.latency_ns();
-    for (int i = 0; i < g.size(); ++i) {
-        const int u = g.chiplet(i, p.cols);
-        for (int port = 0; port < kMeshPorts; ++port) {
-            const int v = topo.neighbor(u, static_cast<Port>(port));
-            if (v < 0 || g.local(v, p.cols) < 0) continue;
-            const LinkClass c = link_class_of(static_cast<Port>(port));
-            graph.links.push_back(SynthesisLink{u, v, 1.0 / d2d_hop_gbps(p, c), p.link_of(c).latency_ns + p.router.latency_ns()});
-        }
+    // The links the package's routes between the group's chiplets take (on a mesh, those
+    // inside the group's rectangle; on a torus or a graph a route may leave it), in id order.
+    std::vector<int> slot_index(static_cast<std::size_t>(topo.link_slots()), -1);
+    std::vector<int> used;
+    for (int i = 0; i < g.size(); ++i)
+        for (int j = 0; j < g.size(); ++j)
+            if (i != j)
+                for (int l : topo.path_links(g.chiplet(i, p.cols), g.chiplet(j, p.cols)))
+                    if (slot_index[static_cast<std::size_t>(l)] < 0)
+                        slot_index[static_cast<std::size_t>(l)] = 0, used.push_back(l);
+    std::sort(used.begin(), used.end());
+    for (int l : used) {
+        const LinkClass c = topo.link_class(l);
+        slot_index[static_cast<std::size_t>(l)] = static_cast<int>(graph.links.size());
+        graph.links.push_back(SynthesisLink{l / kMeshPorts, topo.neighbor(l / kMeshPorts, static_cast<Port>(l % kMeshPorts)),
+                                            1.0 / d2d_hop_gbps(p, c), p.link_of(c).latency_ns + p.router.latency_ns()});
     }
-    std::sort(graph.links.begin(), graph.links.end(),
-              [](const SynthesisLink& a, const SynthesisLink& b) { return std::tie(a.from, a.to) < std::tie(b.from, b.to); });
-    auto link_index = [&](int from, int to) {
-        const auto it = std::lower_bound(
-            graph.links.begin(), graph.links.end(), std::make_pair(from, to),
-            [](const SynthesisLink& l, const std::pair<int, int>& k) { return std::make_pair(l.from, l.to) < k; });
-        return static_cast<int>(it - graph.links.begin());
-    };
     graph.routes.resize(static_cast<std::size_t>(graph.nodes * graph.nodes));
     for (int i = 0; i < g.size(); ++i)
         for (int j = 0; j < g.size(); ++j) {
             if (i == j) continue;
             const int u = g.chiplet(i, p.cols), v = g.chiplet(j, p.cols);
-            const std::vector<int> path = topo.path(u, v);  // inside the group's rectangle
             std::vector<int>& r = graph.routes[static_cast<std::size_t>(u * graph.nodes + v)];
-            for (std::size_t k = 0; k + 1 < path.size(); ++k) r.push_back(link_index(path[k], path[k + 1]));
+            for (int l : topo.path_links(u, v)) r.push_back(slot_index[static_cast<std::size_t>(l)]);
         }
     return graph;
 }

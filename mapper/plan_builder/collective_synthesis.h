@@ -69,10 +69,9 @@ struct SynthesisGraph {
 /// (and the chunk's root, wherever it is).
 constexpr int kSynthesisReach = 2;
 
-/// The package's mesh links (diagonals included) among the chiplets of `group`, each as fast
-/// as a die-to-die hop of its class carries (d2d_hop_gbps) with its link's and a router's
-/// latency, and
-/// the package's routes between the group's chiplets (inside the group's rectangle).
+/// The package's links that its routes between the chiplets of `group` take (any topology),
+/// each as fast as a die-to-die hop of its class carries (d2d_hop_gbps) with its link's and a
+/// router's latency, and those routes.
 SynthesisGraph package_synthesis_graph(const PackageConfig& p, const ChipletGroup& group, double ni_gbps);
 
 /// Chunks per multicast: a chunk pipelines through relays (a relay forwards it while the next

@@ -8,7 +8,8 @@ TransferBatch::TransferBatch(const PackageConfig& package, double ni_gbps)
     : package_(package), ni_gbps_(ni_gbps), rows_(package.rows), cols_(package.cols), n_(package.rows * package.cols),
       topo_(package.rows, package.cols, Routing::XY), topo_yx_(package.rows, package.cols, Routing::YX),
       topo_package_(MeshTopology::of_package(package)),
-      package_topo_(topo_package_.diagonals() ? &topo_package_ : (package.routing == Routing::YX ? &topo_yx_ : &topo_)),
+      package_topo_(topo_package_.kind() != PackageTopology::Mesh ? &topo_package_
+                                                                  : (package.routing == Routing::YX ? &topo_yx_ : &topo_)),
       link_load_(topo_package_.link_slots(), 0) {
     const int pairs = n_ * n_;
     for (RouteKind k : {RouteKind::XY, RouteKind::YX}) routes_[static_cast<int>(k)].resize(pairs);
@@ -150,6 +151,7 @@ const std::vector<int>& TransferBatch::links_of(RouteKind kind, int from, int to
 }
 
 int TransferBatch::paths(RoutePolicy policy, int from, int to, Path (&out)[2]) const {
+    if (!route_policy_fits(RoutePolicy::XY, topo_package_.kind())) policy = RoutePolicy::Package;  // routed by its own rules
     const bool straight = topo_.row_of(from) == topo_.row_of(to) || topo_.col_of(from) == topo_.col_of(to);
     auto route = [&](const MeshTopology& t, RouteKind kind) {
         // The package routes this way itself: leave the route out.
@@ -163,6 +165,7 @@ int TransferBatch::paths(RoutePolicy policy, int from, int to, Path (&out)[2]) c
             out[0] = {route(topo_yx_, RouteKind::YX), 1};
             return 1;
         case RoutePolicy::Diagonal:
+        case RoutePolicy::Package:
             out[0] = {RouteKind::Package, 1};
             return 1;  // the package routes so
         case RoutePolicy::Split:

@@ -35,7 +35,10 @@ struct Packet {
     Tick created = 0;
     Tick tail_lag = 0;  ///< how far the tail trails the head (largest serialisation seen)
     int hops = 0;
-    std::uint8_t vc_class = 2;      ///< packet model: 0 eastbound VCs, 1 westbound, 2 any (one class)
+    /// packet model: 0 eastbound VCs, 1 westbound, 2 any (one class); on a torus the dateline
+    /// class of the VC the packet is in (2 until its first hop)
+    std::uint8_t vc_class = 2;
+    std::int8_t ring = -1;          ///< packet model on a torus: the link class of its last hop
     std::int32_t credit_flits = 0;  ///< packet model: buffer flits it holds at its current router
     Tick in_span = 0;               ///< packet model: how long after its head its tail entered that router's buffer
 };

@@ -6,6 +6,7 @@ namespace mcmsim {
 
 PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arch, EnergyLedger& ledger)
     : sc_core::sc_module(name), PackageNetwork(arch), flit_bytes_(arch.package.router.flit_bytes) {
+    check_package_network(arch);
     const MeshTopology& topo = topology();
     const RouterConfig& rc = arch.package.router;
     const Tick pipeline = ns_to_ticks(rc.latency_ns());
@@ -44,7 +45,7 @@ PacketNetwork::PacketNetwork(sc_core::sc_module_name name, const ArchConfig& arc
             const auto p = static_cast<Port>(pi);
             const int nb = topo.neighbor(r, p);
             if (nb < 0) continue;
-            const LinkClass c = link_class_of(p);
+            const LinkClass c = topo.link_class(MeshTopology::link_id(r, p));
             const LinkConfig& link = arch.package.link_of(c);
             const LinkParams d2d{d2d_hop_gbps(arch.package, c), link.latency_ns, link.energy_pj_per_bit, EnergyCategory::D2d};
             const std::string lname = topo.link_account(MeshTopology::link_id(r, p));
@@ -90,10 +91,11 @@ Tick PacketNetwork::send(Packet* p, Tick ready) {
     const Link::Transit t = inject_[static_cast<std::size_t>(p->src_node)]->send(ready, p->wire_bytes, p->layer_energy);
     p->tail_lag = t.tail_lag;
     p->in_span = t.end - t.start;
-    // Eastbound and westbound packets use separate VC halves, as in the VC network.
+    // Eastbound and westbound packets use separate VC halves, as in the VC network; on a
+    // torus the halves are dateline classes, which the routers give hop by hop.
     const MeshTopology& topo = topology();
     const int src = router_of(p->src_node);
-    if (classes_) p->vc_class = topo.col_of(p->dst_router) >= topo.col_of(src) ? 0 : 1;
+    if (classes_ && !topo.torus()) p->vc_class = topo.col_of(p->dst_router) >= topo.col_of(src) ? 0 : 1;
     routers_[static_cast<std::size_t>(src)]->inject(p, p->src_node, t.head_arrival);
     return t.end;
 }

@@ -29,7 +29,7 @@ Router::Router(sc_core::sc_module_name name, int id, const MeshTopology& topo, T
 
 void Router::connect(Port p, Link* link, Router* next) {
     const int o = static_cast<int>(p);
-    const int in = static_cast<int>(opposite(p));
+    const int in = static_cast<int>(topo_.in_port(MeshTopology::link_id(id_, p)));
     out_[o] = link;
     next_[o] = next;
     next_input_[o] = in;
@@ -67,9 +67,15 @@ std::pair<int, int> Router::class_vcs(int cls) const {
     return cls == 0 ? std::pair<int, int>{0, buffers_.vcs / 2} : std::pair<int, int>{buffers_.vcs / 2, buffers_.vcs};
 }
 
+int Router::next_class(const Packet* p, int out) const {
+    if (!buffers_.classes || !topo_.torus()) return p->vc_class;
+    int dim = p->ring, cls = p->vc_class == kAnyClass ? 0 : p->vc_class;
+    return topo_.dateline_step(MeshTopology::link_id(id_, static_cast<Port>(out)), dim, cls);
+}
+
 int Router::wait_class(const Packet* p) const {
     // Without classes every VC serves every packet: one waiting list per output.
-    return buffers_.classes ? p->vc_class : kAnyClass;
+    return buffers_.classes ? next_class(p, static_cast<int>(out_port(p))) : kAnyClass;
 }
 
 int Router::occupy_flits(const Packet* p, int capacity) const {
@@ -238,8 +244,11 @@ bool Router::try_leave(int input, int vc, Tick now) {
     }
     const int out = static_cast<int>(out_port(p));
     const int need = occupy_flits(p, link_flits(out));
-    const int v = pick_vc(out, p->vc_class, need);
+    const int cls = next_class(p, out);
+    const int v = pick_vc(out, cls, need);
     if (v < 0) return false;
+    p->vc_class = static_cast<std::uint8_t>(cls);
+    p->ring = static_cast<std::int8_t>(out_class(out));
     credits_[static_cast<std::size_t>(out * buffers_.vcs + v)] -= need;
     last_vc_[static_cast<std::size_t>(out)] = v;
     ++stats_.packets;
@@ -249,7 +258,7 @@ bool Router::try_leave(int input, int vc, Tick now) {
     if (p->layer_energy) p->layer_energy->add(EnergyCategory::Noc, pj);
     const Link::Transit t = out_[static_cast<std::size_t>(out)]->send(now, p->wire_bytes, p->layer_energy, p->tail_lag);
     stats_.max_wait = std::max(stats_.max_wait, t.start - q.ready_at);
-    port_free = t.start + crossing(buffers_.mesh_port_gbps[static_cast<std::size_t>(link_class_of(static_cast<Port>(out)))], p);
+    port_free = t.start + crossing(buffers_.mesh_port_gbps[static_cast<std::size_t>(out_class(out))], p);
     release(input, vc, p, t, now);
     p->tail_lag = t.tail_lag;
     p->credit_flits = need;
@@ -295,7 +304,7 @@ void Router::serve_waiting(int out, int cls, Tick now) {
     while (!w.empty()) {
         const auto [input, vc] = w.front();
         const Packet* p = in_[static_cast<std::size_t>(input_vcs_at(input) + vc)].fifo.front().packet;
-        if (pick_vc(out, p->vc_class, occupy_flits(p, link_flits(out))) < 0) return;
+        if (pick_vc(out, next_class(p, out), occupy_flits(p, link_flits(out))) < 0) return;
         w.pop_front();
         try_leave(input, vc, now);
     }

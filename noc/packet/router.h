@@ -14,8 +14,8 @@
 //
 // As in the VC router, eastbound packets (destination column >= source column) use the lower
 // half of the VCs and westbound ones the upper half, so that any mix of minimal routes is
-// deadlock-free; a local node's packets wait in an unbounded source queue, in order, for a
-// local VC with room.
+// deadlock-free; on a torus the halves are dateline classes instead. A local node's packets
+// wait in an unbounded source queue, in order, for a local VC with room.
 //
 // Event-driven: the router sleeps until a head arrives, a front is due or a credit returns.
 #include "hw/energy/energy_ledger.h"
@@ -122,7 +122,12 @@ private:
     int local_of_node(int node) const;
     int occupy_flits(const Packet* p, int capacity) const;
     /// Flits per VC of the input behind output port `out` (its link's class).
-    int link_flits(int out) const { return buffers_.link_flits[static_cast<std::size_t>(link_class_of(static_cast<Port>(out)))]; }
+    int link_flits(int out) const { return buffers_.link_flits[static_cast<std::size_t>(out_class(out))]; }
+    /// The link class of output `out`'s link.
+    LinkClass out_class(int out) const { return topo_.link_class(MeshTopology::link_id(id_, static_cast<Port>(out))); }
+    /// The class of the VC `p` takes behind output `out`: its own, or on a torus its dateline
+    /// class after the hop (MeshTopology::dateline_step; the packet's state is not changed).
+    int next_class(const Packet* p, int out) const;
     /// The waiting list (per output) a blocked packet joins: its class, or the shared one.
     int wait_class(const Packet* p) const;
     Port out_port(const Packet* p) const;

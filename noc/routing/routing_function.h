@@ -37,36 +37,23 @@ public:
     virtual bool position_only() const { return false; }
 };
 
-/// The package mesh's routing on a grid built from the same mesh (NocTopology::of_mesh):
-/// MeshTopology::step_towards decides, so a VC network walks the paths the packet network
-/// and the analytical model walk. Dimension order (XY or YX) on a mesh; on a mesh with
-/// diagonals, diagonal-first: diagonal hops while both offsets are non-zero, then straight
-/// along the one dimension left. A packet with diagonals takes one diagonal direction and
-/// then one straight one, so channel dependencies go diagonal -> straight and cannot form a
-/// cycle; dimension order is deadlock-free by its turns.
-class MeshRouting : public RoutingFunction {
+/// The package's routing on the router graph built from it (NocTopology::of_mesh):
+/// MeshTopology::next_port decides, so a VC network walks the paths the packet network and
+/// the analytical model walk: dimension order on a mesh (deadlock-free by its turns),
+/// diagonal-first on a mesh with diagonals (channel dependencies go diagonal -> straight),
+/// dimension order the short way round each ring on a torus, up*/down* by destination on a
+/// graph (no cycle in any class). With `dateline` on a torus, a packet uses the lower VC class
+/// until it crosses its ring's wrap-around link and the upper class after it
+/// (MeshTopology::dateline_step), which breaks the cyclic channel dependency of the ring.
+class PackageRouting : public RoutingFunction {
 public:
-    MeshRouting(const NocTopology& t, const MeshTopology& mesh) : t_(t), mesh_(mesh) {}
-    RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
-    bool position_only() const override { return true; }
-
-private:
-    const NocTopology& t_;  ///< row and column tables: routing runs per head
-    MeshTopology mesh_;
-};
-
-/// Dimension order on a torus, shortest way round each ring (ties go the positive way).
-/// With `dateline`, a packet uses the lower VC class until it crosses its ring's wrap-around
-/// link and the upper class after it, which breaks the cyclic channel dependency of the ring.
-class TorusDimensionOrder : public RoutingFunction {
-public:
-    TorusDimensionOrder(const NocTopology& t, bool x_first, bool dateline) : t_(t), x_first_(x_first), dateline_(dateline) {}
+    PackageRouting(const MeshTopology& mesh, bool dateline) : mesh_(mesh), dateline_(dateline && mesh.torus()) {}
     RouteDecision route(int at, int dst, RouteState& state, const PortLoad* load) const override;
     bool position_only() const override { return !dateline_; }
 
 private:
-    const NocTopology& t_;
-    bool x_first_, dateline_;
+    MeshTopology mesh_;
+    bool dateline_;
 };
 
 /// West-first minimal adaptive (Glass & Ni turn model): all west hops first, then adaptively

@@ -21,7 +21,7 @@ VcPackageNetwork::VcPackageNetwork(sc_core::sc_module_name name, const ArchConfi
     : sc_core::sc_module(name), PackageNetwork(arch), flit_bytes_(arch.package.router.flit_bytes),
       period_ps_(1000.0 / arch.package.router.clock_ghz),
       vc_("vc", checked_vc_config(arch), package_noc_topology(arch, topology()),
-          [this](const NocTopology& t) { return std::make_unique<MeshRouting>(t, topology()); }),
+          [this](const NocTopology&) { return std::make_unique<PackageRouting>(topology(), true); }),
       vc_classes_(vc_.config().router.vcs >= 2) {
     // Energy per flit into the accounts the packet network and the model book into: the
     // channels are the mesh's links (NocTopology::of_mesh), the routers its routers.
@@ -40,8 +40,7 @@ VcPackageNetwork::VcPackageNetwork(sc_core::sc_module_name name, const ArchConfi
     // A flit's link energy along each router pair's routed path, as the routers book it.
     link_pj_per_flit_.resize(static_cast<std::size_t>(mesh.link_slots()));
     for (int l = 0; l < mesh.link_slots(); ++l)
-        link_pj_per_flit_[static_cast<std::size_t>(l)] =
-            flit_bits * arch.package.link_of(link_class_of_slot(l)).energy_pj_per_bit;
+        link_pj_per_flit_[static_cast<std::size_t>(l)] = flit_bits * arch.package.link_of(mesh.link_class(l)).energy_pj_per_bit;
     const int routers = mesh.routers();
     path_pj_per_flit_.assign(static_cast<std::size_t>(routers * routers), 0.0);
     for (int a = 0; a < routers; ++a)

@@ -178,7 +178,16 @@ arch_case arch-unknown-preset arch_unknown_preset.json "/memories/0/dram" '"hbm9
 arch_case arch-truncated arch_truncated.json "line 8" "valid JSON"
 arch_case arch-attach-out-of-range arch_attach_out_of_range.json "/memories/0/attach/row" "[0, 1]" "number 2"
 arch_case arch-duplicate-memory arch_duplicate_memory.json "/memories/1/name" '"hbm0"'
-arch_case arch-unknown-topology arch_unknown_topology.json "/package/topology" '"mesh"' '"torus"'
+arch_case arch-unknown-topology arch_unknown_topology.json "/package/topology" '"mesh"' '"hypercube"'
+arch_case arch-graph-disconnected arch_graph_disconnected.json "/package/edges" "connect every chiplet" "chiplet 3"
+arch_case arch-graph-self-loop arch_graph_self_loop.json "/package/edges/1/1" "other than 1" "the same chiplet"
+arch_case arch-graph-repeated-edge arch_graph_repeated_edge.json "/package/edges/2" "linked once" "between 3 and 1"
+arch_case arch-graph-edge-out-of-range arch_graph_edge_out_of_range.json "/package/edges/1/1" "[0, 3]" "number 4"
+arch_case arch-graph-no-edges arch_graph_no_edges.json "/package" 'a key "edges"'
+arch_case arch-graph-with-routing arch_graph_with_routing.json "/package/routing" "no routing on a graph" '"yx"'
+arch_case arch-edges-on-mesh arch_edges_on_mesh.json "/package/edges" "no edges" '"mesh"'
+arch_case arch-graph-bad-class arch_graph_bad_class.json "/package/edges/1/class" '"diagonal"' '"express"'
+arch_case arch-torus-one-vc arch_torus_one_vc.json "/package/router/vcs" "at least 2 VCs on a torus" "1"
 arch_case arch-missing-memories arch_missing_memories.json "/memories" "memory"
 arch_case arch-port-flits-too-wide arch_port_flits_too_wide.json "/package/router/port_flits" "[0, 64]" "number 65"
 arch_case arch-pes-too-many arch_pes_too_many.json "/chiplet/pes" "[1, 65536]" "4611686018427387904"

@@ -385,7 +385,7 @@ TEST(NocDiagonalTopology, ArchConfigTopologyField) {
     std::ifstream in(default_config_dir() + "/arch/mcm-4x4-organic-hbm-edge-diagonal.json");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::string key = "\"mesh_diagonal\"";
-    text.replace(text.find(key), key.size(), "\"torus\"");
+    text.replace(text.find(key), key.size(), "\"hypercube\"");
     const std::string path = "noc_routes_bad_topology_test.json";  // presets resolve from the shipped dir
     {
         std::ofstream out(path);
@@ -393,7 +393,7 @@ TEST(NocDiagonalTopology, ArchConfigTopologyField) {
     }
     try {
         load_arch_config(path);
-        ADD_FAILURE() << "torus accepted";
+        ADD_FAILURE() << "hypercube accepted";
     } catch (const InputError& e) {
         const std::string m = e.what();
         EXPECT_NE(m.find("noc_routes_bad_topology_test.json"), std::string::npos) << m;

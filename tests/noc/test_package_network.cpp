@@ -29,6 +29,7 @@ struct MeshCase {
     const char* name;
     PackageTopology topology;
     Routing routing;
+    std::vector<PackageEdge> edges = {};  ///< graph packages
 };
 void PrintTo(const MeshCase& m, std::ostream* os) { *os << m.name; }
 
@@ -41,6 +42,7 @@ ArchConfig package_arch(const MeshCase& m, RouterModel model) {
     a.package.cols = 4;
     a.package.topology = m.topology;
     a.package.routing = m.routing;
+    a.package.edges = m.edges;
     a.package.link.bandwidth_gbps = 32;
     a.package.link.latency_ns = 5;
     a.package.link.energy_pj_per_bit = kLinkPjPerBit;
@@ -99,7 +101,8 @@ TEST_P(PackageNetworks, VcGraphAndRoutingComeFromMeshTopology) {
         EXPECT_EQ(t.channel_name(c), mesh_links[static_cast<std::size_t>(c)]);
         EXPECT_EQ(t.channel_name(c), mesh.link_name(MeshTopology::link_id(ch.src, p)));
         EXPECT_EQ(ch.dst, mesh.neighbor(ch.src, p)) << t.channel_name(c);
-        EXPECT_EQ(mesh_port(ch.dst_port), opposite(p)) << t.channel_name(c);
+        EXPECT_EQ(mesh_port(ch.dst_port), mesh.in_port(MeshTopology::link_id(ch.src, p))) << t.channel_name(c);
+        EXPECT_EQ(ch.dateline, mesh.wraps(MeshTopology::link_id(ch.src, p))) << t.channel_name(c);
     }
     for (int at = 0; at < mesh.routers(); ++at)
         for (int dst = 0; dst < mesh.routers(); ++dst) {
@@ -232,11 +235,75 @@ TEST_P(PackageNetworks, SameTrafficTakesTheSamePathsInBothModels) {
     EXPECT_EQ(v->bytes_delivered(), p->bytes_delivered());
 }
 
+/// An irregular graph on the 3 x 4 grid: gaps in the rows, an express link down a column
+/// (1 -> 9), a diagonal (5 -> 10).
+std::vector<PackageEdge> irregular_edges() {
+    return {{0, 1, LinkClass::Row},    {1, 2, LinkClass::Row},    {2, 3, LinkClass::Row},      {4, 5, LinkClass::Row},
+            {6, 7, LinkClass::Row},    {8, 9, LinkClass::Row},    {9, 10, LinkClass::Row},     {10, 11, LinkClass::Row},
+            {0, 4, LinkClass::Column}, {4, 8, LinkClass::Column}, {3, 7, LinkClass::Column},   {7, 11, LinkClass::Column},
+            {2, 6, LinkClass::Column}, {1, 9, LinkClass::Column}, {5, 10, LinkClass::Diagonal}};
+}
+
+// Every node sends a long message to every other at once, through small buffers: the VC
+// network and the packet model with the VC router's buffers deliver all of it (no deadlock:
+// a torus's dateline classes, a graph's up*/down* routes), with each packet's hops those of
+// its routed path.
+TEST_P(PackageNetworks, AllToAllAtOnceThroughSmallBuffersCompletes) {
+    init_time_resolution();
+    EnergyLedger lb, lv;
+    ArchConfig buffered = package_arch(GetParam(), RouterModel::Packet);
+    buffered.package.router.packet_buffers = PacketBuffers::Vc;
+    ArchConfig vc = package_arch(GetParam(), RouterModel::Vc);
+    for (ArchConfig* a : {&buffered, &vc}) {
+        a->package.router.vcs = 2;
+        a->package.router.buffer_depth = 2;
+        a->package.router.d2d_buffer_flits = 2;
+        a->package.max_packet_bytes = 256;
+    }
+    std::unique_ptr<PackageNetwork> b = make_package_network("buffered_net", buffered, lb);
+    std::unique_ptr<PackageNetwork> v = make_package_network("vc_net", vc, lv);
+    std::vector<Arrival> got_b, got_v;
+    std::vector<std::unique_ptr<LogSink>> sinks;
+    for (int n = 0; n < b->nodes(); ++n) {
+        sinks.push_back(std::make_unique<LogSink>(*b, n, got_b));
+        b->attach(n, sinks.back().get());
+        sinks.push_back(std::make_unique<LogSink>(*v, n, got_v));
+        v->attach(n, sinks.back().get());
+    }
+    std::int64_t sent = 0;
+    for (PackageNetwork* net : {b.get(), v.get()})
+        for (int rep = 0; rep < 8; ++rep)
+            for (int s = 0; s < net->nodes(); ++s)
+                for (int d = 0; d < net->nodes(); ++d) {
+                    if (s == d) continue;
+                    Packet* p = net->new_packet();
+                    p->payload_bytes = p->wire_bytes = 256;
+                    p->tag = s * 100 + d;
+                    net->inject(s, d, p, 0);
+                    if (net == b.get()) ++sent;
+                }
+    sc_core::sc_start();
+    EXPECT_EQ(static_cast<std::int64_t>(got_b.size()), sent);
+    EXPECT_EQ(static_cast<std::int64_t>(got_v.size()), sent);
+    EXPECT_TRUE(b->busy_routers().empty());
+    EXPECT_TRUE(v->busy_routers().empty());
+    const MeshTopology& mesh = b->topology();
+    for (const auto* got : {&got_b, &got_v})
+        for (const Arrival& a : *got) {
+            const int s = static_cast<int>(a.tag / 100), d = static_cast<int>(a.tag % 100);
+            ASSERT_EQ(a.node, d);
+            ASSERT_EQ(a.hops, mesh.hops(b->router_of(s), b->router_of(d))) << s << " to " << d;
+        }
+}
+
 INSTANTIATE_TEST_SUITE_P(Meshes, PackageNetworks,
                          ::testing::Values(MeshCase{"mesh_xy", PackageTopology::Mesh, Routing::XY},
                                            MeshCase{"mesh_yx", PackageTopology::Mesh, Routing::YX},
                                            MeshCase{"diagonal_xy", PackageTopology::MeshDiagonal, Routing::XY},
-                                           MeshCase{"diagonal_yx", PackageTopology::MeshDiagonal, Routing::YX}),
+                                           MeshCase{"diagonal_yx", PackageTopology::MeshDiagonal, Routing::YX},
+                                           MeshCase{"torus_xy", PackageTopology::Torus, Routing::XY},
+                                           MeshCase{"torus_yx", PackageTopology::Torus, Routing::YX},
+                                           MeshCase{"graph", PackageTopology::Graph, Routing::XY, irregular_edges()}),
                          [](const ::testing::TestParamInfo<MeshCase>& i) { return std::string(i.param.name); });
 
 }  // namespace test_package_network

@@ -26,6 +26,12 @@ void validate_plan_routes(const Plan& plan, const MeshTopology& topo, const std:
                 std::string where = "/layers/" + std::to_string(l) + "/ops/" + std::to_string(i) +
                                     (op.transfers.empty() ? "" : "/transfers/" + std::to_string(t)) + "/route";
                 const std::string who = "op " + std::to_string(op.id) + " (flow " + std::to_string(x.flow) + ")";
+                // A torus's or a graph's routers route by their own rules, whose VC classes
+                // keep them free of deadlock (hw/topology/mesh_topology.h).
+                if (topo.kind() == PackageTopology::Torus || topo.kind() == PackageTopology::Graph)
+                    throw InputError(file, where,
+                                     std::string("no route on a ") + to_string(topo.kind()) + " package (it routes itself)",
+                                     who + " with a route");
                 if (route.front() != op.chiplet)
                     throw InputError(file, where + "/0", "the sender's router " + std::to_string(op.chiplet),
                                      who + " starting at router " + std::to_string(route.front()));

@@ -39,6 +39,21 @@ std::map<std::string, FloorplanLink> link_figures(const nlohmann::json& report) 
     return out;
 }
 
+/// The package's topology as the report's config describes it.
+MeshTopology topology_of(const nlohmann::json& pkg) {
+    const int rows = pkg["rows"].get<int>(), cols = pkg["cols"].get<int>();
+    const auto topology = parse_choice<PackageTopology>(pkg["topology"].get<std::string>());
+    if (topology == PackageTopology::Torus) return MeshTopology::torus(rows, cols, Routing::XY);
+    if (topology == PackageTopology::Graph) {
+        std::vector<PackageEdge> edges;
+        for (const auto& e : pkg["edges"])
+            edges.push_back(PackageEdge{e["between"][0].get<int>(), e["between"][1].get<int>(),
+                                        parse_choice<LinkClass>(e["class"].get<std::string>()).value_or(LinkClass::Row)});
+        return MeshTopology::graph(rows, cols, edges);
+    }
+    return MeshTopology(rows, cols, Routing::XY, topology == PackageTopology::MeshDiagonal);
+}
+
 std::string mb(double bytes) { return svg_num(bytes / 1e6, 2) + " MB"; }
 
 }  // namespace
@@ -46,8 +61,7 @@ std::string mb(double bytes) { return svg_num(bytes / 1e6, 2) + " MB"; }
 std::string package_floorplan_svg(const nlohmann::json& report) {
     const auto& pkg = report["config"]["package"];
     const int rows = pkg["rows"].get<int>(), cols = pkg["cols"].get<int>();
-    const auto topology = parse_choice<PackageTopology>(pkg["topology"].get<std::string>());
-    const MeshTopology topo(rows, cols, Routing::XY, topology == PackageTopology::MeshDiagonal);
+    const MeshTopology topo = topology_of(pkg);
     const std::map<std::string, FloorplanLink> figures = link_figures(report);
     double busiest = 0;
     for (const auto& [name, f] : figures) busiest = std::max(busiest, f.bytes);
@@ -70,7 +84,10 @@ std::string package_floorplan_svg(const nlohmann::json& report) {
             const std::string name = topo.link_account(link);
             const auto it = figures.find(name);
             const FloorplanLink f = it == figures.end() ? FloorplanLink{} : it->second;
-            double dx = cx(n) - cx(r), dy = cy(n) - cy(r);
+            // A torus's wrap-around link leaves the grid through the edge it wraps across.
+            const PortStep step = step_of(static_cast<Port>(p));
+            const bool wraps = topo.wraps(link);
+            double dx = wraps ? step.dc * kCell * 0.75 : cx(n) - cx(r), dy = wraps ? step.dr * kCell * 0.75 : cy(n) - cy(r);
             const double len = std::hypot(dx, dy);
             const double ox = -dy / len * kLinkGap, oy = dx / len * kLinkGap;
             // From the edge of one chiplet to the edge of the next.
@@ -78,7 +95,8 @@ std::string package_floorplan_svg(const nlohmann::json& report) {
             const double ux = dx / len, uy = dy / len;
             std::string title = name + ": " + mb(f.bytes) + ", busy " + svg_num(100 * f.busy, 1) + " %";
             if (f.sim_utilization >= 0) title += " (simulated utilisation " + svg_num(100 * f.sim_utilization, 1) + " %)";
-            c.line(cx(r) + ux * trim + ox, cy(r) + uy * trim + oy, cx(n) - ux * trim + ox, cy(n) - uy * trim + oy,
+            const double ex = wraps ? cx(r) + dx : cx(n) - ux * trim, ey = wraps ? cy(r) + dy : cy(n) - uy * trim;
+            c.line(cx(r) + ux * trim + ox, cy(r) + uy * trim + oy, ex + ox, ey + oy,
                    heat_colour(busiest > 0 ? f.bytes / busiest : 0), 3.5, title,
                    " class=\"link\" data-name=\"" + xml_escape(name) + "\" data-bytes=\"" + svg_num(f.bytes, 0) + "\"");
             if (f.bytes > 0) ranked.push_back(Label{f.bytes, cx(r) + dx / 2 + 2.5 * ox, cy(r) + dy / 2 + 2.5 * oy});

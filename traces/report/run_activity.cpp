@@ -129,7 +129,7 @@ nlohmann::json run_activity(const ArchConfig& arch, const PlanIndex& index, cons
     std::vector<FluidServer> link_servers;
     for (std::size_t l : drawn)
         link_servers.push_back(
-            FluidServer{d2d_hop_gbps(arch.package, link_class_of_slot(static_cast<int>(l))), 0, std::vector<double>(bins, 0.0)});
+            FluidServer{d2d_hop_gbps(arch.package, topo.link_class(static_cast<int>(l))), 0, std::vector<double>(bins, 0.0)});
     std::vector<FluidServer> mem_servers;
     for (const MemoryConfig& m : arch.memories)
         mem_servers.push_back(FluidServer{m.dram.bandwidth_gbps(), 0, std::vector<double>(bins, 0.0)});
@@ -149,9 +149,8 @@ nlohmann::json run_activity(const ArchConfig& arch, const PlanIndex& index, cons
                 {{"name", topo.link_account(static_cast<int>(l))},
                  {"bytes", link_bytes[l]},
                  {"busy_fraction",
-                  latency_ns > 0
-                      ? link_bytes[l] / d2d_hop_gbps(arch.package, link_class_of_slot(static_cast<int>(l))) / latency_ns
-                      : 0.0}});
+                  latency_ns > 0 ? link_bytes[l] / d2d_hop_gbps(arch.package, topo.link_class(static_cast<int>(l))) / latency_ns
+                                 : 0.0}});
     nlohmann::json tl_links = nlohmann::json::array();
     for (std::size_t k = 0; k < drawn.size(); ++k) {
         nlohmann::json u = nlohmann::json::array();

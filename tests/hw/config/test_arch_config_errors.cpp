@@ -129,7 +129,7 @@ TEST_F(ArchConfigFiles, DuplicateMemoryNames) {
 
 TEST_F(ArchConfigFiles, UnknownTopology) {
     json doc = good();
-    doc["package"]["topology"] = "torus";
+    doc["package"]["topology"] = "hypercube";
     auto e = expect_bad(doc, "/package/topology");
     ASSERT_TRUE(e);
     EXPECT_TRUE(contains(e->expected(), "\"mesh\"")) << e->what();

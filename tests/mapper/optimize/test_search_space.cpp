@@ -86,9 +86,13 @@ TEST(SearchSpace, CollectivesAndRoutesSearchedByDefault) {
     EXPECT_EQ(load_search_space(write_temp("space.json", R"({"mapping": {"routes": ["xy"]}})")).mapping.collectives,
               std::vector<Collective>{Collective::Direct});
     // The diagonal route is the package's own routing: worth searching only with diagonal links.
+    // A torus or a graph routes by its own rules: the one policy is the package's.
     using R = RoutePolicy;
-    EXPECT_EQ(default_search_space(false, false).mapping.routes, (std::vector<R>{R::XY, R::YX, R::Split}));
-    EXPECT_EQ(default_search_space(false, true).mapping.routes, (std::vector<R>{R::XY, R::YX, R::Split, R::Diagonal}));
+    using T = PackageTopology;
+    EXPECT_EQ(default_search_space(false, T::Mesh).mapping.routes, (std::vector<R>{R::XY, R::YX, R::Split}));
+    EXPECT_EQ(default_search_space(false, T::MeshDiagonal).mapping.routes, (std::vector<R>{R::XY, R::YX, R::Split, R::Diagonal}));
+    EXPECT_EQ(default_search_space(false, T::Torus).mapping.routes, std::vector<R>{R::Package});
+    EXPECT_EQ(default_search_space(false, T::Graph).mapping.routes, std::vector<R>{R::Package});
     EXPECT_EQ(load_search_space(write_temp("space.json", R"({"mapping": {"routes": ["diagonal", "xy"]}})")).mapping.routes,
               (std::vector<R>{R::Diagonal, R::XY}));
     Workload w = zoo_workload("resnet50", 1);

@@ -158,7 +158,7 @@ TEST(PlanBuilderRoutes, DiagonalPolicyFollowsThePackagesDiagonals) {
 TEST(PlanBuilderRoutes, PolicyNames) {
     for (RoutePolicy r : {RoutePolicy::XY, RoutePolicy::YX, RoutePolicy::Split, RoutePolicy::Diagonal})
         EXPECT_EQ(parse_choice<RoutePolicy>(to_string(r)), r);
-    EXPECT_EQ(choice_names<RoutePolicy>(), (std::vector<std::string>{"xy", "yx", "split", "diagonal"}));
+    EXPECT_EQ(choice_names<RoutePolicy>(), (std::vector<std::string>{"xy", "yx", "split", "diagonal", "package"}));
     EXPECT_FALSE(parse_choice<RoutePolicy>("zigzag").has_value());
 }
 

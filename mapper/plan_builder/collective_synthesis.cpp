@@ -62,9 +62,9 @@ SynthesisGraph package_synthesis_graph(const PackageConfig& p, const ChipletGrou
     return graph;
 }
 
-int synthesis_chunks(std::int64_t bytes, std::int64_t packet_bytes) {
+int synthesis_chunks(std::int64_t bytes, std::int64_t packet_bytes, int most) {
     const std::int64_t per_chunk = kSynthesisChunkPackets * std::max<std::int64_t>(1, packet_bytes);
-    return static_cast<int>(std::clamp<std::int64_t>(bytes / per_chunk, 1, kSynthesisMaxChunks));
+    return static_cast<int>(std::clamp<std::int64_t>(bytes / per_chunk, 1, std::max(1, most)));
 }
 
 namespace {
@@ -155,7 +155,7 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
     StepCapacity cap;
     auto refill = [&]() {
         cap.link.resize(g.links.size());
-        for (std::size_t l = 0; l < g.links.size(); ++l) cap.link[l] = step / g.links[l].ns_per_byte * (1 + kSlack);
+        std::fill(cap.link.begin(), cap.link.end(), step * (1 + kSlack));
         const double ni = g.ni_ns_per_byte > 0 ? step / g.ni_ns_per_byte * (1 + kSlack) : std::numeric_limits<double>::infinity();
         cap.out.assign(n, ni);
         cap.in.assign(n, ni);
@@ -199,8 +199,11 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
                     const auto uu = static_cast<std::size_t>(u);
                     const double bytes = static_cast<double>(c.bytes);
                     if (held_from[static_cast<std::size_t>(want[wi]) * n + uu] >= s || bytes > cap.out[uu]) return;
-                    for (int l : route)
-                        if (bytes > cap.link[static_cast<std::size_t>(l)]) return;
+                    double upstream = g.ni_ns_per_byte;
+                    for (int l : route) {
+                        upstream = std::max(upstream, g.links[static_cast<std::size_t>(l)].ns_per_byte);
+                        if (bytes * upstream > cap.link[static_cast<std::size_t>(l)]) return;
+                    }
                     const Key key{route.size(), c.holders.size(), -cap.out[uu], sent[uu], want[wi], u};
                     if (!found || key < best) found = true, best = key, wi_best = wi;
                 };
@@ -226,9 +229,9 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
                 double latency = g.router_latency_ns, serial = bytes * g.ni_ns_per_byte;
                 for (int l : route) {
                     const SynthesisLink& link = g.links[static_cast<std::size_t>(l)];
-                    cap.link[static_cast<std::size_t>(l)] -= bytes;
-                    latency += link.latency_ns;
                     serial = std::max(serial, bytes * link.ns_per_byte);
+                    cap.link[static_cast<std::size_t>(l)] -= serial;  // held while the stream passes
+                    latency += link.latency_ns;
                 }
                 const auto uf = static_cast<std::size_t>(from);
                 cap.out[uf] -= bytes;
@@ -256,10 +259,7 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
             for (std::size_t v = 0; v < n; ++v)
                 busiest =
                     std::max({busiest, (ni_full - cap.in[v]) * g.ni_ns_per_byte, (ni_full - cap.out[v]) * g.ni_ns_per_byte});
-        for (std::size_t l = 0; l < g.links.size(); ++l) {
-            const double full = step / g.links[l].ns_per_byte * (1 + kSlack);
-            busiest = std::max(busiest, (full - cap.link[l]) * g.links[l].ns_per_byte);
-        }
+        for (std::size_t l = 0; l < g.links.size(); ++l) busiest = std::max(busiest, step * (1 + kSlack) - cap.link[l]);
         makespan += busiest + step_latency;
         phase.steps = s + 1;
     }

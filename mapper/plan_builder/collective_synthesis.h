@@ -75,11 +75,14 @@ constexpr int kSynthesisReach = 2;
 SynthesisGraph package_synthesis_graph(const PackageConfig& p, const ChipletGroup& group, double ni_gbps);
 
 /// Chunks per multicast: a chunk pipelines through relays (a relay forwards it while the next
-/// arrives), so more are faster until each is too few packets to fill a step's links; at
-/// least kSynthesisChunkPackets packets each, at most kSynthesisMaxChunks.
+/// arrives), so more are faster until each is too few packets to fill a step's links, or the
+/// steps too many to match well; at least kSynthesisChunkPackets packets each, at most
+/// `most`. The plan builder synthesises a phase with at most kSynthesisCoarseChunks and with
+/// at most kSynthesisMaxChunks and keeps the one the synthesiser times shorter.
 constexpr std::int64_t kSynthesisChunkPackets = 16;
-constexpr int kSynthesisMaxChunks = 4;
-int synthesis_chunks(std::int64_t bytes, std::int64_t packet_bytes);
+constexpr int kSynthesisCoarseChunks = 4;
+constexpr int kSynthesisMaxChunks = 8;
+int synthesis_chunks(std::int64_t bytes, std::int64_t packet_bytes, int most = kSynthesisMaxChunks);
 
 /// One multicast of a phase: `bytes` of `root` that every chiplet of `dests` needs (root
 /// excluded), cut into `chunks` pieces that travel on their own trees (the last piece takes

@@ -6,7 +6,7 @@
 
 namespace mcmsim {
 
-RingOrder ring_order(int rows, int cols) {
+RingOrder ring_order(int rows, int cols, bool wraps) {
     RingOrder r;
     auto id = [&](int row, int col) { return row * cols + col; };
     if (rows >= 2 && cols >= 2 && (rows % 2 == 0 || cols % 2 == 0)) {
@@ -27,6 +27,9 @@ RingOrder ring_order(int rows, int cols) {
     // cycle): the snake path.
     for (int row = 0; row < rows; ++row)
         for (int j = 0; j < cols; ++j) r.order.push_back(id(row, row % 2 == 0 ? j : cols - 1 - j));
+    // On a torus the wrap-around links close the path: a 1 x n line's ends are neighbours, an
+    // odd x odd grid's two links apart.
+    r.cyclic = wraps && r.order.size() > 2;
     return r;
 }
 
@@ -63,11 +66,11 @@ void CollectivePlanner::list_hops(int root, std::vector<CollectiveHop>& out) {
 
 const std::vector<CollectiveHop>& CollectivePlanner::hops(Collective algorithm, int rows, int cols, int root,
                                                           const std::vector<int>& dests) {
-    grid_hops(algorithm, rows, cols, root, dests, out_);
+    grid_hops(algorithm, rows, cols, root, dests, wraps_, out_);
     return out_;
 }
 
-void CollectivePlanner::grid_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests,
+void CollectivePlanner::grid_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests, bool wraps,
                                   std::vector<CollectiveHop>& out) {
     const int n = rows * cols;
     is_dest_.assign(n, 0);
@@ -85,7 +88,7 @@ void CollectivePlanner::grid_hops(Collective algorithm, int rows, int cols, int 
             break;
         case Collective::Ring:
         case Collective::Tree:
-            ring_edges(algorithm, rows, cols, root, dests);
+            ring_edges(algorithm, rows, cols, root, dests, wraps);
             break;
         case Collective::TwoD:
             two_d_edges(rows, cols, root, dests);
@@ -98,14 +101,15 @@ void CollectivePlanner::grid_hops(Collective algorithm, int rows, int cols, int 
 
 /// Ring and tree: the destinations in ring order from the root; a tree halves that order, a
 /// ring chains it both ways round (or along the path, each side of the root outwards).
-void CollectivePlanner::ring_edges(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests) {
+void CollectivePlanner::ring_edges(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests,
+                                   bool wraps) {
     const int n = rows * cols;
-    if (rows != ring_rows_ || cols != ring_cols_) {
-        ring_ = ring_order(rows, cols);
+    if (rows != ring_rows_ || cols != ring_cols_ || wraps != ring_wraps_) {
+        ring_ = ring_order(rows, cols, wraps);
         pos_.resize(n);
         int at = 0;
         for (int c : ring_.order) pos_[c] = at++;
-        ring_rows_ = rows, ring_cols_ = cols;
+        ring_rows_ = rows, ring_cols_ = cols, ring_wraps_ = wraps;
     }
     const IdVector<int>& pos = pos_;
     const int rp = pos[root];
@@ -200,7 +204,7 @@ const std::vector<CollectiveHop>& CollectivePlanner::hops(Collective algorithm, 
     }
     if (local_root < 0) return out;                  // no destinations
     const int entry = static_cast<int>(out.size());  // 1 when the bytes came in from outside
-    grid_hops(algorithm, g.rows, g.cols, local_root, local, group_hops_);
+    grid_hops(algorithm, g.rows, g.cols, local_root, local, false, group_hops_);
     for (CollectiveHop h : group_hops_) {
         h.from = g.chiplet(h.from, pkg_cols);
         h.to = g.chiplet(h.to, pkg_cols);

@@ -7,9 +7,9 @@
 //  direct  the root sends every destination its own copy (one hop each, routed by the package).
 //  ring    a Hamiltonian ring of the grid in snake order, so that neighbours on the ring are
 //          neighbours in the package (rows x cols with an even side; otherwise, e.g. 1 x n or
-//          3 x 3, the snake path). The bytes travel both ways round from the root, about half
-//          of the destinations each way, each destination forwarding to the next one on its
-//          side. In a full all-gather every hop is one package link.
+//          3 x 3, the snake path, closed into a ring on a torus by its wrap-around links). The bytes travel both ways round from
+//          the root, about half of the destinations each way, each destination forwarding to the next one on its side. In a full
+//          all-gather every hop is one package link.
 //  2d      along the root's grid row first (a chain each way from the root, through every
 //          column that holds a destination), then each chiplet of that row along its column
 //          (a chain each way). A row chiplet relays even when it needs nothing itself.
@@ -40,13 +40,13 @@ struct CollectiveHop {
 };
 
 /// The grid's chiplets (row-major ids) in ring order starting at chiplet 0, and whether the
-/// order closes into a cycle of one-link hops (false: a path, e.g. a 1 x n line or an
-/// odd x odd grid).
+/// order closes into a cycle (false: a path, e.g. a 1 x n line or an odd x odd grid of a
+/// mesh; `wraps`, a torus, closes those through its wrap-around links).
 struct RingOrder {
     std::vector<int> order;
     bool cyclic = false;
 };
-RingOrder ring_order(int rows, int cols);
+RingOrder ring_order(int rows, int cols, bool wraps = false);
 
 /// The hops by which `root`'s bytes reach every chiplet of `dests` (distinct, root excluded)
 /// under `algorithm` on a rows x cols grid. Every destination is the `to` of exactly one hop;
@@ -77,12 +77,14 @@ public:
                                            const std::vector<int>& dests);
     /// The same on the whole rows x cols grid (collective_hops() without a group).
     const std::vector<CollectiveHop>& hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests);
+    /// Whether the whole grid's rows and columns wrap around (a torus): its ring closes.
+    void set_wraps(bool wraps) { wraps_ = wraps; }
 
 private:
-    void grid_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests,
+    void grid_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests, bool wraps,
                    std::vector<CollectiveHop>& out);
     // The forwarding edges of the relayed algorithms (grid_hops() has set is_dest_).
-    void ring_edges(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests);
+    void ring_edges(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests, bool wraps);
     void two_d_edges(int rows, int cols, int root, const std::vector<int>& dests);
     // The forwarding edges of one call, in the order added per chiplet.
     void add(int from, int to, bool consumer);
@@ -96,10 +98,12 @@ private:
         int next;  ///< the next edge of the same chiplet, -1: none
     };
     IdVector<Edge> edges_;
-    IdVector<int> first_, last_;           ///< [chiplet] its first and last edge (-1: none)
-    IdVector<char> is_dest_;               ///< [chiplet] a destination of this call
-    IdVector<char> column_needed_;         ///< [grid column] 2d: holds a destination
+    IdVector<int> first_, last_;    ///< [chiplet] its first and last edge (-1: none)
+    IdVector<char> is_dest_;        ///< [chiplet] a destination of this call
+    IdVector<char> column_needed_;  ///< [grid column] 2d: holds a destination
+    bool wraps_ = false;
     int ring_rows_ = -1, ring_cols_ = -1;  ///< the grid ring_ and pos_ are for
+    bool ring_wraps_ = false;
     RingOrder ring_;
     IdVector<int> pos_;  ///< [chiplet] its place in ring_.order
     std::vector<int> seq_, one_way_, other_way_, right_, left_, down_, up_, local_;

@@ -11,6 +11,7 @@ TransferBatch::TransferBatch(const PackageConfig& package, double ni_gbps)
       package_topo_(topo_package_.kind() != PackageTopology::Mesh ? &topo_package_
                                                                   : (package.routing == Routing::YX ? &topo_yx_ : &topo_)),
       link_load_(topo_package_.link_slots(), 0) {
+    collectives_.set_wraps(topo_package_.torus());
     const int pairs = n_ * n_;
     for (RouteKind k : {RouteKind::XY, RouteKind::YX}) routes_[static_cast<int>(k)].resize(pairs);
     for (auto& links : links_) links.resize(pairs);
@@ -89,23 +90,37 @@ void TransferBatch::synthesise_deferred() {
         synth_graph_ = package_synthesis_graph(package_, g, ni_gbps_);
         synth_group_ = g;
     }
-    std::vector<MulticastDemand> demands;
-    demands.reserve(deferred_.size());
+    // The phase's multicasts with each cut into at most `most` chunks (or as many as asked).
     std::vector<int> entry_to(deferred_.size(), -1);
-    for (std::size_t i = 0; i < deferred_.size(); ++i) {
-        const Deferred& d = deferred_[i];
-        const int chunks = synthesis_chunks_ > 0 ? static_cast<int>(std::min<std::int64_t>(synthesis_chunks_, d.bytes))
-                                                 : synthesis_chunks(d.bytes, package_.max_packet_bytes);
-        MulticastDemand m{d.from, d.dests, d.bytes, chunks};
-        if (g.local(d.from, cols_) < 0 && !d.dests.empty()) {
-            const std::size_t e = group_entry(d.from, d.dests, cols_);
-            entry_to[i] = d.dests[e];
-            m.root = d.dests[e];
-            m.dests.erase(m.dests.begin() + static_cast<std::ptrdiff_t>(e));
+    auto demands_of = [&](int most) {
+        std::vector<MulticastDemand> demands;
+        demands.reserve(deferred_.size());
+        for (std::size_t i = 0; i < deferred_.size(); ++i) {
+            const Deferred& d = deferred_[i];
+            const int chunks = synthesis_chunks_ > 0 ? static_cast<int>(std::min<std::int64_t>(synthesis_chunks_, d.bytes))
+                                                     : synthesis_chunks(d.bytes, package_.max_packet_bytes, most);
+            MulticastDemand m{d.from, d.dests, d.bytes, chunks};
+            if (g.local(d.from, cols_) < 0 && !d.dests.empty()) {
+                const std::size_t e = group_entry(d.from, d.dests, cols_);
+                entry_to[i] = d.dests[e];
+                m.root = d.dests[e];
+                m.dests.erase(m.dests.begin() + static_cast<std::ptrdiff_t>(e));
+            }
+            demands.push_back(std::move(m));
         }
-        demands.push_back(std::move(m));
+        return demands;
+    };
+    // Finer chunks pipeline deeper through the relays but leave the steps less to match, so
+    // the synthesiser's own timing of both cuts picks (ties to the coarser).
+    std::vector<MulticastDemand> demands = demands_of(kSynthesisCoarseChunks);
+    SynthesisedPhase phase = synthesise_multicasts(synth_graph_, demands);
+    if (synthesis_chunks_ == 0) {
+        std::vector<MulticastDemand> finer = demands_of(kSynthesisMaxChunks);
+        if (!(finer == demands)) {
+            SynthesisedPhase fine = synthesise_multicasts(synth_graph_, finer);
+            if (fine.makespan_ns < phase.makespan_ns) phase = std::move(fine);
+        }
     }
-    const SynthesisedPhase phase = synthesise_multicasts(synth_graph_, demands);
     for (std::size_t i = 0; i < deferred_.size(); ++i) {
         const Deferred& d = deferred_[i];
         std::int64_t entry = -1;
@@ -203,6 +218,9 @@ void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sin
     if (sc.lockstep) {
         sc.last_sends.resize(n_);
         sc.step_sends.resize(n_);
+        sc.last_recv.assign(n_, -1);
+        sc.last_send_step.assign(n_, -1);
+        sc.last_recv_step.assign(n_, -1);
         for (int c = 0; c < n_; ++c) sc.last_sends[c].clear(), sc.step_sends[c].clear();
         synthesise_deferred();
     }
@@ -214,6 +232,7 @@ void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sin
     sc.groups_of.resize(n_);
     const int max_depth = sort_by_stage();
     for (int depth = 0; depth <= max_depth; ++depth) {
+        sc.step = depth;
         group_sends(depth);
         for (std::size_t g = 0; g < sc.groups; ++g) make_send(layer, policy, sink, sc.members[g]);
         if (sc.lockstep) {
@@ -250,6 +269,8 @@ void TransferBatch::end_step(PlanLayer& layer, OpSink& sink, ChipletDeps& needed
         in.insert(in.end(), sc.kept[c].begin(), sc.kept[c].end());
         sc.kept[c].clear();
         const std::int64_t id = make_recv(layer, sink, c, in);
+        sc.last_recv[c] = id;
+        sc.last_recv_step[c] = sc.step;
         bool consumed = keeps;
         for (std::size_t i : sc.relayed_hops[c]) {
             sc.relay_recv[i] = id;
@@ -311,9 +332,14 @@ void TransferBatch::make_send(PlanLayer& layer, RoutePolicy policy, OpSink& sink
             if (id >= 0 && std::find(deps.begin(), deps.end(), id) == deps.end()) deps.push_back(id);
         };
         for (std::int64_t id : sc.last_sends[head.from]) add(id);
+        // A chiplet that sent nothing in the step before would start this step's sends a step
+        // early, onto receivers still taking that step's bytes: the latest recv it had since
+        // its last sends marks where it is in the schedule.
+        const int from = head.from;
+        if (sc.last_send_step[from] < sc.step - 1 && sc.last_recv_step[from] >= sc.last_send_step[from]) add(sc.last_recv[from]);
     }
     PlanOp& s = sink.add_op(layer, head.from, OpKind::Send, std::move(deps));
-    if (sc.lockstep) sc.step_sends[head.from].push_back(s.id);
+    if (sc.lockstep) sc.step_sends[head.from].push_back(s.id), sc.last_send_step[head.from] = sc.step;
     // One transfer per hop, two for a split route.
     s.transfers.reserve(policy == RoutePolicy::Split ? 2 * group.size() : group.size());
     for (std::size_t i : group) {

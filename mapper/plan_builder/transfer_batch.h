@@ -145,6 +145,10 @@ private:
         std::vector<std::size_t> by_stage;                           ///< pending hops by relay stage
         bool lockstep = false;                                       ///< a synthesised phase, kept step by step
         IdVector<std::vector<std::int64_t>> last_sends, step_sends;  ///< [chiplet] lockstep: sends of its last step, this step's
+        IdVector<int> last_send_step;                                ///< [chiplet] lockstep: the step of its last sends
+        IdVector<std::int64_t> last_recv;                            ///< [chiplet] lockstep: its latest recv
+        IdVector<int> last_recv_step;                                ///< [chiplet] lockstep: that recv's step
+        int step = 0;                                                ///< lockstep: the step being made
     } scratch_;
     CollectivePlanner collectives_;  ///< multicast()'s hops
 

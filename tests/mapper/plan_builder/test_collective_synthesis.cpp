@@ -88,35 +88,48 @@ TEST(CollectiveSynthesis, GroupKeepsItsRelays) {
 }
 
 // Lower bound of an all-gather of B bytes per chiplet in the synthesiser's link model: each
-// chiplet receives (n - 1) B over its incoming links, so it needs at least (n - 1) B / (in
-// links x link bandwidth), and (n - 1) B / NI bandwidth; plus one link latency.
+// chiplet receives (n - 1) B over its incoming links, so it needs at least (n - 1) B / (the
+// sum of its incoming links' bandwidths), and (n - 1) B / NI bandwidth; plus one link
+// latency. On meshes, a ring, a torus and the irregular graph.
 TEST(CollectiveSynthesis, AllGatherNeverBeatsTheLinkLoadBound) {
-    for (const char* preset : {"mcm-4x4-organic-hbm-edge", "mcm-4x4-organic-hbm-edge-diagonal", "simba-6x6"}) {
-        const ArchConfig a = load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/" + preset + ".json");
+    std::vector<ArchConfig> arches;
+    for (const char* preset : {"mcm-4x4-organic-hbm-edge", "mcm-4x4-organic-hbm-edge-diagonal",
+                               "mcm-4x4-organic-hbm-edge-irregular", "mcm-4x4-bridged-rows-hbm-edge", "simba-6x6"})
+        arches.push_back(load_arch_config(std::string(MCMSIM_CONFIG_DIR) + "/arch/" + preset + ".json"));
+    for (auto [rows, cols] : {std::pair<int, int>{1, 8}, {4, 4}}) {  // a ring and a torus
+        ArchConfig t = arches.front();
+        t.name = "torus";
+        t.package.topology = PackageTopology::Torus;
+        t.package.rows = rows, t.package.cols = cols;
+        arches.push_back(t);
+    }
+    for (const ArchConfig& a : arches) {
+        const std::string preset = a.name + " " + std::to_string(a.package.rows) + "x" + std::to_string(a.package.cols);
         const SynthesisGraph g = package_synthesis_graph(a.package, ChipletGroup{}, a.chiplet.ni_bandwidth_gbps);
         const int n = g.nodes;
         const std::int64_t B = 1 << 16;
-        std::vector<int> in(static_cast<std::size_t>(n), 0);
-        for (const SynthesisLink& l : g.links) ++in[static_cast<std::size_t>(l.to)];
+        std::vector<double> in(static_cast<std::size_t>(n), 0);  // bytes per ns the links can bring
+        for (const SynthesisLink& l : g.links) in[static_cast<std::size_t>(l.to)] += 1 / l.ns_per_byte;
         const double bytes_in = static_cast<double>((n - 1) * B);
         double bound = 0;
         for (int v = 0; v < n; ++v)
-            bound = std::max(
-                {bound, bytes_in * g.links[0].ns_per_byte / in[static_cast<std::size_t>(v)], bytes_in * g.ni_ns_per_byte});
+            bound = std::max({bound, bytes_in / in[static_cast<std::size_t>(v)], bytes_in * g.ni_ns_per_byte});
         bound += g.links[0].latency_ns;
         const auto demands = all_gather(n, B);
         const SynthesisedPhase phase = synthesise_multicasts_uncached(g, demands);
         expect_well_formed(g, demands, phase);
         EXPECT_GE(phase.makespan_ns, bound) << preset;
-        // Greedy, but not wasteful: within twice the bound on these regular meshes.
+        // Greedy, but not wasteful: within twice the bound.
         EXPECT_LE(phase.makespan_ns, 2 * bound) << preset;
     }
 }
 
-// Chunks of at least 16 packets, at most 4 of them: 1 MiB of 1 KiB packets is 1024 packets
-// (4 chunks), 40 KiB is 40 (2), 16 KiB is 16 (1), and less than a packet is still one chunk.
-TEST(CollectiveSynthesis, ChunksHoldAtLeastSixteenPacketsAndAreAtMostFour) {
-    EXPECT_EQ(synthesis_chunks(1 << 20, 1024), 4);
+// Chunks of at least 16 packets, at most 8 of them (or as few as asked): 1 MiB of 1 KiB
+// packets is 1024 packets (8 chunks, 4 in the coarse cut), 40 KiB is 40 (2), 16 KiB is 16
+// (1), and less than a packet is still one chunk.
+TEST(CollectiveSynthesis, ChunksHoldAtLeastSixteenPacketsAndAreAtMostEight) {
+    EXPECT_EQ(synthesis_chunks(1 << 20, 1024), 8);
+    EXPECT_EQ(synthesis_chunks(1 << 20, 1024, kSynthesisCoarseChunks), 4);
     EXPECT_EQ(synthesis_chunks(40 << 10, 1024), 2);
     EXPECT_EQ(synthesis_chunks(16 << 10, 1024), 1);
     EXPECT_EQ(synthesis_chunks(100, 1024), 1);

@@ -1,6 +1,7 @@
 #include "mapper/plan_builder/collective_plan.h"
 
 #include "mapper/plan_builder/op_sink.h"
+#include "mapper/plan_builder/plan_builder.h"
 #include "mapper/plan_builder/transfer_batch.h"
 
 #include <stdexcept>
@@ -49,6 +50,24 @@ Plan build_collective_plan(const ArchConfig& arch, CollectivePattern pattern, Co
     batch.begin_layer(algorithm, ChipletGroup{});
     batch.set_synthesis_chunks(chunks);
     const std::vector<std::int64_t> ready;  // nothing to wait for: the data is there
+    const RoutePolicy policy = package_route_policy(arch.package);
+    CountingSink sink;
+    std::vector<int> all(static_cast<std::size_t>(n));
+    for (int c = 0; c < n; ++c) all[static_cast<std::size_t>(c)] = c;
+    // Reductions: each chiplet's slice reduced onto it; then, for an all-reduce, each summed
+    // slice gathered by the others once its sum is made.
+    std::vector<std::int64_t> summed;
+    if (pattern == CollectivePattern::ReduceScatter || pattern == CollectivePattern::AllReduce) {
+        if (n < 2) throw std::invalid_argument("build_collective_plan: a reduction needs two chiplets");
+        for (int r = 0; r < n; ++r)
+            batch.reduce(r, all, bytes, {}, 1.0 / static_cast<double>(kPartialSumBytes), "reduce slice " + std::to_string(r));
+        batch.flush(layer, policy, sink);
+        summed = batch.reduced();
+        if (pattern == CollectivePattern::ReduceScatter) {
+            validate_plan(plan, "collective");
+            return plan;
+        }
+    }
     std::vector<int> dests;
     for (int r = 0; r < n; ++r) {
         if (pattern == CollectivePattern::Broadcast && r != root) continue;
@@ -56,11 +75,12 @@ Plan build_collective_plan(const ArchConfig& arch, CollectivePattern pattern, Co
         for (int d = 0; d < n; ++d)
             if (d != r) dests.push_back(d);
         if (dests.empty()) continue;
-        if (dests.size() == 1) batch.transfer(r, dests.front(), bytes, ready);
-        else batch.multicast(r, dests, bytes, ready);
+        const std::vector<std::int64_t> after =
+            summed.empty() ? ready : std::vector<std::int64_t>{summed[static_cast<std::size_t>(r)]};
+        if (dests.size() == 1) batch.transfer(r, dests.front(), bytes, after);
+        else batch.multicast(r, dests, bytes, after);
     }
-    CountingSink sink;
-    batch.flush(layer, package_route_policy(arch.package), sink);
+    batch.flush(layer, policy, sink);
     validate_plan(plan, "collective");
     return plan;
 }

@@ -11,18 +11,26 @@
 
 namespace mcmsim {
 
-/// Which collective: every chiplet's bytes to every other (all-gather), or one chiplet's
-/// bytes to every other (broadcast).
-enum class CollectivePattern { AllGather, Broadcast };
+/// Which collective: every chiplet's bytes to every other (all-gather); one chiplet's bytes
+/// to every other (broadcast); every chiplet's partial sums of every chiplet's slice, each
+/// slice summed onto its chiplet (reduce-scatter); and that followed by the all-gather of the
+/// summed slices (all-reduce).
+enum class CollectivePattern { AllGather, Broadcast, ReduceScatter, AllReduce };
 
 template <>
 struct ChoiceNames<CollectivePattern> {
     static constexpr std::pair<CollectivePattern, const char*> all[] = {{CollectivePattern::AllGather, "all-gather"},
-                                                                        {CollectivePattern::Broadcast, "broadcast"}};
+                                                                        {CollectivePattern::Broadcast, "broadcast"},
+                                                                        {CollectivePattern::ReduceScatter, "reduce-scatter"},
+                                                                        {CollectivePattern::AllReduce, "all-reduce"}};
 };
 
-/// One plan layer named after the pattern, made of the sends and recvs `algorithm` gives:
-/// an all-gather of `bytes` per chiplet, or a broadcast of `bytes` from chiplet `root`.
+/// One plan layer named after the pattern, made of the sends, recvs and (for the reductions)
+/// adds `algorithm` gives: an all-gather of `bytes` per chiplet, a broadcast of `bytes` from
+/// chiplet `root`, a reduce-scatter or an all-reduce of slices of `bytes` per chiplet (each
+/// chiplet starts with every slice's partial sums, n x `bytes`; the reductions run along the
+/// algorithm's broadcast trees backwards, TransferBatch::reduce, adding kPartialSumBytes
+/// elements on the vector lanes).
 /// Flows follow the package's own routing. Synth cuts each multicast into `chunks` chunks
 /// (0: as the plan builder does, synthesis_chunks). std::invalid_argument for bytes < 1, a
 /// root outside the package, chunks < 0 or more chunks than bytes.

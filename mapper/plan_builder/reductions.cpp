@@ -29,32 +29,31 @@ void Reductions::reduce(PlanLayer& layer, const IdVector<WorkBox>& boxes, const 
         }
         const IdVector<Range> slices = split_range(b.k.size(), group.size(), {});  // [member]
         const std::int64_t plane = b.n.size() * b.p.size() * b.q.size();
+        std::vector<int> members(group.begin(), group.end());
+        std::vector<std::int64_t> own;
+        for (int member : group) own.push_back(compute[member]);
         for (int j = 0; j < group.size(); ++j) {
             int owner = group[j];
             Range k{b.k.lo + slices[j].lo, b.k.lo + slices[j].hi};
             if (k.empty()) continue;
-            for (int member : group)
-                if (member != owner) batch_.transfer(member, owner, plane * k.size() * partial_sum_bytes_, {compute[member]});
+            batch_.reduce(owner, members, plane * k.size() * partial_sum_bytes_, own,
+                          1.0 / static_cast<double>(partial_sum_bytes_),
+                          "reduce k[" + std::to_string(k.lo) + ":" + std::to_string(k.hi) + ")");
             info.onchip_bytes += plane * k.size() * partial_sum_bytes_;  // the owner's own partial sums
             WorkBox piece = b;
             piece.k = k;
-            sums.push_back(Slice{owner, piece, group.size(), plane});
+            sums.push_back(Slice{owner, piece});
         }
     }
     ChipletDeps& recv = recv_;
     recv.resize(n_);
     for (auto& r : recv) r.clear();
     batch_.flush_into(layer, policy, sink_, recv);
-    for (const Slice& s : sums) {
-        std::vector<std::int64_t> deps = recv[s.owner];
-        deps.push_back(compute[s.owner]);
-        const std::int64_t k = s.piece.k.size();
-        PlanOp& sum = sink_.add_op(layer, s.owner, OpKind::Compute, std::move(deps));
-        sum.vector_ops = (s.members - 1) * s.plane * k;
-        sum.sram_bytes = s.members * s.plane * k * partial_sum_bytes_;
-        sum.tile = "reduce k[" + std::to_string(s.piece.k.lo) + ":" + std::to_string(s.piece.k.hi) + ")";
-        order.computed(s.owner, sum.id);
-        owned[s.owner].push_back(OwnedPiece{s.piece, sum.id});
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+        const Slice& s = sums[i];
+        const std::int64_t sum = batch_.reduced()[i];
+        order.computed(s.owner, sum);
+        owned[s.owner].push_back(OwnedPiece{s.piece, sum});
     }
 }
 

@@ -3,10 +3,13 @@
 //
 // Chiplets whose boxes cover the same output region (the same n, k, p, q ranges) each hold
 // partial sums of it. They reduce-scatter them: the region's K range is split evenly over the
-// members, each member sends every other member its partial sums of that member's K-slice
-// (point to point: the layer's collective does not apply), and each member sums its slice
-// once the others' have arrived. A member's own partial sums stay on chip. Afterwards every
-// member owns its summed K-slice; a box without partners owns its whole output.
+// members, and each member's K-slice is reduced onto it along the layer's collective's trees
+// run backwards (TransferBatch::reduce): under direct every other member sends it its partial
+// sums and it adds them all; under ring, 2d, tree or synth the partial sums are added on
+// their way, each chiplet adding its children's into its own before it sends the sum on
+// (synth: chunked and synthesised with the phase's other slices). A member's own partial sums
+// stay on chip. Afterwards every member owns its summed K-slice; a box without partners owns
+// its whole output.
 #include "hw/common/id_vector.h"
 #include "mapper/mapping/mapping.h"
 #include "mapper/mapping/partition.h"
@@ -38,7 +41,6 @@ private:
     struct Slice {
         int owner;
         WorkBox piece;
-        std::int64_t members, plane;
     };
 
     OpSink& sink_;

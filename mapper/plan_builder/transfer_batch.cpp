@@ -90,16 +90,19 @@ void TransferBatch::synthesise_deferred() {
         synth_graph_ = package_synthesis_graph(package_, g, ni_gbps_);
         synth_group_ = g;
     }
-    // The phase's multicasts with each cut into at most `most` chunks (or as many as asked).
+    // Chunks per demand: at most `most`, or as many as asked.
+    auto chunks_of = [&](std::int64_t bytes, int most) {
+        return synthesis_chunks_ > 0 ? static_cast<int>(std::min<std::int64_t>(synthesis_chunks_, bytes))
+                                     : synthesis_chunks(bytes, package_.max_packet_bytes, most);
+    };
+    // The phase's multicasts with each cut into at most `most` chunks.
     std::vector<int> entry_to(deferred_.size(), -1);
-    auto demands_of = [&](int most) {
+    auto multicasts_of = [&](int most) {
         std::vector<MulticastDemand> demands;
         demands.reserve(deferred_.size());
         for (std::size_t i = 0; i < deferred_.size(); ++i) {
             const Deferred& d = deferred_[i];
-            const int chunks = synthesis_chunks_ > 0 ? static_cast<int>(std::min<std::int64_t>(synthesis_chunks_, d.bytes))
-                                                     : synthesis_chunks(d.bytes, package_.max_packet_bytes, most);
-            MulticastDemand m{d.from, d.dests, d.bytes, chunks};
+            MulticastDemand m{d.from, d.dests, d.bytes, chunks_of(d.bytes, most)};
             if (g.local(d.from, cols_) < 0 && !d.dests.empty()) {
                 const std::size_t e = group_entry(d.from, d.dests, cols_);
                 entry_to[i] = d.dests[e];
@@ -110,31 +113,63 @@ void TransferBatch::synthesise_deferred() {
         }
         return demands;
     };
+    int steps = 0;
+    if (!deferred_.empty()) {
+        const SynthesisedPhase phase = synthesise_finest_that_pays(multicasts_of);
+        steps = phase.steps;
+        for (std::size_t i = 0; i < deferred_.size(); ++i) {
+            const Deferred& d = deferred_[i];
+            std::int64_t entry = -1;
+            if (entry_to[i] >= 0) {
+                Pending p{d.from, entry_to[i], d.bytes};
+                p.deps_at = d.ready_at, p.deps_n = d.ready_n;
+                entry = static_cast<std::int64_t>(pending_.size());
+                pending_.push_back(p);
+            }
+            // A hop's depth is the synthesiser's round, so each relay forwards a chunk in the
+            // stage after the one it arrived in, not after everything it receives.
+            for (const SynthesisedPhase::Chunk& c : phase.demands[i]) add_hops(c.hops, c.bytes, entry, d.ready_at, d.ready_n);
+        }
+        deferred_.clear();
+    }
+    if (!deferred_reductions_.empty()) {
+        // Each reduction as the broadcast of its owner's slice to the members, synthesised
+        // for the whole phase at once and reversed in time, after any multicasts' steps.
+        auto broadcasts_of = [&](int most) {
+            std::vector<MulticastDemand> demands;
+            for (const Reduction& r : deferred_reductions_) {
+                MulticastDemand m{r.owner, {}, r.bytes, chunks_of(r.bytes, most)};
+                for (int c : r.members)
+                    if (c != r.owner) m.dests.push_back(c);
+                demands.push_back(std::move(m));
+            }
+            return demands;
+        };
+        const SynthesisedPhase phase = synthesise_finest_that_pays(broadcasts_of);
+        for (std::size_t i = 0; i < deferred_reductions_.size(); ++i) {
+            const int ri = static_cast<int>(reductions_.size());
+            reductions_.push_back(std::move(deferred_reductions_[i]));
+            for (const SynthesisedPhase::Chunk& c : phase.demands[i])
+                add_reduce_hops(ri, c.hops, c.bytes, steps + phase.steps - 1);
+        }
+        deferred_reductions_.clear();
+    }
+}
+
+SynthesisedPhase TransferBatch::synthesise_finest_that_pays(
+    const std::function<std::vector<MulticastDemand>(int most)>& demands_of) const {
     // Finer chunks pipeline deeper through the relays but leave the steps less to match, so
     // the synthesiser's own timing of both cuts picks (ties to the coarser).
-    std::vector<MulticastDemand> demands = demands_of(kSynthesisCoarseChunks);
+    const std::vector<MulticastDemand> demands = demands_of(kSynthesisCoarseChunks);
     SynthesisedPhase phase = synthesise_multicasts(synth_graph_, demands);
     if (synthesis_chunks_ == 0) {
-        std::vector<MulticastDemand> finer = demands_of(kSynthesisMaxChunks);
+        const std::vector<MulticastDemand> finer = demands_of(kSynthesisMaxChunks);
         if (!(finer == demands)) {
             SynthesisedPhase fine = synthesise_multicasts(synth_graph_, finer);
             if (fine.makespan_ns < phase.makespan_ns) phase = std::move(fine);
         }
     }
-    for (std::size_t i = 0; i < deferred_.size(); ++i) {
-        const Deferred& d = deferred_[i];
-        std::int64_t entry = -1;
-        if (entry_to[i] >= 0) {
-            Pending p{d.from, entry_to[i], d.bytes};
-            p.deps_at = d.ready_at, p.deps_n = d.ready_n;
-            entry = static_cast<std::int64_t>(pending_.size());
-            pending_.push_back(p);
-        }
-        // A hop's depth is the synthesiser's round, so each relay forwards a chunk in the stage
-        // after the one it arrived in, not after everything it receives.
-        for (const SynthesisedPhase::Chunk& c : phase.demands[i]) add_hops(c.hops, c.bytes, entry, d.ready_at, d.ready_n);
-    }
-    deferred_.clear();
+    return phase;
 }
 
 void TransferBatch::account_links(std::int64_t bytes, const std::vector<int>& links) {
@@ -214,7 +249,8 @@ void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sin
     // Synthesised trees keep their steps (collective_synthesis.h): a chiplet's sends of a step
     // wait for its sends of the step before, as its NI takes them in the synthesised order,
     // and it receives each step's bytes, kept or relayed, in one recv.
-    sc.lockstep = !deferred_.empty();
+    reduced_.clear();
+    sc.lockstep = !deferred_.empty() || !deferred_reductions_.empty();
     if (sc.lockstep) {
         sc.last_sends.resize(n_);
         sc.step_sends.resize(n_);
@@ -224,15 +260,26 @@ void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sin
         for (int c = 0; c < n_; ++c) sc.last_sends[c].clear(), sc.step_sends[c].clear();
         synthesise_deferred();
     }
-    if (pending_.empty()) return;
+    if (pending_.empty()) {
+        if (!reductions_.empty()) finish_reductions(layer, sink);
+        return;
+    }
     sc.relay_recv.assign(pending_.size(), -1);  // per relayed hop: the recv at its destination
     sc.kept.resize(n_);                         // per destination (emptied by make_recv)
     sc.relayed.resize(n_);
     sc.relayed_hops.resize(n_);
     sc.groups_of.resize(n_);
     const int max_depth = sort_by_stage();
+    const bool reducing = !reductions_.empty();
+    if (reducing) {
+        sc.tree_inputs.assign(static_cast<std::size_t>(trees_) * n_, {});
+        for (std::size_t i = 0; i < pending_.size(); ++i)
+            if (pending_[i].tree >= 0)
+                sc.tree_inputs[static_cast<std::size_t>(pending_[i].tree) * n_ + pending_[i].to].push_back(i);
+    }
     for (int depth = 0; depth <= max_depth; ++depth) {
         sc.step = depth;
+        if (reducing) prepare_reduce_hops(layer, sink, depth);
         group_sends(depth);
         for (std::size_t g = 0; g < sc.groups; ++g) make_send(layer, policy, sink, sc.members[g]);
         if (sc.lockstep) {
@@ -255,6 +302,7 @@ void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sin
     }
     for (int c = 0; c < n_; ++c)
         if (!sc.kept[c].empty()) needed[c].push_back(make_recv(layer, sink, c, sc.kept[c]));
+    if (reducing) finish_reductions(layer, sink);
     pending_.clear();
     deps_.clear();
 }

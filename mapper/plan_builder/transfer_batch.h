@@ -14,6 +14,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace mcmsim {
@@ -47,6 +50,18 @@ public:
     /// that brought the bytes to its source (flush() makes those recvs). Under synth the trees
     /// of all the phase's multicasts are synthesised together when the phase is flushed.
     void multicast(int from, const std::vector<int>& dests, std::int64_t bytes, OpIds ready);
+
+    /// Partial sums of `bytes` on every chiplet of `members` (two or more, `owner` among them),
+    /// which `owner` needs summed: reduced along the layer's collective's trees from the owner
+    /// run backwards (reduction_trees.cpp). A chiplet of a tree adds what its children send
+    /// into its own partial sums (a compute op of `adds_per_byte` vector ops per byte added,
+    /// labelled `tile`) and sends the sum to its parent; `own[i]` made members[i]'s partial
+    /// sums (`own` empty: they are there from the start). After flush(), reduced()[i] is the op of the i-th reduction's last sum,
+    /// on the owner. Under direct every member sends the owner its partial sums.
+    void reduce(int owner, const std::vector<int>& members, std::int64_t bytes, const std::vector<std::int64_t>& own,
+                double adds_per_byte, const std::string& tile);
+    /// The owners' final sums of the reductions of the last flush, in the order asked.
+    const std::vector<std::int64_t>& reduced() const { return reduced_; }
 
     /// Emits the transfers held since the last flush into `layer`; returns, per chiplet, the
     /// recv ops whose bytes it needs (details in transfer_batch.cpp).
@@ -88,8 +103,37 @@ private:
     };
     std::vector<Deferred> deferred_;
     int synthesis_chunks_ = 0;
-    /// Synthesises the deferred multicasts and adds their hops to pending_.
+    /// One reduce() call: its members, each member's partial-sum deps (in deps_), the add ops
+    /// per byte, the owner's final sum once made.
+    struct Reduction {
+        int owner;
+        std::vector<int> members;
+        std::int64_t bytes;
+        std::vector<std::pair<std::size_t, std::size_t>> own;  ///< [member] (deps_at, deps_n)
+        double adds_per_byte;
+        std::string tile;
+    };
+    std::vector<Reduction> reductions_;
+    std::vector<Reduction> deferred_reductions_;  ///< synth: synthesised at flush()
+    std::vector<std::int64_t> reduced_;
+    int trees_ = 0;  ///< reduce trees made this phase
+    /// The hops of `r`'s reduce tree(s) from a broadcast tree `hops` of `bytes` out of the
+    /// owner: every hop reversed, at stage `last_depth` - its depth.
+    void add_reduce_hops(int r, const std::vector<CollectiveHop>& hops, std::int64_t bytes, int last_depth);
+    /// Before a stage's sends: each reduce hop of the stage waits for what its sender adds
+    /// (the sum of its children's recvs and its own partial sums, an add op when there is
+    /// more than one).
+    void prepare_reduce_hops(PlanLayer& layer, OpSink& sink, int depth);
+    /// After the last stage: each reduction's final sum on its owner.
+    void finish_reductions(PlanLayer& layer, OpSink& sink);
+    /// The sender's own partial-sum deps of a reduce hop (none when it is not a member).
+    std::pair<std::size_t, std::size_t> own_deps(int r, int chiplet) const;
+    /// Synthesises the deferred multicasts and reductions and adds their hops to pending_.
     void synthesise_deferred();
+    /// The phase `demands_of` gives, synthesised with at most kSynthesisCoarseChunks chunks
+    /// per demand and with at most kSynthesisMaxChunks (unless set_synthesis_chunks fixed
+    /// them): whichever the synthesiser times shorter.
+    SynthesisedPhase synthesise_finest_that_pays(const std::function<std::vector<MulticastDemand>(int most)>& demands_of) const;
     /// Adds one tree's hops carrying `bytes`; `entry`: the pending hop that brought the bytes
     /// into the group (-1: the tree's root holds them, its first hops wait for `ready`).
     void add_hops(const std::vector<CollectiveHop>& hops, std::int64_t bytes, std::int64_t entry, std::size_t ready_at,
@@ -125,6 +169,8 @@ private:
         int depth = 0;             ///< relay stage (0: not relayed)
         bool relays = false;       ///< `to` forwards these bytes
         bool consumed = true;      ///< `to` needs these bytes (not only forwards them)
+        int reduction = -1;        ///< a reduce hop: its reduce() call
+        int tree = -1;             ///< a reduce hop: its tree (one per reduction and chunk)
     };
     std::vector<Pending> pending_;    ///< transfers of the current phase, in the order made
     std::vector<std::int64_t> deps_;  ///< the pending transfers' dependency lists, back to back
@@ -145,6 +191,7 @@ private:
         std::vector<std::size_t> by_stage;                           ///< pending hops by relay stage
         bool lockstep = false;                                       ///< a synthesised phase, kept step by step
         IdVector<std::vector<std::int64_t>> last_sends, step_sends;  ///< [chiplet] lockstep: sends of its last step, this step's
+        std::vector<std::vector<std::size_t>> tree_inputs;           ///< reduce hops by (tree, destination): tree * n + to
         IdVector<int> last_send_step;                                ///< [chiplet] lockstep: the step of its last sends
         IdVector<std::int64_t> last_recv;                            ///< [chiplet] lockstep: its latest recv
         IdVector<int> last_recv_step;                                ///< [chiplet] lockstep: that recv's step

@@ -61,6 +61,18 @@ rc=$?
 check "--chunks beyond the bytes exits 2" "[ $rc -eq 2 ]"
 check "--chunks beyond the bytes is one line naming the option" \
   "[ \$(wc -l < '$work/chunks.err') -eq 1 ] && grep -q -- '--chunks' '$work/chunks.err'"
+# Reductions alone: a slice that is not whole 32-bit partial sums is one line and exit 2; an
+# all-reduce exported, simulated and priced runs every op in both evaluators.
+"$mcmsim" export --chakra "$work/et-bad" --arch "$arch" --reduce-scatter 10 2> "$work/rs.err" > /dev/null
+rc=$?
+check "a reduce-scatter of partial sums cut mid-sum exits 2" \
+  "[ $rc -eq 2 ] && [ \$(wc -l < '$work/rs.err') -eq 1 ] && grep -q -- '--reduce-scatter: expected whole 4-byte partial sums' '$work/rs.err'"
+"$mcmsim" export --chakra "$work/et-ar" --arch "$arch" --all-reduce 65536 --collective synth > /dev/null
+"$mcmsim" simulate --arch "$arch" --chakra "$work/et-ar" --out "$work/sim-ar" --quiet
+check "a synthesised all-reduce simulates with every check passed" \
+  "grep -q '\"causality_ok\": true' '$work/sim-ar/report.json' && grep -q '\"conservation_ok\": true' '$work/sim-ar/report.json'"
+"$mcmsim" estimate --arch "$arch" --chakra "$work/et-ar" --out "$work/est-ar" --quiet
+check "a synthesised all-reduce is priced" "grep -q '\"causality_ok\": true' '$work/est-ar/report.json'"
 
 # A plan that lost a dependency: every compute op of the first layer that reads another
 # layer waits for nothing. Both evaluators must refuse it (exit 3, naming the layer).

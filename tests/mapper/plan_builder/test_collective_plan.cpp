@@ -66,6 +66,60 @@ TEST(CollectivePlan, EveryChipletReceivesEachSliceOnce) {
     }
 }
 
+/// Every compute op's vector ops, and the sum of what the sends carry.
+std::pair<std::int64_t, std::int64_t> adds_and_sent(const Plan& p) {
+    std::int64_t adds = 0, sent = 0;
+    for (const PlanOp& op : p.layers.at(0).ops) {
+        if (op.kind == OpKind::Compute) adds += op.vector_ops;
+        if (op.kind == OpKind::Send) sent += op.bytes;
+    }
+    return {adds, sent};
+}
+
+// A reduce-scatter of B-byte slices among n chiplets, whatever the algorithm: every chiplet's
+// partial sums of every other chiplet's slice are added exactly once (n (n - 1) B / 4 adds of
+// 32-bit sums) and cross the package exactly once (n (n - 1) B bytes sent); each slice's
+// last sum is on its own chiplet. An all-reduce adds the all-gather's bytes and no adds.
+TEST(CollectivePlan, ReductionsAddEveryPartialSumOnce) {
+    const ArchConfig a = arch_4x4();
+    const std::int64_t B = 4096, n = 16;
+    for (Collective c : {Collective::Direct, Collective::Ring, Collective::TwoD, Collective::Tree, Collective::Synth}) {
+        const Plan rs = build_collective_plan(a, CollectivePattern::ReduceScatter, c, B);
+        EXPECT_EQ(adds_and_sent(rs), std::make_pair(n * (n - 1) * B / 4, n * (n - 1) * B)) << to_string(c);
+        std::map<int, int> last_sums;  // chiplet -> its "reduce slice" ops
+        for (const PlanOp& op : rs.layers[0].ops)
+            if (op.kind == OpKind::Compute && op.tile.rfind("reduce slice ", 0) == 0 &&
+                op.tile.find("relay") == std::string::npos) {
+                EXPECT_EQ(op.tile, "reduce slice " + std::to_string(op.chiplet)) << to_string(c);
+                ++last_sums[op.chiplet];
+            }
+        EXPECT_EQ(last_sums.size(), static_cast<std::size_t>(n)) << to_string(c);
+        const Plan ar = build_collective_plan(a, CollectivePattern::AllReduce, c, B);
+        EXPECT_EQ(adds_and_sent(ar), std::make_pair(n * (n - 1) * B / 4, 2 * n * (n - 1) * B)) << to_string(c);
+    }
+}
+
+// A ring reduce-scatter on a 1 x 4 line, by hand. The ring is the path 0-1-2-3; the broadcast
+// from owner r goes both ways along it, and the reduction comes back the same way: slice 0
+// 3 -> 2 -> 1 -> 0; slice 1 3 -> 2 -> 1 and 0 -> 1; slice 2 0 -> 1 -> 2 and 3 -> 2; slice 3
+// 0 -> 1 -> 2 -> 3. Owner 1 and owner 2 take two streams each and add both; 0 and 3 one.
+TEST(CollectivePlan, RingReduceScatterOnALineByHand) {
+    const ArchConfig a = arch_1x4();
+    const std::int64_t B = 400;
+    const Plan rs = build_collective_plan(a, CollectivePattern::ReduceScatter, Collective::Ring, B);
+    std::vector<Flow> expected;
+    for (auto [from, to] : std::vector<std::pair<int, int>>{
+             {3, 2}, {2, 1}, {1, 0}, {3, 2}, {2, 1}, {0, 1}, {0, 1}, {1, 2}, {3, 2}, {0, 1}, {1, 2}, {2, 3}})
+        expected.push_back(Flow{from, to, B});
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(all_flows(rs), expected);
+    for (const PlanOp& op : rs.layers[0].ops)
+        if (op.kind == OpKind::Compute && op.tile.find("relay") == std::string::npos) {
+            const std::int64_t streams = op.chiplet == 1 || op.chiplet == 2 ? 2 : 1;
+            EXPECT_EQ(op.vector_ops, streams * B / 4) << op.tile;
+        }
+}
+
 TEST(CollectivePlan, BadRequestsAreRefused) {
     const ArchConfig a = arch_4x4();
     EXPECT_THROW(build_collective_plan(a, CollectivePattern::AllGather, Collective::Ring, 0), std::invalid_argument);

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace mcmsim;
 
 namespace test_plan_builder_fc_2x2 {
@@ -178,6 +180,56 @@ TEST(HandFc2x2, SplitByCThenReduceScatter) {
     EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::Noc), 1224.0, 1e-6);
     EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::Dram), 34304.0, 1e-6);
     EXPECT_NEAR(e.ledger.category_pj(EnergyCategory::Compute), 4 * (cc.compute_energy_pj() + cs.compute_energy_pj()), 1e-6);
+}
+
+// The same C split reduced along the ring (2x2: the cycle 0 1 3 2). Each owner's 32-byte
+// slice (8 sums of 4 bytes) comes back along its ring broadcast reversed: owner 0 broadcasts
+// 0 -> 1 -> 3 and 0 -> 2, so it is reduced 3 -> 1 -> 0 and 2 -> 0, chiplet 1 adding 3's
+// partial sums into its own on the way; likewise owner 1: 2 -> 3 -> 1, 0 -> 1; owner 2:
+// 1 -> 0 -> 2, 3 -> 2; owner 3: 0 -> 2 -> 3, 1 -> 3. As many bytes as the direct exchange
+// (12 flows of 32 B) and as many adds (3 x 8 per slice): 8 at the relay, 16 at the owner.
+TEST(HandFc2x2, SplitByCReducesAlongTheRing) {
+    Partition part;
+    part.rows_dim = part.cols_dim = Dim::C;
+    Mapping m = uniform_mapping(fc(), part);
+    m.layers[0].collective = Collective::Ring;
+    const Plan p = build_plan(arch_2x2(), fc(), m);
+    validate_plan(p, "built");
+    std::multiset<std::pair<int, int>> flows;
+    std::int64_t relay_adds = 0, owner_adds = 0;
+    int relays = 0;
+    for (const PlanOp& op : p.layers[0].ops) {
+        if (op.kind == OpKind::Send)
+            for (std::size_t t = 0; t < op.transfer_count(); ++t) {
+                EXPECT_EQ(op.transfer(t).bytes, 32);
+                flows.insert({op.chiplet, op.transfer(t).peer});
+            }
+        if (op.kind != OpKind::Compute || op.tile.rfind("reduce", 0) != 0) continue;
+        if (op.tile.find("relay") != std::string::npos) {
+            ++relays;
+            relay_adds += op.vector_ops;
+            EXPECT_EQ(op.vector_ops, 8) << op.tile;
+        } else {
+            owner_adds += op.vector_ops;
+            EXPECT_EQ(op.vector_ops, 16) << op.tile;
+        }
+    }
+    const std::multiset<std::pair<int, int>> expected{{3, 1}, {1, 0}, {2, 0}, {2, 3}, {3, 1}, {0, 1},
+                                                      {1, 0}, {0, 2}, {3, 2}, {0, 2}, {2, 3}, {1, 3}};
+    EXPECT_EQ(flows, expected);
+    EXPECT_EQ(relays, 4);
+    EXPECT_EQ(relay_adds + owner_adds, 4 * 24);
+    // The adds are timed and charged like the direct sum's: the same compute energy in all.
+    Plan direct;
+    const Estimate ed = estimate_split(Dim::C, &direct);
+    const Estimate er = estimate_plan(arch_2x2(), p);
+    const ComputeCost cc = compute_cost(arch_2x2().chiplet, TileShape{1, 32, 16, 1, 1, 1, 1, 1}, 0);
+    const double adds_pj = [] {
+        const ChipletConfig& c = arch_2x2().chiplet;
+        return c.vector_op_energy_pj;
+    }();
+    EXPECT_NEAR(er.ledger.category_pj(EnergyCategory::Compute), 4 * cc.compute_energy_pj() + 4 * 24 * adds_pj, 1e-6);
+    EXPECT_NEAR(ed.ledger.category_pj(EnergyCategory::Compute), er.ledger.category_pj(EnergyCategory::Compute), 1e-6);
 }
 
 }  // namespace test_plan_builder_fc_2x2

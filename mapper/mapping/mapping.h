@@ -16,16 +16,16 @@ namespace mcmsim {
 
 /// How one chiplet's bytes reach several chiplets that all need them (the plan builder's
 /// fixed algorithms: mapper/plan_builder/collectives.h; Synth: trees synthesised for the
-/// package's links, all of a phase's multicasts at once: collective_synthesis.h).
-enum class Collective { Direct, Ring, TwoD, Tree, Synth };
+/// package's links, all of a phase's multicasts at once: collective_synthesis.h; Themis: 2d
+/// trees in chunks, each chunk's dimension order balancing the link classes' loads:
+/// themis_schedule.h).
+enum class Collective { Direct, Ring, TwoD, Tree, Synth, Themis };
 
 template <>
 struct ChoiceNames<Collective> {
-    static constexpr std::pair<Collective, const char*> all[] = {{Collective::Direct, "direct"},
-                                                                 {Collective::Ring, "ring"},
-                                                                 {Collective::TwoD, "2d"},
-                                                                 {Collective::Tree, "tree"},
-                                                                 {Collective::Synth, "synth"}};
+    static constexpr std::pair<Collective, const char*> all[] = {{Collective::Direct, "direct"}, {Collective::Ring, "ring"},
+                                                                 {Collective::TwoD, "2d"},       {Collective::Tree, "tree"},
+                                                                 {Collective::Synth, "synth"},   {Collective::Themis, "themis"}};
 };
 
 /// Which package paths a layer's flows take.

@@ -91,8 +91,10 @@ void CollectivePlanner::grid_hops(Collective algorithm, int rows, int cols, int 
             ring_edges(algorithm, rows, cols, root, dests, wraps);
             break;
         case Collective::TwoD:
-            two_d_edges(rows, cols, root, dests);
+            two_d_edges(rows, cols, root, dests, order_ == DimOrder::ColumnsFirst);
             break;
+        case Collective::Themis:  // chunks and their orders need the whole phase
+            throw std::invalid_argument("collective_hops: themis chunks come from themis_orders()");
         case Collective::Synth:  // needs the package's links and the whole phase
             throw std::invalid_argument("collective_hops: synth trees come from synthesise_multicasts()");
     }
@@ -153,29 +155,33 @@ void CollectivePlanner::ring_edges(Collective algorithm, int rows, int cols, int
     chain(root, other_way);
 }
 
-/// 2d: along the root's row, then along each column from that row.
-void CollectivePlanner::two_d_edges(int rows, int cols, int root, const std::vector<int>& dests) {
-    const int r0 = root / cols, c0 = root % cols;
-    column_needed_.assign(cols, 0);
-    for (int d : dests) column_needed_[d % cols] = 1;
-    // Row phase: a chain each way from the root through the columns that need the bytes.
+/// 2d: along the root's row, then along each column from that row (or, columns first, along
+/// its column, then along each row from it).
+void CollectivePlanner::two_d_edges(int rows, int cols, int root, const std::vector<int>& dests, bool columns_first) {
+    // Position `a` along the first line, `b` across it: a column and a row, or the reverse.
+    const int along = columns_first ? rows : cols, across = columns_first ? cols : rows;
+    auto id = [&](int a, int b) { return columns_first ? a * cols + b : b * cols + a; };
+    const int a0 = columns_first ? root / cols : root % cols, b0 = columns_first ? root % cols : root / cols;
+    column_needed_.assign(along, 0);  // [a]: a crossing line holds a destination
+    for (int d : dests) column_needed_[columns_first ? d / cols : d % cols] = 1;
+    // First phase: a chain each way from the root through the crossing lines that need the bytes.
     right_.clear(), left_.clear();
-    for (int c = c0 + 1; c < cols; ++c)
-        if (column_needed_[c]) right_.push_back(r0 * cols + c);
-    for (int c = c0 - 1; c >= 0; --c)
-        if (column_needed_[c]) left_.push_back(r0 * cols + c);
+    for (int a = a0 + 1; a < along; ++a)
+        if (column_needed_[a]) right_.push_back(id(a, b0));
+    for (int a = a0 - 1; a >= 0; --a)
+        if (column_needed_[a]) left_.push_back(id(a, b0));
     chain(root, right_);
     chain(root, left_);
-    // Column phase: each chiplet of the root's row, a chain each way along its column.
-    for (int c = 0; c < cols; ++c) {
-        if (!column_needed_[c]) continue;
+    // Second phase: each chiplet of the root's line, a chain each way along its crossing line.
+    for (int a = 0; a < along; ++a) {
+        if (!column_needed_[a]) continue;
         down_.clear(), up_.clear();
-        for (int r = r0 + 1; r < rows; ++r)
-            if (is_dest_[r * cols + c]) down_.push_back(r * cols + c);
-        for (int r = r0 - 1; r >= 0; --r)
-            if (is_dest_[r * cols + c]) up_.push_back(r * cols + c);
-        chain(r0 * cols + c, down_);
-        chain(r0 * cols + c, up_);
+        for (int b = b0 + 1; b < across; ++b)
+            if (is_dest_[id(a, b)]) down_.push_back(id(a, b));
+        for (int b = b0 - 1; b >= 0; --b)
+            if (is_dest_[id(a, b)]) up_.push_back(id(a, b));
+        chain(id(a, b0), down_);
+        chain(id(a, b0), up_);
     }
 }
 

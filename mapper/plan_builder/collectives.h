@@ -12,13 +12,16 @@
 //          all-gather every hop is one package link.
 //  2d      along the root's grid row first (a chain each way from the root, through every
 //          column that holds a destination), then each chiplet of that row along its column
-//          (a chain each way). A row chiplet relays even when it needs nothing itself.
+//          (a chain each way). A row chiplet relays even when it needs nothing itself. Or
+//          columns first (DimOrder), as Themis orders its chunks.
 //  tree    a binomial tree over the destinations in ring order from the root: a chiplet that
 //          holds the bytes for a range of the order sends them to the first chiplet of the
 //          range's second half, which becomes responsible for that half (ceil(log2(n + 1))
 //          rounds for n destinations).
 //  synth   not here: synthesised for the package's links, all multicasts of a phase at
 //          once (collective_synthesis.h; the plan builder's transfer batch asks for them).
+//  themis  not here: 2d trees in chunks, each chunk rows or columns first as the phase's link
+//          loads ask (themis_schedule.h).
 #include "hw/common/id_vector.h"
 #include "mapper/mapping/chiplet_group.h"
 #include "mapper/mapping/mapping.h"
@@ -29,6 +32,9 @@
 #include <vector>
 
 namespace mcmsim {
+
+/// Which dimension a 2d tree takes first: along the root's row, or along its column.
+enum class DimOrder { RowsFirst, ColumnsFirst };
 
 /// One forwarding step: `from` sends the bytes to `to`. `parent` indexes the hop that brought
 /// them to `from` (-1: `from` is the root); `depth` is the number of hops before this one.
@@ -79,13 +85,15 @@ public:
     const std::vector<CollectiveHop>& hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests);
     /// Whether the whole grid's rows and columns wrap around (a torus): its ring closes.
     void set_wraps(bool wraps) { wraps_ = wraps; }
+    /// Which dimension the next 2d trees take first (rows, unless set).
+    void set_order(DimOrder order) { order_ = order; }
 
 private:
     void grid_hops(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests, bool wraps,
                    std::vector<CollectiveHop>& out);
     // The forwarding edges of the relayed algorithms (grid_hops() has set is_dest_).
     void ring_edges(Collective algorithm, int rows, int cols, int root, const std::vector<int>& dests, bool wraps);
-    void two_d_edges(int rows, int cols, int root, const std::vector<int>& dests);
+    void two_d_edges(int rows, int cols, int root, const std::vector<int>& dests, bool columns_first);
     // The forwarding edges of one call, in the order added per chiplet.
     void add(int from, int to, bool consumer);
     void chain(int from, const std::vector<int>& seq);  ///< from -> seq[0] -> seq[1] -> ...
@@ -100,8 +108,9 @@ private:
     IdVector<Edge> edges_;
     IdVector<int> first_, last_;    ///< [chiplet] its first and last edge (-1: none)
     IdVector<char> is_dest_;        ///< [chiplet] a destination of this call
-    IdVector<char> column_needed_;  ///< [grid column] 2d: holds a destination
+    IdVector<char> column_needed_;  ///< [line crossing the first] 2d: holds a destination
     bool wraps_ = false;
+    DimOrder order_ = DimOrder::RowsFirst;
     int ring_rows_ = -1, ring_cols_ = -1;  ///< the grid ring_ and pos_ are for
     bool ring_wraps_ = false;
     RingOrder ring_;

@@ -25,6 +25,10 @@ void TransferBatch::reduce(int owner, const std::vector<int>& members, std::int6
         deferred_reductions_.push_back(std::move(r));
         return;
     }
+    if (collective_ == Collective::Themis) {
+        themis_reductions_.push_back(std::move(r));
+        return;
+    }
     std::vector<int> others;
     for (int m : members)
         if (m != owner) others.push_back(m);
@@ -94,7 +98,8 @@ void TransferBatch::finish_reductions(PlanLayer& layer, OpSink& sink) {
     for (std::size_t ri = 0; ri < reductions_.size(); ++ri) {
         const Reduction& r = reductions_[ri];
         const auto [at, n] = own_deps(static_cast<int>(ri), r.owner);
-        std::vector<std::int64_t> deps(deps_.begin() + static_cast<std::ptrdiff_t>(at), deps_.begin() + static_cast<std::ptrdiff_t>(at + n));
+        std::vector<std::int64_t> deps(deps_.begin() + static_cast<std::ptrdiff_t>(at),
+                                       deps_.begin() + static_cast<std::ptrdiff_t>(at + n));
         std::int64_t incoming = 0;
         for (std::size_t q : into[ri]) {
             deps.push_back(sc.relay_recv[q]);

@@ -1,6 +1,9 @@
 #include "mapper/plan_builder/transfer_batch.h"
 
+#include "mapper/plan_builder/themis_schedule.h"
+
 #include <algorithm>
+#include <array>
 
 namespace mcmsim {
 
@@ -59,11 +62,15 @@ void TransferBatch::multicast(int from, const std::vector<int>& dests, std::int6
         deferred_.push_back(Deferred{from, dests, bytes, ready_at, ready_n});
         return;
     }
+    if (collective_ == Collective::Themis) {
+        themis_multicasts_.push_back(Deferred{from, dests, bytes, ready_at, ready_n});
+        return;
+    }
     add_hops(collectives_.hops(collective_, rows_, cols_, group_, from, dests), bytes, -1, ready_at, ready_n);
 }
 
 void TransferBatch::add_hops(const std::vector<CollectiveHop>& hops, std::int64_t bytes, std::int64_t entry, std::size_t ready_at,
-                             std::size_t ready_n) {
+                             std::size_t ready_n, int stage_offset) {
     const std::size_t base = pending_.size();
     const int depth0 = entry < 0 ? 0 : pending_[static_cast<std::size_t>(entry)].depth + 1;
     for (const CollectiveHop& h : hops) {
@@ -75,7 +82,7 @@ void TransferBatch::add_hops(const std::vector<CollectiveHop>& hops, std::int64_
             pending_[static_cast<std::size_t>(parent)].relays = true;
             p.parent = parent;
         }
-        p.depth = h.depth + depth0;
+        p.depth = h.depth + depth0 + stage_offset;
         p.consumed = h.consumer;
         pending_.push_back(p);
     }
@@ -154,6 +161,82 @@ void TransferBatch::synthesise_deferred() {
         }
         deferred_reductions_.clear();
     }
+}
+
+void TransferBatch::schedule_themis() {
+    const ChipletGroup g = group_.on(rows_, cols_);
+    auto chunks_of = [&](std::int64_t bytes) {
+        return synthesis_chunks_ > 0 ? static_cast<int>(std::min<std::int64_t>(synthesis_chunks_, bytes))
+                                     : synthesis_chunks(bytes, package_.max_packet_bytes, kSynthesisMaxChunks);
+    };
+    // Each class's bandwidth over the links inside the group, which the 2d trees use.
+    std::array<double, kLinkClasses> class_gbps{};
+    for (int l = 0; l < topo_package_.link_slots(); ++l) {
+        const int a = l / kMeshPorts, b = topo_package_.neighbor(a, static_cast<Port>(l % kMeshPorts));
+        if (b < 0 || g.local(a, cols_) < 0 || g.local(b, cols_) < 0) continue;
+        const LinkClass c = topo_package_.link_class(l);
+        class_gbps[static_cast<std::size_t>(c)] += d2d_hop_gbps(package_, c);
+    }
+    // The link-bytes per byte a tree of each order puts on each class, on the package's routes.
+    auto demand_of = [&](int root, const std::vector<int>& dests, std::int64_t bytes) {
+        ThemisDemand d{bytes, chunks_of(bytes), {}};
+        for (DimOrder o : {DimOrder::RowsFirst, DimOrder::ColumnsFirst}) {
+            collectives_.set_order(o);
+            for (const CollectiveHop& h : collectives_.hops(Collective::TwoD, rows_, cols_, group_, root, dests))
+                for (int l : links_of(RouteKind::Package, h.from, h.to))
+                    d.class_bytes_per_byte[static_cast<std::size_t>(o)][static_cast<std::size_t>(topo_package_.link_class(l))] +=
+                        1;
+        }
+        return d;
+    };
+    std::vector<ThemisDemand> demands;
+    std::vector<std::vector<int>> others;  // per reduction: its members but the owner
+    for (const Deferred& d : themis_multicasts_) demands.push_back(demand_of(d.from, d.dests, d.bytes));
+    for (const Reduction& r : themis_reductions_) {
+        others.emplace_back();
+        for (int c : r.members)
+            if (c != r.owner) others.back().push_back(c);
+        demands.push_back(demand_of(r.owner, others.back(), r.bytes));
+    }
+    const std::vector<std::vector<DimOrder>> orders = themis_orders(demands, class_gbps);
+    auto chunk_bytes = [](std::int64_t bytes, int chunks, int k) {
+        const std::int64_t piece = bytes / chunks;
+        return k + 1 == chunks ? bytes - piece * (chunks - 1) : piece;
+    };
+    // Multicasts: chunk k of each starts a stage after chunk k - 1, so that a relay forwards
+    // one chunk while the next arrives.
+    std::size_t i = 0;
+    for (const Deferred& d : themis_multicasts_) {
+        for (int k = 0; k < demands[i].chunks; ++k) {
+            collectives_.set_order(orders[i][static_cast<std::size_t>(k)]);
+            add_hops(collectives_.hops(Collective::TwoD, rows_, cols_, group_, d.from, d.dests),
+                     chunk_bytes(d.bytes, demands[i].chunks, k), -1, d.ready_at, d.ready_n, k);
+        }
+        ++i;
+    }
+    // Reductions: the same trees run backwards, all ending at the phase's last stage.
+    std::vector<std::vector<std::vector<CollectiveHop>>> trees;
+    int last = 0;
+    for (std::size_t r = 0; r < themis_reductions_.size(); ++r, ++i) {
+        trees.emplace_back();
+        for (int k = 0; k < demands[i].chunks; ++k) {
+            collectives_.set_order(orders[i][static_cast<std::size_t>(k)]);
+            trees.back().push_back(
+                collectives_.hops(Collective::TwoD, rows_, cols_, group_, themis_reductions_[r].owner, others[r]));
+            for (const CollectiveHop& h : trees.back().back()) last = std::max(last, h.depth + k);
+        }
+    }
+    for (std::size_t r = 0; r < themis_reductions_.size(); ++r) {
+        const int ri = static_cast<int>(reductions_.size());
+        const std::int64_t bytes = themis_reductions_[r].bytes;
+        const int chunks = static_cast<int>(trees[r].size());
+        reductions_.push_back(std::move(themis_reductions_[r]));
+        for (int k = 0; k < chunks; ++k)
+            add_reduce_hops(ri, trees[r][static_cast<std::size_t>(k)], chunk_bytes(bytes, chunks, k), last - k);
+    }
+    collectives_.set_order(DimOrder::RowsFirst);
+    themis_multicasts_.clear();
+    themis_reductions_.clear();
 }
 
 SynthesisedPhase TransferBatch::synthesise_finest_that_pays(
@@ -260,6 +343,7 @@ void TransferBatch::flush_into(PlanLayer& layer, RoutePolicy policy, OpSink& sin
         for (int c = 0; c < n_; ++c) sc.last_sends[c].clear(), sc.step_sends[c].clear();
         synthesise_deferred();
     }
+    if (!themis_multicasts_.empty() || !themis_reductions_.empty()) schedule_themis();
     if (pending_.empty()) {
         if (!reductions_.empty()) finish_reductions(layer, sink);
         return;

@@ -115,6 +115,12 @@ private:
     };
     std::vector<Reduction> reductions_;
     std::vector<Reduction> deferred_reductions_;  ///< synth: synthesised at flush()
+    /// Themis: the phase's multicasts and reductions, chunked and ordered at flush().
+    std::vector<Deferred> themis_multicasts_;
+    std::vector<Reduction> themis_reductions_;
+    /// Cuts the phase's Themis collectives into chunks, orders each chunk's dimensions
+    /// (themis_schedule.h) and adds their 2d trees, chunk k a stage after chunk k - 1.
+    void schedule_themis();
     std::vector<std::int64_t> reduced_;
     int trees_ = 0;  ///< reduce trees made this phase
     /// The hops of `r`'s reduce tree(s) from a broadcast tree `hops` of `bytes` out of the
@@ -137,7 +143,7 @@ private:
     /// Adds one tree's hops carrying `bytes`; `entry`: the pending hop that brought the bytes
     /// into the group (-1: the tree's root holds them, its first hops wait for `ready`).
     void add_hops(const std::vector<CollectiveHop>& hops, std::int64_t bytes, std::int64_t entry, std::size_t ready_at,
-                  std::size_t ready_n);
+                  std::size_t ready_n, int stage_offset = 0);
     const PackageConfig& package_;
     double ni_gbps_ = 0;
     SynthesisGraph synth_graph_;  ///< of synth_group_

@@ -28,10 +28,25 @@ using namespace collective_test;
 
 // ---- the algorithms on their own ----------------------------------------------------------
 TEST(CollectiveNames, RoundTrip) {
-    EXPECT_EQ(choice_names<Collective>(), (std::vector<std::string>{"direct", "ring", "2d", "tree", "synth"}));
+    EXPECT_EQ(choice_names<Collective>(), (std::vector<std::string>{"direct", "ring", "2d", "tree", "synth", "themis"}));
     for (const std::string& s : choice_names<Collective>()) EXPECT_EQ(to_string(*parse_choice<Collective>(s)), s);
     EXPECT_EQ(to_string(LayerMapping{}.collective), std::string("direct"));
     EXPECT_FALSE(parse_choice<Collective>("butterfly").has_value());
+}
+
+// The 2d tree on a 2 x 3 grid from chiplet 1 (row 0, column 1): rows first along row 0 to 2
+// and 0, then down each column; columns first down column 1 to 4, then along rows 0 and 1.
+TEST(TwoD, RowsFirstAndColumnsFirstByHand) {
+    CollectivePlanner planner;
+    const std::vector<int> all{0, 2, 3, 4, 5};
+    auto edges = [&](DimOrder o) {
+        planner.set_order(o);
+        std::set<std::pair<int, int>> out;
+        for (const CollectiveHop& h : planner.hops(Collective::TwoD, 2, 3, 1, all)) out.insert({h.from, h.to});
+        return out;
+    };
+    EXPECT_EQ(edges(DimOrder::RowsFirst), (std::set<std::pair<int, int>>{{1, 2}, {1, 0}, {0, 3}, {1, 4}, {2, 5}}));
+    EXPECT_EQ(edges(DimOrder::ColumnsFirst), (std::set<std::pair<int, int>>{{1, 4}, {1, 2}, {1, 0}, {4, 5}, {4, 3}}));
 }
 
 TEST(RingOrder, SmallGridsByHand) {

@@ -184,12 +184,10 @@ SearchSpace mapping_space_for(const ArchConfig& arch, const Workload& w, const M
     // its collective and network-input delivery and layer-sequential placement lead their lists.
     put_first(s.mapping.partitions, r.split);
     auto& routes = s.mapping.routes;
-    for (RoutePolicy rp : routes)
-        if (!route_policy_fits(rp, arch.package.topology))
-            throw InputError(r.space ? r.space->file : std::string(), "/mapping/routes",
-                             std::string("route policies a ") + to_string(arch.package.topology) +
-                                 " package can take: package (it routes by its own rules)",
-                             to_string(rp));
+    // A torus or a graph routes every flow by its own rules: the mesh policies of a space all
+    // come to the package's routing there, searched once.
+    if (std::any_of(routes.begin(), routes.end(), [&](RoutePolicy rp) { return !route_policy_fits(rp, arch.package.topology); }))
+        routes.vector() = {RoutePolicy::Package};
     const RoutePolicy own = package_route_policy(arch.package);
     if (std::find(routes.begin(), routes.end(), own) != routes.end()) put_first(routes, own);
     put_first(s.mapping.collectives, r.collective);

@@ -19,7 +19,6 @@ void record_mapping(PlanLayer& layer, PlanLayerMapping&& info, const LayerMappin
             info.fallback = "no input part is needed by two or more other chiplets: all direct";
         else if (direct_inputs > 0)
             info.fallback = std::to_string(direct_inputs) + " input parts needed by one other chiplet each: direct";
-        if (traffic.reduced) info.fallback += std::string(info.fallback.empty() ? "" : "; ") + "partial-sum reduction: direct";
     }
     for (const PlanOp& op : layer.ops)
         if (op.kind == OpKind::DramRead || op.kind == OpKind::DramWrite) info.dram_bytes += op.bytes;

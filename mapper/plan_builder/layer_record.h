@@ -14,7 +14,6 @@ namespace mcmsim {
 /// What the layer's data movement left besides the counts kept in the record as it was made.
 struct LayerTraffic {
     std::int64_t direct_inputs = 0;  ///< input parts sent point to point under another collective
-    bool reduced = false;            ///< the layer reduced partial sums over the package
     /// The layer's package bytes, bytes x links, and its busiest directed link's bytes.
     std::int64_t package_bytes = 0, package_link_bytes = 0, max_link_bytes = 0;
 };

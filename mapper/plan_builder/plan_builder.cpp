@@ -95,12 +95,11 @@ private:
         order_.begin(st.layer, st.mb);
         ChipletDeps deps = inputs_.gather(layer, L, boxes, lm, order_.start(), info);
         weights_.multicast(layer, L, lm, s, boxes, deps, info);
-        const std::int64_t input_package_bytes = batch_.package_bytes();
         compute_boxes(layer, s, boxes, deps);
         reductions_.reduce(layer, boxes, compute_[s], lm.route, owned_[s], info, order_);
         if (steps_.consumed(s)) spill_outputs(spill_, ops_, layer, L, s, owned_[s], info);
         if (is_output) write_network_outputs(spill_, ops_, memories_, layer, L, s, owned_[s]);
-        record(layer, std::move(info), st, lm, batch_.package_bytes() > input_package_bytes);
+        record(layer, std::move(info), st, lm);
         last_layer_ops_ = layer.ops.size();
         plan_.layers.push_back(std::move(layer));
     }
@@ -127,11 +126,10 @@ private:
         }
     }
 
-    /// The layer's mapping record; `reduced`: its reduction moved bytes over the package.
-    void record(PlanLayer& layer, PlanLayerMapping&& info, const Step& st, const LayerMapping& lm, bool reduced) {
+    /// The layer's mapping record.
+    void record(PlanLayer& layer, PlanLayerMapping&& info, const Step& st, const LayerMapping& lm) {
         LayerTraffic traffic;
         traffic.direct_inputs = inputs_.direct_inputs();
-        traffic.reduced = reduced;
         traffic.package_bytes = batch_.package_bytes();
         traffic.package_link_bytes = batch_.package_link_bytes();
         traffic.max_link_bytes = batch_.max_link_bytes();

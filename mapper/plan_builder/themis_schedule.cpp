@@ -29,7 +29,8 @@ std::vector<std::vector<DimOrder>> themis_orders(const std::vector<ThemisDemand>
                     if (add > 0 && class_gbps[static_cast<std::size_t>(c)] <= 0)
                         throw std::invalid_argument("themis_orders: bytes on a link class without links");
                     if (add > 0 || load[static_cast<std::size_t>(c)] > 0)
-                        busiest = std::max(busiest, load[static_cast<std::size_t>(c)] + add / class_gbps[static_cast<std::size_t>(c)]);
+                        busiest =
+                            std::max(busiest, load[static_cast<std::size_t>(c)] + add / class_gbps[static_cast<std::size_t>(c)]);
                 }
                 if (o == 0 || busiest < best_busiest) best_busiest = busiest, best = o;
             }

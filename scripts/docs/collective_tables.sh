@@ -5,8 +5,9 @@
 #   e.g. scripts/docs/collective_tables.sh build/sim/mcmsim configs
 #
 # For every 4 x 4 architecture in <configs-dir>/arch/ and each collective algorithm: an
-# all-gather of <bytes> per chiplet and a broadcast of <bytes> from the chiplet on the first
-# memory's router (where a weight broadcast from that memory starts), made by
+# all-gather of <bytes> per chiplet, a broadcast of <bytes> from the chiplet on the first
+# memory's router (where a weight broadcast from that memory starts), and a reduce-scatter
+# and an all-reduce of <bytes> slices of 32-bit partial sums, made by
 # `mcmsim export --chakra` and timed by `mcmsim estimate --chakra --granularity packet` (as
 # `validate` prices by default; message granularity reserves whole paths in issue order,
 # which a broadcast's long chains make pessimistic or optimistic by tens of percent) and
@@ -22,24 +23,26 @@ fi
 MCMSIM=$1
 CONFIGS=$2
 BYTES=${3:-1048576}
-ALGORITHMS=(direct ring 2d tree synth)
+ALGORITHMS=(direct ring 2d tree themis synth)
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=DISABLE
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 echo "Command: \`scripts/docs/collective_tables.sh $MCMSIM $CONFIGS $BYTES\`"
 echo
-echo "| arch | collective | direct | ring | 2d | tree | synth |"
-echo "|---|---|---|---|---|---|---|"
+echo "| arch | collective | direct | ring | 2d | tree | themis | synth |"
+echo "|---|---|---|---|---|---|---|---|"
 for arch in "$CONFIGS"/arch/mcm-4x4-*.json; do
   a=$(basename "$arch" .json)
   "$MCMSIM" config --arch "$arch" --dump > "$WORK/arch.json"
   root=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); m=d['memories'][0]['attach']; print(m['row'] * d['package']['cols'] + m['col'])" "$WORK/arch.json")
-  for pattern in all-gather broadcast; do
+  for pattern in all-gather broadcast reduce-scatter all-reduce; do
     : > "$WORK/row"
     for c in "${ALGORITHMS[@]}"; do
       rm -rf "$WORK/et"
-      "$MCMSIM" export --chakra "$WORK/et" --arch "$arch" --"$pattern" "$BYTES" --root "$root" --collective "$c" > /dev/null
+      extra=()
+      [ "$pattern" = broadcast ] && extra=(--root "$root")
+      "$MCMSIM" export --chakra "$WORK/et" --arch "$arch" --"$pattern" "$BYTES" "${extra[@]}" --collective "$c" > /dev/null
       "$MCMSIM" estimate --arch "$arch" --chakra "$WORK/et" --granularity packet --out "$WORK/est" --quiet > /dev/null
       "$MCMSIM" simulate --arch "$arch" --chakra "$WORK/et" --out "$WORK/sim" --quiet > /dev/null
       python3 - "$WORK/est/report.json" "$WORK/sim/report.json" "$c" >> "$WORK/row" <<'PY'

@@ -89,10 +89,11 @@ TEST(LayerMappingRecord, HaloExchangeFallsBackToDirectAndSaysSo) {
 }
 
 // K split -> C split: fc2's chiplet c needs exactly the channels fc1's chiplet c made, so the
-// input stays on-chip (A bytes); the partial sums are reduce-scattered, always directly. Each
-// chiplet keeps its own K / n slice of partial sums (4 bytes each) and receives the other
-// n - 1 chiplets' ones: on-chip 16 x 4 bytes in all, package (n - 1) x 16 x 4.
-TEST(LayerMappingRecord, ReductionIsDirectAndCounted) {
+// input stays on-chip (A bytes); the partial sums are reduce-scattered along the layer's ring,
+// which is no fallback. Each chiplet keeps its own K / n slice of partial sums (4 bytes each),
+// and each slice crosses the package once from each of the other n - 1 chiplets, summed on the
+// way or not: on-chip 16 x 4 bytes in all, package (n - 1) x 16 x 4.
+TEST(LayerMappingRecord, ReductionFollowsTheCollectiveAndIsCounted) {
     const std::int64_t A = 4096;
     Workload w = two_fc(A);
     Partition c_split;
@@ -101,7 +102,7 @@ TEST(LayerMappingRecord, ReductionIsDirectAndCounted) {
     const PlanLayerMapping& m = *p.layers[1].mapping;
     EXPECT_EQ(m.partition, "C uniform");
     EXPECT_EQ(m.multicasts, 0);
-    EXPECT_EQ(m.fallback, "partial-sum reduction: direct");
+    EXPECT_EQ(m.fallback, "");
     EXPECT_EQ(m.onchip_bytes, A + 16 * kPartialSumBytes);
     EXPECT_EQ(m.package_bytes, 3 * 16 * kPartialSumBytes);
 }

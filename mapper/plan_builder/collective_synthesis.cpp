@@ -207,11 +207,30 @@ SynthesisedPhase synthesise_multicasts_uncached(const SynthesisGraph& g, const s
                     const Key key{route.size(), c.holders.size(), -cap.out[uu], sent[uu], want[wi], u};
                     if (!found || key < best) found = true, best = key, wi_best = wi;
                 };
+                // What a holder's NI and route can still take this step: a holder without room
+                // for the smallest lacking chunk is passed over at once (the exact test, per
+                // chunk, is consider()'s).
+                double smallest = std::numeric_limits<double>::infinity();
+                for (int ci : want)
+                    smallest = std::min(smallest, static_cast<double>(chunks[static_cast<std::size_t>(ci)].bytes));
+                if (smallest > cap.in[v]) continue;
+                auto room = [&](int u, const std::vector<int>& route) {
+                    double r = cap.out[static_cast<std::size_t>(u)], upstream = g.ni_ns_per_byte;
+                    for (int l : route) {
+                        upstream = std::max(upstream, g.links[static_cast<std::size_t>(l)].ns_per_byte);
+                        r = std::min(r, cap.link[static_cast<std::size_t>(l)] / upstream);
+                    }
+                    return r * (1 + 1e-9);
+                };
                 for (int level = 0; level < kSynthesisReach && !found; ++level)
-                    for (std::size_t wi = 0; wi < want.size(); ++wi) {
-                        const ChunkState& c = chunks[static_cast<std::size_t>(want[wi])];
-                        if (static_cast<double>(c.bytes) > cap.in[v]) continue;
-                        for (int u : near[v][static_cast<std::size_t>(level)]) consider(wi, c, u, g.route(u, vi));
+                    for (int u : near[v][static_cast<std::size_t>(level)]) {
+                        const std::vector<int>& route = g.route(u, vi);
+                        if (room(u, route) < smallest) continue;
+                        for (std::size_t wi = 0; wi < want.size(); ++wi) {
+                            const ChunkState& c = chunks[static_cast<std::size_t>(want[wi])];
+                            if (static_cast<double>(c.bytes) > cap.in[v]) continue;
+                            consider(wi, c, u, route);
+                        }
                     }
                 if (!found)
                     for (std::size_t wi = 0; wi < want.size(); ++wi) {

@@ -2,10 +2,7 @@
 
 #include "mapper/optimize/pareto.h"
 
-#include <CbcModel.hpp>
-#include <CoinPackedMatrix.hpp>
-#include <CoinPackedVector.hpp>
-#include <OsiClpSolverInterface.hpp>
+#include "mapper/optimize/mip_solver.h"
 
 #include <algorithm>
 #include <chrono>
@@ -67,36 +64,20 @@ public:
             for (const auto& lv : vars_) r.idx.push_back(lv.T), r.val.push_back(1.0);
             rows.push_back(r);
         }
-        OsiClpSolverInterface si;
-        const double inf = si.getInfinity();
-        CoinPackedMatrix m(false, 0, 0);
-        m.setDimensions(0, lb_.size());
-        std::vector<double> rlo, rhi;
-        for (const auto& r : rows) {
-            m.appendRow(CoinPackedVector(static_cast<int>(r.idx.size()), r.idx.data(), r.val.data()));
-            rlo.push_back(r.lo <= -kInf ? -inf : r.lo);
-            rhi.push_back(r.hi >= kInf ? inf : r.hi);
-        }
-        IdVector<double> ub = ub_;
-        for (double& v : ub)
-            if (v >= kInf) v = inf;
-        si.loadProblem(m, lb_.data(), ub.data(), obj.data(), rlo.data(), rhi.data());
-        for (int j = 0; j < integer_.size(); ++j)
-            if (integer_[j]) si.setInteger(j);
-        si.messageHandler()->setLogLevel(0);
-        si.setHintParam(OsiDoReducePrint, true, OsiHintTry);
-        CbcModel model(si);
-        model.setLogLevel(0);
-        model.messageHandler()->setLogLevel(0);
-        model.setAllowableGap(0);
-        model.setAllowableFractionGap(gap_);
-        if (max_nodes_ > 0) model.setMaximumNodes(max_nodes_);
-        if (seconds > 0) model.setMaximumSeconds(seconds);
-        model.branchAndBound();
-        if (!model.bestSolution()) return std::nullopt;
+        MipProblem p;
+        p.lb.assign(lb_.begin(), lb_.end());
+        p.ub.assign(ub_.begin(), ub_.end());
+        for (double& v : p.ub)
+            if (v >= kInf) v = kMipInf;
+        p.objective.assign(obj.begin(), obj.end());
+        p.integer.assign(integer_.begin(), integer_.end());
+        for (const Row& r : rows)
+            p.rows.push_back(MipRow{r.lo <= -kInf ? -kMipInf : r.lo, r.hi >= kInf ? kMipInf : r.hi, r.idx, r.val});
+        const MipSolution m = cbc_mip_solver()->solve(p, MipLimits{gap_, max_nodes_, seconds});
+        if (!m.found) return std::nullopt;
         Solution s;
-        s.x.assign(model.bestSolution(), model.bestSolution() + lb_.size());
-        s.optimal = model.isProvenOptimal();
+        s.x.assign(m.x.begin(), m.x.end());
+        s.optimal = m.optimal;
         return s;
     }
 
@@ -359,5 +340,13 @@ private:
 }  // namespace
 
 MilpResult run_milp(const Formulation& f, const MilpOptions& o) { return Solver(f, o).run(); }
+
+IdVector<int> balanced_units(const Formulation& f, std::size_t l, int option, int route, double gap, int max_nodes) {
+    const int combo = option * f.space().routes.size() + route;
+    Model m(f, {l}, combo, gap, max_nodes);
+    const auto s = m.solve(1, 0, kInf, kInf, 0);
+    if (!s) throw std::runtime_error("milp: no shares for layer " + std::to_string(l));
+    return m.decode(*s).front().units;
+}
 
 }  // namespace mcmsim

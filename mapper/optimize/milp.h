@@ -54,4 +54,10 @@ struct MilpResult {
 
 MilpResult run_milp(const Formulation& f, const MilpOptions& o);
 
+/// Layer l's share units under partition option `option` and route `route` of f's space that
+/// make its bottleneck time least in the closed-form formulation (MCMComm's min-max
+/// balancing: less work where data arrives over busier links or from farther away), by CBC
+/// within the relative `gap` and `max_nodes` branch-and-bound nodes (0: none).
+IdVector<int> balanced_units(const Formulation& f, std::size_t l, int option, int route, double gap, int max_nodes);
+
 }  // namespace mcmsim

@@ -2,6 +2,8 @@
 
 #include "hw/common/input_error.h"
 #include "mapper/model/analytical_model.h"
+#include "mapper/optimize/chain_formulation.h"
+#include "mapper/optimize/chain_solver.h"
 #include "mapper/optimize/exhaustive.h"
 #include "mapper/optimize/formulation.h"
 #include "mapper/optimize/genetic.h"
@@ -12,6 +14,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <limits>
+#include <optional>
 
 namespace mcmsim {
 
@@ -109,6 +113,13 @@ Genome formulation_seed(const ArchConfig& arch, const Workload& w, const Mapping
     }
     return g;
 }
+
+/// Rounds of the layered formulation around an incumbent, at most; and how many of each
+/// round's best solutions the analytical model scores on their whole plans.
+constexpr int kChainRounds = 2;
+constexpr std::size_t kChainRescored = 16;
+/// exhaustive: combinations of the layers' candidates it enumerates at most.
+constexpr double kMaxEnumerated = 1e7;
 
 std::string fmt(double v) {
     char buf[32];
@@ -229,41 +240,147 @@ OptimizeResult run_ga(const ArchConfig& arch, const Workload& w, const MapReques
     return r;
 }
 
-/// milp and exhaustive: the formulation's share of the space, solved exactly or sampled.
+/// Further candidates for the layered formulation: per layer, the shares that balance its
+/// bottleneck best in the closed-form model (MCMComm's min-max over compute, links, NIs, PHYs
+/// and DRAM channels at their own bandwidths; CBC on every one-dimensional option and
+/// dimension-order route it covers, the least bottleneck kept), under every collective,
+/// weight and input delivery of the space. One such layout per layer keeps the tables small.
+std::vector<std::vector<LayerGene>> balanced_candidates(const ArchConfig& arch, const Workload& w, const MappingSpace& ms) {
+    std::vector<std::vector<LayerGene>> extra(w.layers.size());
+    if (arch.package.topology != PackageTopology::Mesh) return extra;
+    MappingSpace fs = formulation_space(ms);
+    Formulation f(arch, w, fs);
+    const std::vector<bool> reads_input = network_input_layers(w);
+    const int rows = arch.package.rows, cols = arch.package.cols;
+    for (std::size_t l = 0; l < w.layers.size(); ++l) {
+        LayerGene best;
+        double least = std::numeric_limits<double>::infinity();
+        for (int o = 0; o < fs.partitions.size(); ++o)
+            for (int r = 0; r < fs.routes.size(); ++r) {
+                // The closed-form model's bound is loose enough that a 1e-3 gap and 200 nodes
+                // find its shares; a count, not the clock, so the plan is the same anywhere.
+                LayerGene g;
+                g.option = o, g.route = r;
+                g.units = balanced_units(f, l, o, r, 1e-3, 200);
+                const double t = f.layer_cost(l, g).time_ns;
+                if (t < least) least = t, best = g;
+            }
+        if (least == std::numeric_limits<double>::infinity()) continue;
+        LayerGene g;
+        g.option = static_cast<int>(std::find(ms.partitions.begin(), ms.partitions.end(), fs.partitions[best.option]) -
+                                    ms.partitions.begin());
+        g.route = static_cast<int>(std::find(ms.routes.begin(), ms.routes.end(), fs.routes[best.route]) - ms.routes.begin());
+        g.units = best.units;
+        if (g.units == uniform_gene(ms, g.option, rows, cols).units) continue;
+        const int weight_choices = w.layers[l].weight_bytes() > 0 ? ms.weights.size() : 1;
+        const int input_choices = reads_input[l] ? ms.inputs.size() : 1;
+        for (int c = 0; c < ms.collectives.size(); ++c)
+            for (int wd = 0; wd < weight_choices; ++wd)
+                for (int in = 0; in < input_choices; ++in) {
+                    g.collective = c, g.weights = wd, g.inputs = in;
+                    extra[l].push_back(g);
+                }
+    }
+    return extra;
+}
+
+/// milp and exhaustive: the layered formulation (chain_formulation.h) over the space's
+/// layer-sequential share, solved exactly by dynamic programming, or enumerated.
 OptimizeResult run_formulation(const ArchConfig& arch, const Workload& w, const MapRequest& req, OptimizeResult r) {
     const SearchSpace space = mapping_space_for(arch, w, req);
-    const MappingSpace fs = formulation_space(space.mapping);
-    Formulation f(arch, w, fs);
-    Genome best;
+    MappingSpace ms = space.mapping;
+    ms.pipeline_segments = {1};  // layers one after the other on all chiplets
+    const int rows = arch.package.rows, cols = arch.package.cols;
+    const Genome uniform = uniform_genome(ms, w.layers.size(), 0, rows, cols);
+    Genome incumbent = uniform;
+    std::string warm = "uniform";
+    ChainOptions co;
     if (req.optimizer == Optimizer::Milp) {
-        MilpOptions mo;
-        mo.objective = r.objective;
-        mo.budget_s = req.budget_s;
-        mo.progress = req.progress;
-        // Beyond tiny packages a layer's front can hold thousands of points: sample it.
-        if (f.chiplets() > 4) {
-            mo.max_front_points = 3;
-            mo.split_combos = true;
-            mo.gap = 1e-3;
-            mo.max_nodes = 200;
-            // Bounded by a count of solves, not by the clock, so that the same inputs give the
-            // same plan on any machine (budget_s adds a wall-clock limit); layers the count
-            // does not reach keep the baseline.
-            mo.max_solves = 1500;
-        }
-        MilpResult m = run_milp(f, mo);
-        best = m.best;
-        r.detail = "milp: " + m.method + ", " + std::to_string(m.solves) + " CBC solves" + (m.exact ? "" : " (not proven exact)");
-    } else {
-        ExhaustiveResult e = run_exhaustive(f, r.objective);
-        best = e.best;
-        r.detail = "exhaustive: " + std::to_string(e.options_per_layer) + " candidates per layer";
+        // Warm start: the GA's plan (the same seed and budget as `--optimizer ga`), whose genes
+        // become candidates, so the optimum is never worse than it in the formulation.
+        const AnalyticalProblem problem(arch, w, ms);
+        GaOptions go;
+        go.objective = r.objective;
+        go.seed = req.seed;
+        go.population = req.population;
+        go.generations = req.generations;
+        go.budget_s = req.budget_s;
+        go.polish_evaluations = req.polish_evaluations;
+        incumbent = run_genetic(problem, ga_seeds(arch, w, ms), go).best;
+        warm = "ga";
+        co.extra = balanced_candidates(arch, w, ms);
     }
-    r.detail += "; " + summary(fs, best);
-    if (!f.covers()) r.detail += "; formulation approximate: " + f.not_covered();
-    r.formulation_uniform = f.score(uniform_genome(fs, w.layers.size(), 0, arch.package.rows, arch.package.cols));
-    r.formulation_chosen = f.score(best);
-    r.plan = plan_of(arch, w, fs, best, req.optimizer, req.seed);
+    // Each round: the formulation around the incumbent (its genes for the layers a layer's
+    // plan in context holds besides itself and the layer before), solved exactly; its best
+    // solutions and the incumbent are scored by the analytical model on their whole plans,
+    // and the best of them is the next incumbent, until a round finds none better.
+    const AnalyticalProblem whole(arch, w, ms);
+    Score incumbent_score = whole.evaluate(incumbent);
+    ChainResult solved;
+    std::size_t priced = 0, scored = 1;
+    int rounds = 0;
+    std::optional<ChainFormulation> f;
+    Genome formulation_best;
+    Score formulation_best_score;
+    while (rounds < kChainRounds) {
+        ++rounds;
+        if (req.optimizer == Optimizer::Exhaustive) co.max_combinations = kMaxEnumerated;
+        f.emplace(arch, w, ms, incumbent, co);
+        priced += f->priced();
+        if (req.optimizer == Optimizer::Exhaustive) {
+            solved = enumerate_chain(*f, r.objective);
+            formulation_best = solved.best, formulation_best_score = solved.score;
+            incumbent = solved.best;
+            break;
+        }
+        ChainSolveOptions so;
+        so.keep_best = kChainRescored;
+        solved = solve_chain(*f, r.objective, so);
+        formulation_best = solved.best, formulation_best_score = solved.score;
+        bool better = false;
+        auto consider = [&](const Genome& g) {
+            const Score sc = whole.evaluate(g);
+            ++scored;
+            if (sc.value(r.objective) < incumbent_score.value(r.objective)) {
+                incumbent = g, incumbent_score = sc, better = true;
+                return true;
+            }
+            return false;
+        };
+        for (const Genome& g : solved.best_few) consider(g);
+        // The formulation misses how a layer's choice shows on consumers further on (a
+        // residual join) and on layers beyond the two it is priced with: its best solutions'
+        // genes are also tried one layer at a time on the incumbent, and kept where the whole
+        // plan is better.
+        for (std::size_t l = 0; l < w.layers.size(); ++l) {
+            std::vector<LayerGene> tried{incumbent.layers[l]};
+            for (const Genome& g : solved.best_few) {
+                if (std::find(tried.begin(), tried.end(), g.layers[l]) != tried.end()) continue;
+                tried.push_back(g.layers[l]);
+                Genome moved = incumbent;
+                moved.layers[l] = g.layers[l];
+                consider(moved);
+            }
+        }
+        if (!better) break;
+    }
+    if (req.optimizer == Optimizer::Milp) {
+        char gap[32];
+        std::snprintf(gap, sizeof gap, "%.3g", 100 * solved.gap);
+        r.detail = "milp: layered formulation from the " + warm + " plan, " + std::to_string(priced) + " layer plans priced, " +
+                   std::to_string(rounds) + " rounds, formulation " +
+                   (solved.proven ? "solved to optimality (gap 0 %)" : "gap " + std::string(gap) + " %") + ", " +
+                   std::to_string(scored) + " whole plans scored";
+    } else {
+        r.detail = "exhaustive: " + std::to_string(solved.visited) + " combinations";
+    }
+    ChainResult best;
+    best.best = incumbent;
+    best.score = f->score(incumbent);
+    r.detail += "; " + summary(ms, best.best);
+    r.formulation_uniform = f->score(uniform);
+    r.formulation_chosen = formulation_best_score;
+    r.plan = plan_of(arch, w, ms, best.best, req.optimizer, req.seed);
     r.chosen = analytical(arch, r.plan);
     return r;
 }

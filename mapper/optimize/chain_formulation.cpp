@@ -9,8 +9,8 @@
 #include "hw/common/input_error.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <atomic>
+#include <cstdio>
 #include <stdexcept>
 #include <thread>
 
@@ -74,7 +74,8 @@ ChainFormulation::ChainFormulation(const ArchConfig& arch, const Workload& w, co
     first_consumer_.assign(L, -1);
     for (std::size_t l = 0; l < L; ++l)
         for (int p : w.layers[l].inputs)
-            if (first_consumer_[static_cast<std::size_t>(p)] < 0) first_consumer_[static_cast<std::size_t>(p)] = static_cast<int>(l);
+            if (first_consumer_[static_cast<std::size_t>(p)] < 0)
+                first_consumer_[static_cast<std::size_t>(p)] = static_cast<int>(l);
 
     for (std::size_t l = 0; l < L; ++l) {
         const Layer& layer = w.layers[l];
@@ -88,15 +89,15 @@ ChainFormulation::ChainFormulation(const ArchConfig& arch, const Workload& w, co
         double whole = 0;
         for (int o = 0; o < space_.partitions.size(); ++o) {
             const PartitionOption& p = space_.partitions[o];
-            whole += p.one_dimensional()
-                         ? choose(space_.units_per_part * rows * cols + rows * cols - 1, rows * cols - 1)
-                         : choose(space_.units_per_part * rows + rows - 1, rows - 1) * choose(space_.units_per_part * cols + cols - 1, cols - 1);
+            whole += p.one_dimensional() ? choose(space_.units_per_part * rows * cols + rows * cols - 1, rows * cols - 1)
+                                         : choose(space_.units_per_part * rows + rows - 1, rows - 1) *
+                                               choose(space_.units_per_part * cols + cols - 1, cols - 1);
         }
         const bool full = whole * others <= static_cast<double>(opt.full_space_limit);
         std::vector<LayerGene>& cand = candidates_[l];
         for (int o = 0; o < space_.partitions.size(); ++o) {
-            std::vector<IdVector<int>> shares = full ? all_units(space_, o, rows, cols)
-                                                     : std::vector<IdVector<int>>{uniform_gene(space_, o, rows, cols).units};
+            std::vector<IdVector<int>> shares =
+                full ? all_units(space_, o, rows, cols) : std::vector<IdVector<int>>{uniform_gene(space_, o, rows, cols).units};
             for (const IdVector<int>& u : shares)
                 for (int r = 0; r < space_.routes.size(); ++r)
                     for (int c = 0; c < space_.collectives.size(); ++c)
@@ -130,8 +131,9 @@ ChainFormulation::ChainFormulation(const ArchConfig& arch, const Workload& w, co
         if (combinations > opt.max_combinations) {
             char found[64];
             std::snprintf(found, sizeof found, "%.3g combinations of the layers' candidates", combinations);
-            throw RequestError("optimizer", "an instance with at most " + std::to_string(static_cast<long long>(opt.max_combinations)) +
-                                                " combinations to enumerate (exhaustive; milp solves larger ones)",
+            throw RequestError("optimizer",
+                               "an instance with at most " + std::to_string(static_cast<long long>(opt.max_combinations)) +
+                                   " combinations to enumerate (exhaustive; milp solves larger ones)",
                                found);
         }
     }
@@ -161,7 +163,7 @@ ChainFormulation::ChainFormulation(const ArchConfig& arch, const Workload& w, co
         for (std::size_t j; (j = next++) < jobs.size();) {
             const Job& job = jobs[j];
             const LayerGene& before = job.l > 0 ? (coupled_[job.l] ? layouts_[job.l - 1][static_cast<std::size_t>(job.s)]
-                                                                    : incumbent_.layers[job.l - 1])
+                                                                   : incumbent_.layers[job.l - 1])
                                                 : incumbent_.layers[0];
             table_[job.l][static_cast<std::size_t>(job.s) * candidates_[job.l].size() + static_cast<std::size_t>(job.o)] =
                 price(job.l, before, candidates_[job.l][static_cast<std::size_t>(job.o)]);
@@ -262,7 +264,8 @@ Score ChainFormulation::score(const Genome& genome) const {
                 if (it != extra_.end()) c = it->second, tabled = true;
             }
             if (!tabled) {
-                const LayerGene& before = l > 0 ? (coupled_[l] ? genome.layers[l - 1] : incumbent_.layers[l - 1]) : incumbent_.layers[0];
+                const LayerGene& before =
+                    l > 0 ? (coupled_[l] ? genome.layers[l - 1] : incumbent_.layers[l - 1]) : incumbent_.layers[0];
                 c = price(l, before, gene);
                 std::lock_guard<std::mutex> lock(extra_mutex_);
                 extra_.emplace(std::move(key), c);

@@ -96,11 +96,11 @@ private:
     MappingSpace space_;
     Genome incumbent_;
     std::vector<std::vector<LayerGene>> candidates_;
-    std::vector<std::vector<LayerGene>> layouts_;   ///< [l][layout]: a representative gene (uniform route etc.)
-    std::vector<std::vector<int>> layout_of_;        ///< [l][candidate]
+    std::vector<std::vector<LayerGene>> layouts_;  ///< [l][layout]: a representative gene (uniform route etc.)
+    std::vector<std::vector<int>> layout_of_;      ///< [l][candidate]
     std::vector<bool> coupled_;
-    std::vector<std::vector<ChainCost>> table_;      ///< [l][s * candidates + o]
-    std::vector<int> first_consumer_;                ///< [l] -1: none
+    std::vector<std::vector<ChainCost>> table_;  ///< [l][s * candidates + o]
+    std::vector<int> first_consumer_;            ///< [l] -1: none
     double static_pj_per_ns_ = 0;
     std::size_t priced_ = 0;
     mutable std::mutex extra_mutex_;

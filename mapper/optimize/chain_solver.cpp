@@ -10,14 +10,12 @@ namespace {
 
 struct Label {
     double time, energy;
-    int state;       ///< layout of this label's layer
-    int choice;      ///< candidate of this label's layer
-    int parent;      ///< label of the layer before (-1: none)
+    int state;   ///< layout of this label's layer
+    int choice;  ///< candidate of this label's layer
+    int parent;  ///< label of the layer before (-1: none)
 };
 
-double objective_of(const ChainFormulation& f, Objective o, double time, double energy) {
-    return f.total(time, energy).value(o);
-}
+double objective_of(const ChainFormulation& f, Objective o, double time, double energy) { return f.total(time, energy).value(o); }
 
 /// Keeps, per state, the labels of `all` the objective needs: the best one for latency or
 /// energy, the (time, energy) front for EdP, thinned to `most` points. Returns whether

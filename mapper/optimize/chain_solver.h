@@ -27,11 +27,11 @@ struct ChainSolveOptions {
 
 struct ChainResult {
     Genome best;
-    Score score;             ///< the formulation's latency and energy of `best`
-    bool proven = true;      ///< false when a front was thinned
-    double gap = 0;          ///< relative: (objective - bound) / objective; 0 when proven
-    std::size_t labels = 0;  ///< largest front kept, over all states
-    std::size_t visited = 0; ///< labels extended (solve), or solutions enumerated
+    Score score;              ///< the formulation's latency and energy of `best`
+    bool proven = true;       ///< false when a front was thinned
+    double gap = 0;           ///< relative: (objective - bound) / objective; 0 when proven
+    std::size_t labels = 0;   ///< largest front kept, over all states
+    std::size_t visited = 0;  ///< labels extended (solve), or solutions enumerated
     /// The `keep_best` best distinct solutions of the last layer's fronts, best first
     /// (`best` the first of them).
     std::vector<Genome> best_few;

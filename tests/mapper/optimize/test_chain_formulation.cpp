@@ -47,8 +47,8 @@ TEST(ChainFormulation, OneLayerIsTheAnalyticalModel) {
     const Genome g = uniform_genome(t.space, 1, 2, t.arch.package.rows, t.arch.package.cols);
     const ChainFormulation f(t.arch, t.workload, t.space, g);
     const Score s = f.score(g);
-    const Estimate e =
-        estimate_plan(t.arch, build_plan(t.arch, t.workload, to_mapping(t.space, g, t.workload, t.arch.package.rows, t.arch.package.cols)));
+    const Estimate e = estimate_plan(
+        t.arch, build_plan(t.arch, t.workload, to_mapping(t.space, g, t.workload, t.arch.package.rows, t.arch.package.cols)));
     EXPECT_NEAR(s.latency_ns, e.latency_ns, 1e-9 * e.latency_ns);
     double one_refresh = 0;
     for (const MemoryConfig& m : t.arch.memories) one_refresh += m.dram.units() * m.dram.org.ranks * m.dram.energy.ref_pj;

@@ -112,5 +112,6 @@ int cmd_codesign(const std::vector<std::string>& args);
 int cmd_crosscheck(const std::vector<std::string>& args);
 int cmd_sweep(const std::vector<std::string>& args);
 int cmd_sweep_point(const std::vector<std::string>& args);
+int cmd_allocate(const std::vector<std::string>& args);
 
 }  // namespace mcmsim::cli

@@ -25,6 +25,7 @@ const char* kUsage =
     "  crosscheck packet network model vs the flit-level VC network on the same plan\n"
     "  config     print the resolved architecture configuration\n"
     "  codesign   search hardware knobs x mapping: Pareto front, best EdP, optional SystemC check\n"
+    "  allocate   link bandwidth per link class for a workload under a cost budget\n"
     "  sweep      evaluate a sweep file's points in parallel (here or over MPI), resumable\n"
     "\n"
     "standalone models:\n"
@@ -45,7 +46,8 @@ int sc_main(int argc, char** argv) {
         {"dram", cmd_dram},         {"noc", cmd_noc},
         {"workload", cmd_workload}, {"validate", cmd_validate},
         {"codesign", cmd_codesign}, {"crosscheck", cmd_crosscheck},
-        {"sweep", cmd_sweep},       {"sweep-point", cmd_sweep_point}};
+        {"sweep", cmd_sweep},       {"sweep-point", cmd_sweep_point},
+        {"allocate", cmd_allocate}};
     if (argc < 2) {
         std::cerr << kUsage;
         return kExitBadInput;

@@ -254,6 +254,26 @@ expect_error workload-bad-scalesim-row workload_bad_row.csv "line 3" "IFMAP Widt
 expect_error workload-scalesim-filter-count workload_huge_filter_count.csv "line 2" "Num Filter" \
     "[1, 1073741824]" '"99999999999"' -- workload --scalesim-csv "$BAD/workload_huge_filter_count.csv"
 
+# Link cost models and budgets for `allocate`: a price that is not positive, a package link
+# the model does not price, a budget that is not positive, one too small to give every link
+# 1 GB/s, one that would take a link beyond any config's bandwidth.
+ALLOC=(allocate --arch "$GOOD_ARCH" --workload "$TINY" --optimizer uniform --out "$TMP/alloc" -q)
+expect_ok control-allocate -- "${ALLOC[@]}" --cost-model "$HERE/../../configs/costs/ucie-shoreline.json"
+expect_error costs-negative costs_negative.json "/links/ucie-standard/per_gbps" "number -0.004" -- \
+    "${ALLOC[@]}" --cost-model "$BAD/costs_negative.json"
+expect_error costs-zero costs_zero.json "/links/ucie-standard/per_gbps" "number 0" -- \
+    "${ALLOC[@]}" --cost-model "$BAD/costs_zero.json"
+expect_error costs-other-preset costs_other_preset.json "/links" "ucie-standard" -- \
+    "${ALLOC[@]}" --cost-model "$BAD/costs_other_preset.json"
+for b in 0 -1; do
+    expect_error "allocate-budget-$b" "--budget" "a positive budget in mm" "$b" -- \
+        "${ALLOC[@]}" --cost-model "$HERE/../../configs/costs/ucie-shoreline.json" --budget="$b"
+done
+expect_error allocate-budget-too-small "--budget" "at least 1 GB/s" "0.01 mm" -- \
+    "${ALLOC[@]}" --cost-model "$HERE/../../configs/costs/ucie-shoreline.json" --budget 0.01
+expect_error allocate-budget-too-large "--budget" "within 100000 GB/s" "1e+09 mm" -- \
+    "${ALLOC[@]}" --cost-model "$HERE/../../configs/costs/ucie-shoreline.json" --budget 1e9
+
 # A stride-2 row whose output size no single symmetric pad gives (H - R even, W - S odd): it
 # must import, and map and simulate, well within a short limit rather than search for a pad.
 printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nL1,8,9,2,2,1,1,2,\n' \

@@ -1,6 +1,8 @@
 #include "mapper/optimize/hardware_point.h"
 
 #include "hw/common/input_error.h"
+#include "hw/config/physical_ranges.h"
+#include "mapper/optimize/link_allocation.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -26,6 +28,10 @@ std::string HardwarePoint::label() const {
     if (dram_count || dram_placement)
         add("dram=" + (dram_count ? std::to_string(*dram_count) : std::string("base")) + "@" +
             (dram_placement ? to_string(*dram_placement) : "base"));
+    if (link_budget) {
+        add("budget=" + num(*link_budget) + " row=" + num(*row_share));
+        if (diagonal_share) add("diag_share=" + num(*diagonal_share));
+    }
     return s.empty() ? "base" : s;
 }
 
@@ -36,6 +42,9 @@ nlohmann::json HardwarePoint::to_json() const {
     if (link_bandwidth_gbps) j["link_bandwidth_gbps"] = *link_bandwidth_gbps;
     if (dram_count) j["dram_count"] = *dram_count;
     if (dram_placement) j["dram_placement"] = to_string(*dram_placement);
+    if (link_budget) j["link_budget"] = *link_budget;
+    if (row_share) j["row_share"] = *row_share;
+    if (diagonal_share) j["diagonal_share"] = *diagonal_share;
     return j;
 }
 
@@ -57,6 +66,11 @@ std::vector<HardwarePoint> hardware_points(const HardwareSpace& h) {
     expand(h.link_bandwidth_gbps, [](HardwarePoint& p, double v) { p.link_bandwidth_gbps = v; });
     expand(h.dram_count, [](HardwarePoint& p, int v) { p.dram_count = v; });
     expand(h.dram_placement, [](HardwarePoint& p, DramPlacement v) { p.dram_placement = v; });
+    if (const auto& b = h.link_budget) {
+        expand(b->budget, [](HardwarePoint& p, double v) { p.link_budget = v; });
+        expand(b->row_share, [](HardwarePoint& p, double v) { p.row_share = v; });
+        expand(b->diagonal_share, [](HardwarePoint& p, double v) { p.diagonal_share = v; });
+    }
     return pts;
 }
 
@@ -92,7 +106,48 @@ std::vector<std::pair<int, int>> dram_sites(DramPlacement placement, int count, 
     return all;
 }
 
-nlohmann::json apply_hardware(const nlohmann::json& base, const HardwarePoint& p, const std::string& space_file) {
+namespace {
+
+/// Sets every link class of the package document `a` to its share of the point's budget.
+void apply_link_budget(nlohmann::json& a, const HardwarePoint& p, const LinkBudgetSpace& b, const std::string& space_file) {
+    const ArchConfig arch = arch_from_document(a, space_file);
+    const LinkAllocation costs = current_allocation(arch, b.costs);
+    const bool diagonals = costs.links[static_cast<std::size_t>(LinkClass::Diagonal)] > 0;
+    if (diagonals && !p.diagonal_share)
+        throw InputError(space_file, "/hardware/link_budget", "a diagonal_share for a package with diagonal links", "none");
+    std::array<double, kLinkClasses> share{};
+    share[static_cast<std::size_t>(LinkClass::Row)] = *p.row_share;
+    const double diagonal = diagonals ? *p.diagonal_share : 0;
+    share[static_cast<std::size_t>(LinkClass::Diagonal)] = diagonal;
+    const double column = 1 - *p.row_share - diagonal;
+    if (!(column > 0))
+        throw InputError(space_file, "/hardware/link_budget/row_share",
+                         "row and diagonal shares that leave the columns some of the budget",
+                         "row " + num(*p.row_share) + " + diagonal " + num(diagonal));
+    share[static_cast<std::size_t>(LinkClass::Column)] = column;
+    const std::array<double, kLinkClasses> gbps = gbps_of_shares(costs, *p.link_budget, share);
+    nlohmann::json& pkg = a["package"];
+    auto as_object = [](const nlohmann::json& l) { return l.is_string() ? nlohmann::json{{"preset", l}} : l; };
+    const nlohmann::json row = as_object(pkg.value("link", nlohmann::json::object()));
+    nlohmann::json links = pkg.contains("links") ? pkg["links"] : nlohmann::json::object();
+    for (const auto& [c, name] : ChoiceNames<LinkClass>::all) {
+        const auto i = static_cast<std::size_t>(c);
+        if (costs.links[i] == 0) continue;
+        if (gbps[i] < ranges::kMinBandwidthGbps || gbps[i] > ranges::kMaxBandwidthGbps)
+            throw InputError(space_file, "/hardware/link_budget/budget",
+                             std::string("a budget that gives the ") + name + " links a bandwidth the configs take",
+                             num(*p.link_budget) + " " + b.costs.unit + " (" + num(gbps[i]) + " GB/s)");
+        nlohmann::json l = links.contains(name) ? as_object(links[name]) : row;
+        l["bandwidth_gbps"] = gbps[i];
+        links[name] = l;
+    }
+    pkg["links"] = links;
+}
+
+}  // namespace
+
+nlohmann::json apply_hardware(const nlohmann::json& base, const HardwarePoint& p, const HardwareSpace& space,
+                              const std::string& space_file) {
     nlohmann::json a = base;
     a["name"] = base.value("name", std::string("arch")) + " [" + p.label() + "]";
     nlohmann::json& pkg = a["package"];
@@ -133,6 +188,7 @@ nlohmann::json apply_hardware(const nlohmann::json& base, const HardwarePoint& p
         }
         a["memories"] = out;
     }
+    if (p.link_budget && space.link_budget) apply_link_budget(a, p, *space.link_budget, space_file);
     return a;
 }
 

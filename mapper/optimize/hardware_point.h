@@ -18,6 +18,9 @@ struct HardwarePoint {
     std::optional<double> link_bandwidth_gbps;
     std::optional<int> dram_count;
     std::optional<DramPlacement> dram_placement;
+    std::optional<double> link_budget;  ///< with row_share (and diagonal_share): LinkBudgetSpace
+    std::optional<double> row_share;
+    std::optional<double> diagonal_share;
     std::string label() const;  ///< "link=ucie-standard bw=64 dram=2@west" (knobs set only)
     nlohmann::json to_json() const;
 };
@@ -30,7 +33,11 @@ std::vector<HardwarePoint> hardware_points(const HardwareSpace& h);
 std::vector<std::pair<int, int>> dram_sites(DramPlacement placement, int count, int rows, int cols, const std::string& file,
                                             const std::string& where);
 
-/// The base arch document with the point's knobs applied (and a new name).
-nlohmann::json apply_hardware(const nlohmann::json& base, const HardwarePoint& p, const std::string& space_file);
+/// The base arch document with the point's knobs applied (and a new name). A link budget is
+/// spent on the package the other knobs make, priced by the space's cost model: every link of
+/// a class gets its share of the budget over the class's links and their cost per GB/s.
+/// InputError (the space file, naming the knob) when the package cannot take the point.
+nlohmann::json apply_hardware(const nlohmann::json& base, const HardwarePoint& p, const HardwareSpace& space,
+                              const std::string& space_file);
 
 }  // namespace mcmsim

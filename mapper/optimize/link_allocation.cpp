@@ -25,9 +25,10 @@ LinkAllocation current_allocation(const ArchConfig& arch, const LinkCostModel& m
         const LinkConfig& link = arch.package.link_of(c);
         const auto it = m.per_gbps.find(link.preset);
         if (it == m.per_gbps.end())
-            throw InputError(m.file, "/links",
-                             std::string("a cost for the ") + name + " links' preset" + (link.preset.empty() ? "" : " " + link.preset),
-                             link.preset.empty() ? "links given field by field, no preset" : "none");
+            throw InputError(
+                m.file, "/links",
+                std::string("a cost for the ") + name + " links' preset" + (link.preset.empty() ? "" : " " + link.preset),
+                link.preset.empty() ? "links given field by field, no preset" : "none");
         a.per_gbps[i] = it->second;
         a.gbps[i] = link.bandwidth_gbps;
         a.cost += a.links[i] * a.per_gbps[i] * a.gbps[i];

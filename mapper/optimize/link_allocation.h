@@ -25,12 +25,12 @@
 namespace mcmsim {
 
 struct LinkAllocation {
-    std::array<int, kLinkClasses> links{};          ///< directed links per class (0: none)
-    std::array<double, kLinkClasses> per_gbps{};    ///< cost of 1 GB/s of the class's link
-    std::array<double, kLinkClasses> gbps{};        ///< bandwidth per direction, per class
-    double cost = 0;                                ///< sum_c links x per_gbps x gbps
-    Score score;                                    ///< the analytical model of the plan under it
-    std::size_t evaluations = 0;                    ///< plans priced
+    std::array<int, kLinkClasses> links{};        ///< directed links per class (0: none)
+    std::array<double, kLinkClasses> per_gbps{};  ///< cost of 1 GB/s of the class's link
+    std::array<double, kLinkClasses> gbps{};      ///< bandwidth per direction, per class
+    double cost = 0;                              ///< sum_c links x per_gbps x gbps
+    Score score;                                  ///< the analytical model of the plan under it
+    std::size_t evaluations = 0;                  ///< plans priced
 };
 
 /// The package's link classes, their directed link counts and costs, and the cost of its own

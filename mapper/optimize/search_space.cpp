@@ -98,6 +98,29 @@ SearchSpace load_search_space(const std::string& path) {
         s.hardware.dram_count =
             read_list<int>(o, "dram_count", [](const JsonNode& n) { return static_cast<int>(n.integer_in(1, 16)); });
         s.hardware.dram_placement = read_choices<DramPlacement>(o, "dram_placement", "a DRAM placement");
+        if (auto b = o.optional("link_budget")) {
+            JsonObject lb = b->object();
+            LinkBudgetSpace k;
+            const JsonNode model = lb.required("cost_model");
+            const std::filesystem::path rel = std::filesystem::path(path).parent_path() / model.string();
+            if (!std::filesystem::is_regular_file(rel)) model.fail("a link cost model file (relative to the space file)");
+            k.costs = load_link_cost_model(rel.string());
+            k.budget = read_list<double>(lb, "budget", [](const JsonNode& n) { return n.number_in(1e-9, 1e12); });
+            if (k.budget.empty()) lb.required("budget");
+            k.row_share = read_list<double>(lb, "row_share", [](const JsonNode& n) {
+                const double v = n.number();
+                if (!(v > 0 && v < 1)) n.fail("a share in (0, 1)");
+                return v;
+            });
+            if (k.row_share.empty()) lb.required("row_share");
+            k.diagonal_share = read_list<double>(lb, "diagonal_share", [](const JsonNode& n) {
+                const double v = n.number();
+                if (!(v >= 0 && v < 1)) n.fail("a share in [0, 1)");
+                return v;
+            });
+            lb.finish();
+            s.hardware.link_budget = k;
+        }
         o.finish();
     }
     root.finish();
@@ -132,6 +155,10 @@ nlohmann::json search_space_to_json(const SearchSpace& s) {
     if (!s.hardware.link_bandwidth_gbps.empty()) hw["link_bandwidth_gbps"] = s.hardware.link_bandwidth_gbps;
     if (!s.hardware.dram_count.empty()) hw["dram_count"] = s.hardware.dram_count;
     if (!s.hardware.dram_placement.empty()) hw["dram_placement"] = names_json(s.hardware.dram_placement);
+    if (const auto& b = s.hardware.link_budget) {
+        hw["link_budget"] = {{"cost_model", b->costs.file}, {"budget", b->budget}, {"row_share", b->row_share}};
+        if (!b->diagonal_share.empty()) hw["link_budget"]["diagonal_share"] = b->diagonal_share;
+    }
     j["hardware"] = hw;
     return j;
 }

@@ -25,8 +25,8 @@
 // so the units of the genome matter only when sequential). Default: 1 for batch 1 (nothing
 // to stream), 1 to 4 (at most the package's columns) for a batch.
 // Hardware part (co-design only): diagonal links, link preset (packaging), link bandwidth per
-// direction, DRAM count and placement. Every list holds the values to try; a knob left out
-// keeps the base architecture's value.
+// direction, DRAM count and placement, link bandwidth per class under a cost budget. Every list holds the values to try; a knob
+// left out keeps the base architecture's value.
 //
 // JSON form (configs/spaces/*.json), read strictly (unknown keys, empty lists, values out of
 // range are InputErrors naming file and JSON pointer):
@@ -36,15 +36,20 @@
 //                "pipeline_segments": [1, 2, 3] },
 //   "hardware": { "diagonal_links": [false, true], "link_preset": ["ucie-standard"],
 //                 "link_bandwidth_gbps": [32, 64], "dram_count": [1, 2],
-//                 "dram_placement": ["west", "corners"] }
+//                 "dram_placement": ["west", "corners"],
+//                 "link_budget": { "cost_model": "../costs/ucie-shoreline.json", "budget": [2.3],
+//                                  "row_share": [0.3, 0.5, 0.7], "diagonal_share": [0.2] } }
 // }
+// (the cost model's path relative to the space file).
 #include "hw/common/id_vector.h"
 #include "hw/config/arch_config.h"
+#include "hw/config/link_cost_model.h"
 #include "mapper/mapping/mapping.h"
 #include "mapper/mapping/partition.h"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,12 +83,23 @@ struct ChoiceNames<DramPlacement> {
                                                                     {DramPlacement::Centre, "centre"}};
 };
 
+/// Link bandwidth per class bought with a budget (mapper/optimize/link_allocation.h): each
+/// point spends `budget` (in the cost model's unit), the rows taking `row_share` of it, the
+/// diagonals `diagonal_share` when the point's package has them, the columns the rest.
+struct LinkBudgetSpace {
+    LinkCostModel costs;
+    std::vector<double> budget;
+    std::vector<double> row_share;       ///< each in (0, 1)
+    std::vector<double> diagonal_share;  ///< each in [0, 1); empty: the package has none
+};
+
 struct HardwareSpace {
     std::vector<bool> diagonal_links;
     std::vector<std::string> link_preset;  ///< preset names (configs/links/)
     std::vector<double> link_bandwidth_gbps;
     std::vector<int> dram_count;
     std::vector<DramPlacement> dram_placement;
+    std::optional<LinkBudgetSpace> link_budget;
 };
 
 struct SearchSpace {

@@ -27,7 +27,7 @@ CodesignResult run_codesign(const CodesignRequest& req, const nlohmann::json& ma
     axis.name = "hardware";
     axis.pointers = {"/name", "/package", "/memories"};
     for (const HardwarePoint& p : hw) {
-        const nlohmann::json doc = apply_hardware(spec.base, p, req.space.file);
+        const nlohmann::json doc = apply_hardware(spec.base, p, req.space.hardware, req.space.file);
         axis.settings.push_back({doc.at("name"), doc.at("package"), doc.value("memories", nlohmann::json::array())});
         axis.labels.push_back(p.to_json());
     }

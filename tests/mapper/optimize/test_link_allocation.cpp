@@ -88,8 +88,7 @@ TEST(LinkAllocation, MatchesTheClosedFormOfTwoDimensions) {
     EXPECT_NEAR(bc, 10, 0.1);
     EXPECT_NEAR(best.cost, kBudget, 1e-6 * kBudget);
     const double n = 4;
-    const double least =
-        std::pow(std::sqrt(kA * n * kRowCost) + std::sqrt(kC * n * kColumnCost), 2) / kBudget;  // 200 us
+    const double least = std::pow(std::sqrt(kA * n * kRowCost) + std::sqrt(kC * n * kColumnCost), 2) / kBudget;  // 200 us
     // Link and router latencies and the last packet's tail add well under 1 %.
     EXPECT_GE(best.score.latency_ns, least * (1 - 1e-9));
     EXPECT_LE(best.score.latency_ns, least * 1.01);
@@ -174,8 +173,7 @@ TEST_F(CostModelFile, ReadsPresetsAndCosts) {
 
 TEST_F(CostModelFile, RefusesCostsThatAreNotPositive) {
     for (const char* cost : {"0", "-1", "\"cheap\""}) {
-        const std::string path =
-            write(std::string(R"({"name": "n", "unit": "mm", "links": {"a": {"per_gbps": )") + cost + "}}}");
+        const std::string path = write(std::string(R"({"name": "n", "unit": "mm", "links": {"a": {"per_gbps": )") + cost + "}}}");
         try {
             (void)load_link_cost_model(path);
             ADD_FAILURE() << cost << " accepted";

@@ -1,6 +1,7 @@
 // The search space: the shipped spaces, bad spaces naming the pointer, defaults, segment
 // counts, hardware points and Pareto fronts.
 #include "hw/common/input_error.h"
+#include "hw/config/json_input.h"
 #include "hw/config/presets.h"
 #include "hw/dram/dram_config.h"
 #include "mapper/model/analytical_model.h"
@@ -136,6 +137,80 @@ TEST(Hardware, PointsAreTheProductOfTheKnobs) {
     auto sites = dram_sites(DramPlacement::West, 2, 4, 4, "", "");
     EXPECT_EQ(sites, (std::vector<std::pair<int, int>>{{1, 0}, {3, 0}}));
     EXPECT_THROW(dram_sites(DramPlacement::Corners, 5, 4, 4, "", ""), InputError);
+}
+
+// A shoreline budget on the bridged-rows package: 24 directed row links of UCIe advanced
+// (0.000759 mm per GB/s) and 24 column links of UCIe standard (0.004464 mm per GB/s).
+TEST(Hardware, ALinkBudgetIsSpentClassByClass) {
+    const SearchSpace s = load_search_space(default_config_dir() + "/spaces/bridged-link-budget.json");
+    ASSERT_TRUE(s.hardware.link_budget);
+    const std::vector<HardwarePoint> pts = hardware_points(s.hardware);
+    ASSERT_EQ(pts.size(), s.hardware.link_budget->budget.size() * s.hardware.link_budget->row_share.size());
+    const std::string arch_file = default_config_dir() + "/arch/mcm-4x4-bridged-rows-hbm-edge.json";
+    const nlohmann::json base = load_json_file(arch_file);
+    HardwarePoint p;
+    p.link_budget = 12;
+    p.row_share = 0.25;
+    const ArchConfig a = arch_from_document(apply_hardware(base, p, s.hardware, s.file), arch_file);
+    // Rows: 0.25 x 12 mm / (24 x 0.000759 mm per GB/s); columns: 0.75 x 12 / (24 x 0.004464).
+    EXPECT_NEAR(a.package.link_of(LinkClass::Row).bandwidth_gbps, 3.0 / (24 * 0.000759), 1e-9);
+    EXPECT_NEAR(a.package.link_of(LinkClass::Column).bandwidth_gbps, 9.0 / (24 * 0.004464), 1e-9);
+    // Each class keeps its preset's latency and energy.
+    EXPECT_EQ(a.package.link_of(LinkClass::Row).preset, "ucie-advanced");
+    EXPECT_EQ(a.package.link_of(LinkClass::Column).preset, "ucie-standard");
+
+    // A budget too small for any link the configs take is refused.
+    HardwarePoint q = p;
+    q.link_budget = 1e-12;
+    p.row_share = 0.5;
+    p.diagonal_share = 0.5;
+    EXPECT_THROW(apply_hardware(base, q, s.hardware, s.file), InputError);
+    // No diagonal links on this package: the diagonal share is not spent.
+    const ArchConfig d = arch_from_document(apply_hardware(base, p, s.hardware, s.file), arch_file);
+    EXPECT_FALSE(d.package.has_link_class(LinkClass::Diagonal));
+    EXPECT_NEAR(d.package.link_of(LinkClass::Column).bandwidth_gbps, 6.0 / (24 * 0.004464), 1e-9);
+
+    // On a package with diagonals the diagonal share must be given, and rows + diagonals < 1.
+    nlohmann::json diag = base;
+    diag["package"]["topology"] = "mesh_diagonal";
+    HardwarePoint r;
+    r.link_budget = 12;
+    r.row_share = 0.5;
+    EXPECT_THROW(apply_hardware(diag, r, s.hardware, s.file), InputError);
+    r.diagonal_share = 0.5;
+    try {
+        apply_hardware(diag, r, s.hardware, s.file);
+        ADD_FAILURE() << "rows 0.5 + diagonals 0.5 accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.where(), "/hardware/link_budget/row_share");
+    }
+}
+
+TEST(SearchSpace, BadLinkBudgetsNameThePointer) {
+    write_temp("costs.json", R"({"name": "c", "unit": "mm", "links": {"ucie-standard": {"per_gbps": 0.01}}})");
+    struct Case {
+        const char* knob;
+        const char* pointer;
+    } cases[] = {
+        {R"("cost_model": "missing.json", "budget": [1], "row_share": [0.5])", "/hardware/link_budget/cost_model"},
+        {R"("cost_model": "costs.json", "budget": [0], "row_share": [0.5])", "/hardware/link_budget/budget/0"},
+        {R"("cost_model": "costs.json", "budget": [-2], "row_share": [0.5])", "/hardware/link_budget/budget/0"},
+        {R"("cost_model": "costs.json", "budget": [], "row_share": [0.5])", "/hardware/link_budget/budget"},
+        {R"("cost_model": "costs.json", "row_share": [0.5])", "/hardware/link_budget"},
+        {R"("cost_model": "costs.json", "budget": [1], "row_share": [1])", "/hardware/link_budget/row_share/0"},
+        {R"("cost_model": "costs.json", "budget": [1], "row_share": [0.5], "diagonal_share": [-0.1])",
+         "/hardware/link_budget/diagonal_share/0"},
+    };
+    for (const auto& c : cases) {
+        const std::string text = std::string(R"({"hardware": {"link_budget": {)") + c.knob + "}}}";
+        const std::string path = write_temp("space.json", text);
+        try {
+            load_search_space(path);
+            ADD_FAILURE() << text << " was accepted";
+        } catch (const InputError& e) {
+            EXPECT_EQ(e.where(), c.pointer) << e.what();
+        }
+    }
 }
 
 }  // namespace test_search_space

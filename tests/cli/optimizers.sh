@@ -53,4 +53,21 @@ check "codesign writes its CSV and JSON" "[ -s '$work/cd/codesign.csv' ] && [ -s
 check "codesign prints the best EdP point" "grep -q '^best EdP ' '$work/cd.out'"
 check "codesign --confirm compares rankings" "grep -q 'best points simulated: ranking' '$work/cd.out'"
 
+# Link bandwidth allocation: both allocations simulated, the allocation's arch read back by
+# the strict reader, and its links cost what the budget allows (the 2x2 package's 8 directed
+# links, each a UCIe standard link at 0.004464 mm per GB/s).
+"$mcmsim" allocate --arch "$arch" --workload "$wl" --cost-model "$configs/costs/ucie-shoreline.json" --budget 2 \
+  --optimizer uniform --objective latency --simulate --out "$work/alloc" > "$work/alloc.out"
+check "allocate exits 0" "[ $? -eq 0 ]"
+check "allocate prints the allocation and both simulations" "grep -q '^allocation ' '$work/alloc.out' && grep -q '^simulated .*uniform' '$work/alloc.out'"
+check "allocate writes an arch the reader takes" "'$mcmsim' config --arch '$work/alloc/arch.json' > /dev/null"
+check "the allocation spends the budget" "python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))[\"package\"]
+links = p.get(\"links\", {})
+# 2x2 mesh: 4 directed row links, 4 directed column links.
+cost = sum(4 * 0.004464 * links[c][\"bandwidth_gbps\"] for c in (\"row\", \"column\"))
+sys.exit(0 if abs(cost - 2) < 1e-6 else 1)
+' '$work/alloc/arch.json'"
+
 finish

@@ -1,5 +1,7 @@
 #pragma once
-// Exhaustive search of the formulation objective (formulation.h) over the whole discrete
+// Exhaustive search of the closed-form model (formulation.h), the check of the closed-form
+// MILP (milp.h); `mcmsim map --optimizer exhaustive` enumerates the layered formulation
+// instead (enumerate_chain in chain_solver.h). It searches the whole discrete
 // space: every layer's partition option x every composition of the share units over the
 // chiplets x every route policy; the direct collective only (the formulation does not model
 // relayed collectives). Per-layer costs are independent of the other layers, and latency and

@@ -1,8 +1,8 @@
 #pragma once
-// The closed-form "formulation objective" shared by the exhaustive search, the MILP and (on
-// tiny instances) the genetic optimiser, so the three can be compared exactly. It is a
-// simplified model of the plan — the full analytical model (list scheduling of the built
-// plan) is always reported next to it. Pure C++.
+// The closed-form model of a layer's bottleneck that the closed-form MILP (milp.h) solves and
+// exhaustive.h enumerates: `milp` takes from it the shares that balance a layer's most-loaded
+// resource as candidates of the layered formulation (chain_formulation.h). A simplified model
+// of the plan; the plans themselves are priced by the analytical model. Pure C++.
 //
 // Covered instances: a plain mesh package (no diagonal links), every partition option of the
 // space one-dimensional (one dimension over all chiplets), every route policy "xy" or "yx"

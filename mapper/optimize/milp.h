@@ -1,7 +1,10 @@
 #pragma once
-// The MILP optimiser: COIN-OR CBC on the formulation objective (formulation.h). Pure C++.
-// Collectives are not modelled: every layer gets the direct collective (`mcmsim map
-// --optimizer milp` searches the formulation's share of the space, direct only).
+// The closed-form MILP (formulation.h), solved by COIN-OR CBC through mip_solver.h. Pure C++.
+// `mcmsim map --optimizer milp` solves the layered formulation (chain_formulation.h); from
+// this model it takes balanced_units(), the shares that balance one layer's most-loaded
+// resource, as extra candidates. run_milp() solves the whole closed-form model and is checked
+// against its enumeration (exhaustive.h) in the tests. Collectives are not modelled here:
+// every layer gets the direct collective.
 //
 // Variables per layer l, partition option d, route policy rho, chiplet i:
 //   x[l,d,rho] in {0,1}   the layer's option and route          sum_{d,rho} x[l,d,rho] = 1

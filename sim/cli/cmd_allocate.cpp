@@ -31,6 +31,27 @@ std::string gbps_line(const LinkAllocation& a) {
     return s;
 }
 
+/// ns x pJ = 1e-21 J s.
+double edp_j_s(const Score& s) { return s.latency_ns * s.energy_pj * 1e-21; }
+
+nlohmann::json allocation_json(const LinkAllocation& a) {
+    nlohmann::json gbps = nlohmann::json::object(), links = nlohmann::json::object();
+    for (const auto& [c, name] : ChoiceNames<LinkClass>::all) {
+        const auto i = static_cast<std::size_t>(c);
+        if (a.links[i] == 0) continue;
+        gbps[name] = a.gbps[i];
+        links[name] = a.links[i];
+    }
+    return {{"gbps", gbps},
+            {"links", links},
+            {"cost", a.cost},
+            {"model", {{"latency_ns", a.score.latency_ns}, {"energy_pj", a.score.energy_pj}, {"edp_j_s", edp_j_s(a.score)}}}};
+}
+
+nlohmann::json simulated_json(const nlohmann::json& report) {
+    return {{"latency_ns", report["latency_ns"]}, {"energy_pj", report["energy_pj"]}, {"edp_j_s", report["edp_j_s"]}};
+}
+
 void write_json(const std::string& path, const nlohmann::json& j) {
     std::ofstream out(path);
     out << j.dump(2) << "\n";
@@ -44,11 +65,13 @@ int cmd_allocate(const std::vector<std::string>& args) {
     add_arch_option(o);
     add_mapping_options(o);
     o.add_options()("cost-model", po::value<std::string>(), "link cost model (configs/costs/*.json)")(
-        "budget", po::value<double>(), "what the links may cost, in the cost model's unit (default: what the package's own links cost)")(
+        "budget", po::value<double>(),
+        "what the links may cost, in the cost model's unit (default: what the package's own links cost)")(
         "simulate", po::bool_switch(), "simulate the plan under both allocations in SystemC")(
-        "remap", po::bool_switch(), "map the workload again on each allocation (the mapping options' optimiser) before --simulate")(
+        "remap", po::bool_switch(),
+        "map the workload again on each allocation (the mapping options' optimiser) before --simulate")(
         "out", po::value<std::string>()->default_value("allocate"), "output directory")("quiet,q", po::bool_switch(),
-                                                                                       "print the allocation line only");
+                                                                                        "print the allocation line only");
     po::variables_map vm;
     if (!parse("allocate",
                "--arch FILE --workload W --cost-model FILE [--budget X] [--objective latency|edp] [mapping options] [--simulate "
@@ -77,13 +100,23 @@ int cmd_allocate(const std::vector<std::string>& args) {
         write_plan(map_workload(even, w, req), dir + "/plan-uniform.json");
     }
     const double gain = uniform.score.value(req.objective) / best.score.value(req.objective);
+    nlohmann::json summary = {{"cost_model", m.name},
+                              {"unit", m.unit},
+                              {"budget", budget},
+                              {"objective", to_string(req.objective)},
+                              {"evaluations", best.evaluations + uniform.evaluations},
+                              {"allocated", allocation_json(best)},
+                              {"uniform", allocation_json(uniform)},
+                              {"remapped", remap}};
     std::cout << "allocation   " << gbps_line(best) << " (budget " << fmt(budget) << " " << m.unit << ", "
               << best.evaluations + uniform.evaluations << " plans priced)\n";
     if (!vm["quiet"].as<bool>()) {
         std::cout << "uniform      " << gbps_line(uniform) << "\n"
-                  << "model        " << to_string(req.objective) << " " << fmt(best.score.value(req.objective)) << " against "
-                  << fmt(uniform.score.value(req.objective)) << " uniform: " << fmt(gain) << "x; latency "
-                  << fmt(best.score.latency_ns / 1000) << " us against " << fmt(uniform.score.latency_ns / 1000) << " us\n";
+                  << "model        latency " << fmt(best.score.latency_ns / 1000) << " us against "
+                  << fmt(uniform.score.latency_ns / 1000) << " us uniform ("
+                  << fmt(uniform.score.latency_ns / best.score.latency_ns) << "x), EdP " << fmt(edp_j_s(best.score))
+                  << " against " << fmt(edp_j_s(uniform.score)) << " J*s (" << fmt(edp_j_s(uniform.score) / edp_j_s(best.score))
+                  << "x); " << to_string(req.objective) << " " << fmt(gain) << "x\n";
     }
     if (vm["simulate"].as<bool>()) {
         const std::vector<SimulationJob> jobs{
@@ -93,10 +126,14 @@ int cmd_allocate(const std::vector<std::string>& args) {
         if (!reports[0] || !reports[1]) throw std::runtime_error("allocate: a simulation failed");
         const double ea = (*reports[0])["edp_j_s"].get<double>(), eu = (*reports[1])["edp_j_s"].get<double>();
         const double la = (*reports[0])["latency_ns"].get<double>(), lu = (*reports[1])["latency_ns"].get<double>();
-        std::cout << "simulated    " << (remap ? "(each allocation mapped anew) " : "") << "latency " << fmt(la / 1000) << " us against " << fmt(lu / 1000) << " us uniform (" << fmt(lu / la)
-                  << "x), EdP " << fmt(ea) << " against " << fmt(eu) << " J*s (" << fmt(eu / ea) << "x)\n";
+        summary["allocated"]["simulated"] = simulated_json(*reports[0]);
+        summary["uniform"]["simulated"] = simulated_json(*reports[1]);
+        std::cout << "simulated    " << (remap ? "(each allocation mapped anew) " : "") << "latency " << fmt(la / 1000)
+                  << " us against " << fmt(lu / 1000) << " us uniform (" << fmt(lu / la) << "x), EdP " << fmt(ea) << " against "
+                  << fmt(eu) << " J*s (" << fmt(eu / ea) << "x)\n";
     }
-    std::cout << "wrote        " << dir << "/arch.json, uniform-arch.json, plan.json"
+    write_json(dir + "/allocation.json", summary);
+    std::cout << "wrote        " << dir << "/allocation.json, arch.json, uniform-arch.json, plan.json"
               << (remap ? ", plan-allocated.json, plan-uniform.json" : "") << "\n";
     return kExitOk;
 }

@@ -149,9 +149,12 @@ TEST(LinkAllocation, RefusesAPresetTheCostModelDoesNotPrice) {
 class CostModelFile : public ::testing::Test {
 protected:
     std::string write(const std::string& text) {
-        const std::string path = (std::filesystem::temp_directory_path() /
-                                  ("mcmsim-costs-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".json"))
-                                     .string();
+        // One file per test: ctest runs tests of this binary in parallel processes.
+        const std::string path =
+            (std::filesystem::temp_directory_path() /
+             ("mcmsim-costs-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+              std::to_string(paths_.size()) + ".json"))
+                .string();
         std::ofstream(path) << text;
         paths_.push_back(path);
         return path;

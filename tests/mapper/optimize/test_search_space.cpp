@@ -187,23 +187,23 @@ TEST(Hardware, ALinkBudgetIsSpentClassByClass) {
 }
 
 TEST(SearchSpace, BadLinkBudgetsNameThePointer) {
-    write_temp("costs.json", R"({"name": "c", "unit": "mm", "links": {"ucie-standard": {"per_gbps": 0.01}}})");
+    write_temp("link-budget-costs.json", R"({"name": "c", "unit": "mm", "links": {"ucie-standard": {"per_gbps": 0.01}}})");
     struct Case {
         const char* knob;
         const char* pointer;
     } cases[] = {
         {R"("cost_model": "missing.json", "budget": [1], "row_share": [0.5])", "/hardware/link_budget/cost_model"},
-        {R"("cost_model": "costs.json", "budget": [0], "row_share": [0.5])", "/hardware/link_budget/budget/0"},
-        {R"("cost_model": "costs.json", "budget": [-2], "row_share": [0.5])", "/hardware/link_budget/budget/0"},
-        {R"("cost_model": "costs.json", "budget": [], "row_share": [0.5])", "/hardware/link_budget/budget"},
-        {R"("cost_model": "costs.json", "row_share": [0.5])", "/hardware/link_budget"},
-        {R"("cost_model": "costs.json", "budget": [1], "row_share": [1])", "/hardware/link_budget/row_share/0"},
-        {R"("cost_model": "costs.json", "budget": [1], "row_share": [0.5], "diagonal_share": [-0.1])",
+        {R"("cost_model": "link-budget-costs.json", "budget": [0], "row_share": [0.5])", "/hardware/link_budget/budget/0"},
+        {R"("cost_model": "link-budget-costs.json", "budget": [-2], "row_share": [0.5])", "/hardware/link_budget/budget/0"},
+        {R"("cost_model": "link-budget-costs.json", "budget": [], "row_share": [0.5])", "/hardware/link_budget/budget"},
+        {R"("cost_model": "link-budget-costs.json", "row_share": [0.5])", "/hardware/link_budget"},
+        {R"("cost_model": "link-budget-costs.json", "budget": [1], "row_share": [1])", "/hardware/link_budget/row_share/0"},
+        {R"("cost_model": "link-budget-costs.json", "budget": [1], "row_share": [0.5], "diagonal_share": [-0.1])",
          "/hardware/link_budget/diagonal_share/0"},
     };
     for (const auto& c : cases) {
         const std::string text = std::string(R"({"hardware": {"link_budget": {)") + c.knob + "}}}";
-        const std::string path = write_temp("space.json", text);
+        const std::string path = write_temp("link-budget-space.json", text);
         try {
             load_search_space(path);
             ADD_FAILURE() << text << " was accepted";

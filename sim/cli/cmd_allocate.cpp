@@ -6,6 +6,7 @@
 #include "mapper/optimize/optimize.h"
 #include "sim/cli/child_simulation.h"
 #include "sim/cli/cli_common.h"
+#include "traces/report/allocation_report.h"
 
 #include <cstdio>
 #include <fstream>
@@ -29,27 +30,6 @@ std::string gbps_line(const LinkAllocation& a) {
         s += (s.empty() ? "" : ", ") + std::string(name) + " " + fmt(a.gbps[i]) + " GB/s";
     }
     return s;
-}
-
-/// ns x pJ = 1e-21 J s.
-double edp_j_s(const Score& s) { return s.latency_ns * s.energy_pj * 1e-21; }
-
-nlohmann::json allocation_json(const LinkAllocation& a) {
-    nlohmann::json gbps = nlohmann::json::object(), links = nlohmann::json::object();
-    for (const auto& [c, name] : ChoiceNames<LinkClass>::all) {
-        const auto i = static_cast<std::size_t>(c);
-        if (a.links[i] == 0) continue;
-        gbps[name] = a.gbps[i];
-        links[name] = a.links[i];
-    }
-    return {{"gbps", gbps},
-            {"links", links},
-            {"cost", a.cost},
-            {"model", {{"latency_ns", a.score.latency_ns}, {"energy_pj", a.score.energy_pj}, {"edp_j_s", edp_j_s(a.score)}}}};
-}
-
-nlohmann::json simulated_json(const nlohmann::json& report) {
-    return {{"latency_ns", report["latency_ns"]}, {"energy_pj", report["energy_pj"]}, {"edp_j_s", report["edp_j_s"]}};
 }
 
 void write_json(const std::string& path, const nlohmann::json& j) {
@@ -100,14 +80,7 @@ int cmd_allocate(const std::vector<std::string>& args) {
         write_plan(map_workload(even, w, req), dir + "/plan-uniform.json");
     }
     const double gain = uniform.score.value(req.objective) / best.score.value(req.objective);
-    nlohmann::json summary = {{"cost_model", m.name},
-                              {"unit", m.unit},
-                              {"budget", budget},
-                              {"objective", to_string(req.objective)},
-                              {"evaluations", best.evaluations + uniform.evaluations},
-                              {"allocated", allocation_json(best)},
-                              {"uniform", allocation_json(uniform)},
-                              {"remapped", remap}};
+    nlohmann::json summary = allocation_report(m, budget, req.objective, best, uniform, remap);
     std::cout << "allocation   " << gbps_line(best) << " (budget " << fmt(budget) << " " << m.unit << ", "
               << best.evaluations + uniform.evaluations << " plans priced)\n";
     if (!vm["quiet"].as<bool>()) {
@@ -126,8 +99,7 @@ int cmd_allocate(const std::vector<std::string>& args) {
         if (!reports[0] || !reports[1]) throw std::runtime_error("allocate: a simulation failed");
         const double ea = (*reports[0])["edp_j_s"].get<double>(), eu = (*reports[1])["edp_j_s"].get<double>();
         const double la = (*reports[0])["latency_ns"].get<double>(), lu = (*reports[1])["latency_ns"].get<double>();
-        summary["allocated"]["simulated"] = simulated_json(*reports[0]);
-        summary["uniform"]["simulated"] = simulated_json(*reports[1]);
+        add_simulated(summary, *reports[0], *reports[1]);
         std::cout << "simulated    " << (remap ? "(each allocation mapped anew) " : "") << "latency " << fmt(la / 1000)
                   << " us against " << fmt(lu / 1000) << " us uniform (" << fmt(lu / la) << "x), EdP " << fmt(ea) << " against "
                   << fmt(eu) << " J*s (" << fmt(eu / ea) << "x)\n";

@@ -18,9 +18,12 @@ struct Label {
 double objective_of(const ChainFormulation& f, Objective o, double time, double energy) { return f.total(time, energy).value(o); }
 
 /// Keeps, per state, the labels of `all` the objective needs: the best one for latency or
-/// energy, the (time, energy) front for EdP, thinned to `most` points. Returns whether
+/// energy, the (time, energy) front for EdP; a front over `most` points first loses the labels
+/// `hopeless` says cannot beat a known solution, then is thinned to `most`. Returns whether
 /// something was thinned.
-bool prune(const ChainFormulation& f, Objective o, std::vector<Label>& all, std::size_t most, std::size_t& largest) {
+template <class Hopeless>
+bool prune(const ChainFormulation& f, Objective o, std::vector<Label>& all, std::size_t most, std::size_t& largest,
+           const Hopeless& hopeless) {
     std::stable_sort(all.begin(), all.end(), [](const Label& a, const Label& b) {
         if (a.state != b.state) return a.state < b.state;
         if (a.time != b.time) return a.time < b.time;
@@ -36,6 +39,8 @@ bool prune(const ChainFormulation& f, Objective o, std::vector<Label>& all, std:
             double least = std::numeric_limits<double>::infinity();
             for (std::size_t k = i; k < j; ++k)
                 if (all[k].energy < least) least = all[k].energy, kept.push_back(all[k]);
+            if (kept.size() - from > most)
+                kept.erase(std::remove_if(kept.begin() + static_cast<std::ptrdiff_t>(from), kept.end(), hopeless), kept.end());
             const std::size_t n = kept.size() - from;
             if (n > most) {
                 // Evenly over the front, its two ends kept.
@@ -66,6 +71,28 @@ ChainResult run(const ChainFormulation& f, Objective objective, const ChainSolve
     const std::size_t L = f.layers();
     std::vector<std::vector<Label>> layers(L);
     ChainResult r;
+    // The least time and the least energy of layers l.. (each over every state and
+    // candidate): what any completion of a label of layer l - 1 adds at least.
+    std::vector<double> rest_time(L + 1, 0), rest_energy(L + 1, 0);
+    const bool bounded = objective == Objective::Edp && opt.upper_bound < std::numeric_limits<double>::infinity();
+    if (bounded)
+        for (std::size_t l = L; l-- > 0;) {
+            double t = std::numeric_limits<double>::infinity(), e = t;
+            const int states = l > 0 && f.coupled(l) ? f.layouts(l - 1) : 1;
+            for (int s = 0; s < states; ++s)
+                for (int o = 0; o < static_cast<int>(f.candidates(l).size()); ++o) {
+                    const ChainCost& c = f.cost(l, s, o);
+                    t = std::min(t, c.time_ns), e = std::min(e, c.energy_pj);
+                }
+            rest_time[l] = rest_time[l + 1] + t, rest_energy[l] = rest_energy[l + 1] + e;
+        }
+    std::size_t at_layer = 0;
+    // EdP grows with time and energy, so this bounds every completion of the label.
+    const double cut = opt.upper_bound * (1 + 1e-9);
+    auto hopeless = [&](const Label& a) {
+        return bounded &&
+               objective_of(f, objective, a.time + rest_time[at_layer + 1], a.energy + rest_energy[at_layer + 1]) > cut;
+    };
     for (std::size_t l = 0; l < L; ++l) {
         std::vector<Label>& next = layers[l];
         const int n = static_cast<int>(f.candidates(l).size());
@@ -85,7 +112,8 @@ ChainResult run(const ChainFormulation& f, Objective objective, const ChainSolve
                 }
         }
         r.visited += next.size();
-        if (prune(f, objective, next, std::max<std::size_t>(2, opt.max_labels), r.labels)) r.proven = false;
+        at_layer = l;
+        if (prune(f, objective, next, std::max<std::size_t>(2, opt.max_labels), r.labels, hopeless)) r.proven = false;
     }
     const std::vector<Label>& last = layers[L - 1];
     std::vector<int> order(last.size());

@@ -13,16 +13,23 @@
 // bounded by counts, not the clock: a front larger than `max_labels` is thinned to that many
 // points spread over its time range, and the answer is then reported with the gap between its
 // EdP and a lower bound (the least time times the least energy reachable, each optimised
-// alone), which is 0 when nothing was thinned.
+// alone), which is 0 when nothing was thinned. Before a front is thinned, its labels that
+// cannot lead to a solution better than a known one (`upper_bound`, e.g. the incumbent's
+// value) are dropped, which loses nothing: a label's EdP can be no less than that of its time
+// and energy plus the least time and the least energy of every layer after it.
 #include "mapper/optimize/chain_formulation.h"
 
 #include <cstddef>
+#include <limits>
 
 namespace mcmsim {
 
 struct ChainSolveOptions {
     std::size_t max_labels = 20000;  ///< per state; beyond it a front is thinned (not proven)
     std::size_t keep_best = 1;       ///< solutions to return, best first (ChainResult::best_few)
+    /// EdP: the objective of a known solution; a front over `max_labels` first loses the
+    /// labels that cannot beat it. Infinity: none known.
+    double upper_bound = std::numeric_limits<double>::infinity();
 };
 
 struct ChainResult {

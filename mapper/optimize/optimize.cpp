@@ -335,6 +335,9 @@ OptimizeResult run_formulation(const ArchConfig& arch, const Workload& w, const 
         }
         ChainSolveOptions so;
         so.keep_best = kChainRescored;
+        // The incumbent is a solution of the formulation: fronts too large to keep whole
+        // first lose what cannot beat it.
+        so.upper_bound = f->score(incumbent).value(r.objective);
         solved = solve_chain(*f, r.objective, so);
         formulation_best = solved.best, formulation_best_score = solved.score;
         bool better = false;

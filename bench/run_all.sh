@@ -9,6 +9,8 @@ for b in "$build"/bench/bench_*; do
   echo "== $(basename "$b")"
   "$b"
 done
+echo "== bench_ga organic milp (the exact optimiser on the 4x4 package)"
+"$build/bench/bench_ga" organic milp
 echo "== NoC synthetic traffic (flit-hops per second)"
 bash "$here/bench_noc.sh" "$build/sim/mcmsim" "$here/../configs" || true
 echo "== full system: packet against VC network model (wall time)"

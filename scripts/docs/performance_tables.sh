@@ -5,7 +5,8 @@
 #   e.g. scripts/docs/performance_tables.sh build configs
 #
 # Runs, from <build-dir>: bench/bench_estimate (the analytical model, Google Benchmark, 5
-# repetitions each), bench/bench_ga (the genetic optimiser with its default budget),
+# repetitions each), bench/bench_ga (the genetic optimiser with its default budget, and milp on
+# the 4x4 package),
 # bench/bench_dram (the DRAM model, streaming and random reads, one pattern per process),
 # bench/bench_noc.sh (the flit-level VC network, one and two threads alternating, 5 rounds),
 # bench/bench_network_models.sh (the full system with the packet network, with and without
@@ -40,6 +41,8 @@ uptime > "$WORK/load_before"
 for a in simba organic; do
   /usr/bin/time -f "%e %U %S" -o "$WORK/ga_$a.time" "$BUILD/bench/bench_ga" "$a" > "$WORK/ga_$a.out"
 done
+# The exact optimiser (the GA as its warm start, then the layered formulation) on the 4x4 package.
+/usr/bin/time -f "%e %U %S" -o "$WORK/milp_organic.time" "$BUILD/bench/bench_ga" organic milp > "$WORK/milp_organic.out"
 
 # The DRAM model: the TLM run takes one pattern per process.
 "$BUILD/bench/bench_dram" 1000000 stream > "$WORK/dram_stream.out"
@@ -118,6 +121,15 @@ for a in ('simba', 'organic'):
     wall, user, sysc = (float(x) for x in read('ga_%s.time' % a).split()[:3])
     m = re.search(r'x (\S+)\s+wall\s+([\d.]+) s\s+EdP ([\d.]+)x over uniform\s+\(ga: (\d+) generations, (\d+) plans scored', out)
     print('| %s | %.1f s | %.1f s | %s | %sx |' % (m.group(1), float(m.group(2)), user + sysc, m.group(5), m.group(3)))
+
+# ---- milp ----
+header('Exact optimiser (`milp`: the GA above as its warm start, then the layered formulation), default budget, ResNet-50, seed 1 (`bench_ga organic milp`; one run; layer plans priced on two threads):')
+print('| package | wall | CPU (user + sys) | layer plans priced | gap on the formulation | analytical EdP gain over uniform |')
+print('|---|---|---|---|---|---|')
+out = read('milp_organic.out')
+wall, user, sysc = (float(x) for x in read('milp_organic.time').split()[:3])
+m = re.search(r'x (\S+)\s+wall\s+([\d.]+) s\s+EdP ([\d.]+)x over uniform\s+\(milp: .*?(\d+) layer plans priced.*?\(gap ([^)]*)\)', out)
+print('| %s | %.1f s | %.1f s | %s | %s | %sx |' % (m.group(1), float(m.group(2)), user + sysc, m.group(4), m.group(5), m.group(3)))
 
 # ---- DRAM ----
 header('DRAM model, HBM2, 1,000,000 requests of one burst (`bench_dram`; requests per wall second; one run each):')
